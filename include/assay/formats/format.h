@@ -1,0 +1,77 @@
+// The one interface between the CLI and the formats. Each format fills in a Format record
+// (src/formats/<name>/format.cc); the CLI dispatches the common verbs through it and holds
+// no format logic. Entries and info are JSON values so `--json` and the text printer share them.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/core/input.h"
+#include "assay/core/output.h"
+
+namespace assay {
+
+using Json = nlohmann::ordered_json;
+
+struct ReadOptions {
+  std::vector<std::string> names_files;  // name lists that turn hashes back into names
+  std::map<std::string, std::string> family;  // family options: "layouts", "exe", ...
+  unsigned threads = 0;                  // 0 = all cores
+  bool deep = false;                     // verify --deep: also verify inner files
+  bool progress = false;                 // draw progress on stderr
+};
+
+struct ExtractOptions {
+  std::vector<std::string> globs;  // empty = everything
+  bool mips = false;               // textures: write every mip level
+};
+
+struct ExtractStats {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct Format {
+  std::string_view name;         // "igarchive", "igz", "renderware", "warriors", "oni"
+  std::string_view description;  // one line for `assay formats`
+  // Confidence that `in` is this format: 0 = no; 100 = magic matched.
+  int (*identify)(const Input& in) = nullptr;
+  // Header fields as JSON (`info --json`); must include "format".
+  Result<Json> (*info)(const Input& in, const ReadOptions& opt) = nullptr;
+  // {"format": name, ...family fields..., "entries": [...]} (`list --json`).
+  Result<Json> (*list)(const Input& in, const ReadOptions& opt) = nullptr;
+  // Every problem found, with severities; an Error returned by open goes in as an error.
+  void (*verify)(const Input& in, const ReadOptions& opt, Diagnostics& out) = nullptr;
+  // Writes selected entries under `dir`; stops at the first fatal error.
+  Result<ExtractStats> (*extract)(const Input& in, const ReadOptions& opt,
+                                  const ExtractOptions& x, const OutputDir& dir,
+                                  Diagnostics& diags) = nullptr;
+  // For containers: the bytes of one inner file by name (ARCHIVE::INNER paths).
+  Result<Input> (*open_inner)(const Input& in, std::string_view inner) = nullptr;
+  // Writes small demo files of this format into `dir` with our own writers (for the README's
+  // demo command); returns the names written.
+  Result<std::vector<std::string>> (*write_samples)(const std::filesystem::path& dir) = nullptr;
+  // Entry fields printed, in order, by the text form of `list`.
+  std::vector<std::string> list_columns;
+};
+
+// Every format, in identify order.
+const std::vector<const Format*>& all_formats();
+const Format* find_format(std::string_view name);
+// The most confident format for `in`, or nullptr.
+const Format* identify_format(const Input& in);
+
+// The per-format records (defined in src/formats/<name>/format.cc).
+extern const Format kIgArchiveFormat;
+extern const Format kIgzFormat;
+extern const Format kRenderWareFormat;
+extern const Format kWarriorsFormat;
+extern const Format kOniFormat;
+
+}  // namespace assay

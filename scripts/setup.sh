@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs exactly the Debian packages assay needs, skipping those already present.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config git python3
+      liblzma-dev zlib1g-dev liblz4-dev libfmt-dev libcli11-dev nlohmann-json3-dev libspng-dev
+      libiso9660-dev libcdio-dev libgtest-dev libgmock-dev libbenchmark-dev
+      clang libclang-rt-14-dev xorriso)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,34 @@
+#include "assay/core/input.h"
+
+#include <system_error>
+
+#include "assay/core/mapped_file.h"
+
+namespace assay {
+
+Result<Input> Input::open(const std::filesystem::path& path) {
+  std::error_code ec;
+  Input in;
+  in.name = path.string();
+  in.path = path;
+  if (std::filesystem::is_directory(path, ec)) {
+    in.is_directory = true;
+    return in;
+  }
+  ASSAY_TRY(MappedFile m, MappedFile::open(path));
+  auto owner = std::make_shared<MappedFile>(std::move(m));
+  in.bytes = owner->bytes();
+  in.owner = owner;
+  return in;
+}
+
+Input Input::from_buffer(std::string name, ByteBuffer data) {
+  auto owner = std::make_shared<ByteBuffer>(std::move(data));
+  Input in;
+  in.name = std::move(name);
+  in.bytes = ByteView(*owner);
+  in.owner = owner;
+  return in;
+}
+
+}  // namespace assay

@@ -1,0 +1,161 @@
+#include "assay/core/output.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace assay {
+
+namespace fs = std::filesystem;
+
+Result<std::string> sanitize_relative_path(std::string_view name, bool* changed) {
+  std::vector<std::string> parts;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty() && cur != "." && cur != "..") parts.push_back(cur);
+    cur.clear();
+  };
+  for (char c : name) {
+    if (c == '/' || c == '\\') {
+      flush();
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      cur += '_';
+    } else {
+      cur += c;
+    }
+  }
+  flush();
+  // A drive letter ("C:") as the first component is dropped; a colon elsewhere is kept.
+  if (!parts.empty() && parts.front().size() == 2 && parts.front()[1] == ':' &&
+      std::isalpha(static_cast<unsigned char>(parts.front()[0])))
+    parts.erase(parts.begin());
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += '/';
+    out += p;
+  }
+  if (changed) *changed = out != name;
+  if (out.empty())
+    return make_error("output", "entry name", kNoOffset,
+                      "name '" + std::string(name) + "' has no safe path component");
+  return out;
+}
+
+AtomicFile::AtomicFile(AtomicFile&& o) noexcept
+    : f_(o.f_), target_(std::move(o.target_)), temp_(std::move(o.temp_)), force_(o.force_) {
+  o.f_ = nullptr;
+  o.temp_.clear();
+}
+
+AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
+  if (this != &o) {
+    discard();
+    f_ = o.f_;
+    target_ = std::move(o.target_);
+    temp_ = std::move(o.temp_);
+    force_ = o.force_;
+    o.f_ = nullptr;
+    o.temp_.clear();
+  }
+  return *this;
+}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::discard() noexcept {
+  if (f_ != nullptr) std::fclose(f_);
+  f_ = nullptr;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+}
+
+Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode)) return io_error(target.string(), "refusing to write through a symlink");
+    if (!force) return io_error(target.string(), "exists (use --force to overwrite)");
+    if (S_ISDIR(st.st_mode)) return io_error(target.string(), "is a directory");
+  }
+  std::string tmpl = target.string() + ".assay-tmp-XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) return io_error(target.string(), std::string("cannot create: ") + std::strerror(errno));
+  ::fchmod(fd, 0644);
+  AtomicFile a;
+  a.f_ = ::fdopen(fd, "wb");
+  a.temp_ = tmpl;
+  a.target_ = target;
+  a.force_ = force;
+  if (a.f_ == nullptr) {
+    ::close(fd);
+    return io_error(target.string(), "cannot open temporary file");
+  }
+  return a;
+}
+
+Result<void> AtomicFile::write(ByteView data) {
+  if (f_ == nullptr) return io_error(target_.string(), "file is not open");
+  if (!data.empty() && std::fwrite(data.data(), 1, data.size(), f_) != data.size())
+    return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
+  return {};
+}
+
+Result<void> AtomicFile::commit() {
+  if (f_ == nullptr) return io_error(target_.string(), "file is not open");
+  const bool ok = std::fflush(f_) == 0;
+  std::fclose(f_);
+  f_ = nullptr;
+  if (!ok) return io_error(target_.string(), "flush failed");
+  // Re-check at the last moment: never replace without --force.
+  struct stat st {};
+  if (!force_ && ::lstat(target_.c_str(), &st) == 0)
+    return io_error(target_.string(), "exists (use --force to overwrite)");
+  if (::rename(temp_.c_str(), target_.c_str()) != 0)
+    return io_error(target_.string(), std::string("rename failed: ") + std::strerror(errno));
+  temp_.clear();
+  return {};
+}
+
+Result<void> write_file_atomic(const fs::path& path, ByteView data, bool force) {
+  ASSAY_TRY(AtomicFile f, AtomicFile::create(path, force));
+  ASSAY_CHECK(f.write(data));
+  return f.commit();
+}
+
+Result<fs::path> OutputDir::prepare(std::string_view name) const {
+  ASSAY_TRY(std::string rel, sanitize_relative_path(name));
+  std::error_code ec;
+  fs::create_directories(root_, ec);
+  if (ec) return io_error(root_.string(), "cannot create output folder: " + ec.message());
+  fs::path cur = root_;
+  const fs::path relp(rel);
+  for (auto it = relp.begin(); it != relp.end(); ++it) {
+    if (std::next(it) == relp.end()) break;  // the file itself
+    cur /= *it;
+    struct stat st {};
+    if (::lstat(cur.c_str(), &st) == 0) {
+      if (S_ISLNK(st.st_mode)) return io_error(cur.string(), "refusing to write through a symlink");
+      if (!S_ISDIR(st.st_mode)) return io_error(cur.string(), "exists and is not a folder");
+    } else if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) {
+      return io_error(cur.string(), std::string("cannot create folder: ") + std::strerror(errno));
+    }
+  }
+  return root_ / relp;
+}
+
+Result<AtomicFile> OutputDir::open(std::string_view name) const {
+  ASSAY_TRY(fs::path p, prepare(name));
+  return AtomicFile::create(p, force_);
+}
+
+Result<void> OutputDir::write(std::string_view name, ByteView data) const {
+  ASSAY_TRY(AtomicFile f, open(name));
+  ASSAY_CHECK(f.write(data));
+  return f.commit();
+}
+
+}  // namespace assay

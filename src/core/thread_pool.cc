@@ -1,0 +1,76 @@
+#include "assay/core/thread_pool.h"
+
+#include <atomic>
+
+namespace assay {
+
+unsigned default_threads() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+ThreadPool::ThreadPool(unsigned threads) {
+  if (threads == 0) threads = default_threads();
+  workers_.reserve(threads);
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { run(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lk(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void ThreadPool::submit(std::function<void()> job) {
+  {
+    std::lock_guard lk(mu_);
+    jobs_.push(std::move(job));
+    ++pending_;
+  }
+  cv_.notify_one();
+}
+
+void ThreadPool::wait() {
+  std::unique_lock lk(mu_);
+  done_cv_.wait(lk, [this] { return pending_ == 0; });
+}
+
+void ThreadPool::run() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lk(mu_);
+      cv_.wait(lk, [this] { return stop_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      job = std::move(jobs_.front());
+      jobs_.pop();
+    }
+    job();
+    {
+      std::lock_guard lk(mu_);
+      if (--pending_ == 0) done_cv_.notify_all();
+    }
+  }
+}
+
+void parallel_for(std::size_t n, unsigned threads, const std::function<void(std::size_t)>& fn) {
+  if (threads == 0) threads = default_threads();
+  if (threads > n) threads = static_cast<unsigned>(n);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> ts;
+  ts.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t)
+    ts.emplace_back([&] {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+    });
+  for (auto& t : ts) t.join();
+}
+
+}  // namespace assay

@@ -1,0 +1,75 @@
+#include "testing/testing.h"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace assay::testing {
+
+namespace fs = std::filesystem;
+
+fs::path shared_sample(const std::string& rel) {
+  const char* env = std::getenv("ASSAY_SAMPLES");
+  fs::path root = env != nullptr ? fs::path(env) : fs::path(ASSAY_SHARED_SAMPLES);
+  fs::path p = root / rel;
+  std::error_code ec;
+  return fs::exists(p, ec) ? p : fs::path();
+}
+
+TempDir::TempDir() {
+  std::random_device rd;
+  for (;;) {
+    path_ = fs::temp_directory_path() / ("assay-test-" + std::to_string(rd()));
+    std::error_code ec;
+    if (fs::create_directory(path_, ec)) break;
+  }
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+void write_file(const fs::path& p, ByteView data) {
+  fs::create_directories(p.parent_path());
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+}
+
+ByteBuffer read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return ByteBuffer(std::istreambuf_iterator<char>(f), {});
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+CliResult run_cli(const std::string& args) {
+  TempDir tmp;
+  const auto out = tmp / "out", err = tmp / "err";
+  const std::string cmd = std::string(ASSAY_CLI) + " " + args + " >" + shell_quote(out.string()) +
+                          " 2>" + shell_quote(err.string()) + " </dev/null";
+  const int st = std::system(cmd.c_str());
+  CliResult r;
+  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  auto slurp = [](const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace assay::testing

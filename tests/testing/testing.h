@@ -1,0 +1,46 @@
+// Helpers shared by the tests: sample paths, temporary folders, running the CLI.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "assay/core/bytes.h"
+
+namespace assay::testing {
+
+// ../shared/samples/<rel> (or $ASSAY_SAMPLES/<rel>); empty when absent.
+std::filesystem::path shared_sample(const std::string& rel);
+// GTEST_SKIP()s the calling test when a shared sample is absent.
+#define ASSAY_REQUIRE_SAMPLE(var, rel)                                         \
+  const auto var = ::assay::testing::shared_sample(rel);                      \
+  if (var.empty()) GTEST_SKIP() << "shared sample " << (rel) << " not present"
+
+// A fresh empty folder removed at destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& rel) const { return path_ / rel; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void write_file(const std::filesystem::path& p, ByteView data);
+ByteBuffer read_file(const std::filesystem::path& p);
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+// Runs the built assay binary with the given shell-quoted argument string.
+CliResult run_cli(const std::string& args);
+std::string shell_quote(const std::string& s);
+
+}  // namespace assay::testing

@@ -1,0 +1,116 @@
+#include "cli.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "assay/core/progress.h"
+
+namespace assay::cli {
+
+void Cli::add_read_options(CLI::App& sub) {
+  sub.add_option("--names", read.names_files, "name list file(s) that turn hashes back into names");
+  sub.add_option("--threads", read.threads, "worker threads (default: all cores)");
+  for (auto& hook : read_option_hooks) hook(sub, read);
+}
+
+bool Cli::progress() const { return !quiet && Progress::stderr_is_terminal(); }
+
+int exit_code_for(const Error& e) {
+  return e.kind == ErrorKind::data || e.kind == ErrorKind::unsupported ? kExitProblems : kExitUsage;
+}
+
+int report(const Error& e) {
+  std::fprintf(stderr, "assay: %s\n", e.str().c_str());
+  return exit_code_for(e);
+}
+
+Result<Input> open_input(const std::string& spec) {
+  // ARCHIVE::INNER (the left part must be an existing file); a real file named with "::" wins.
+  const auto sep = spec.find("::");
+  std::error_code ec;
+  if (sep == std::string::npos || std::filesystem::exists(spec, ec)) return Input::open(spec);
+  ASSAY_TRY(Input outer, open_input(spec.substr(0, sep)));
+  ASSAY_TRY(const Format* f, require_format(outer));
+  if (f->open_inner == nullptr)
+    return usage_error(fmt::format("{}: a {} file holds no inner files", outer.name, f->name));
+  ASSAY_TRY(Input inner, f->open_inner(outer, spec.substr(sep + 2)));
+  inner.name = spec;
+  return inner;
+}
+
+Result<const Format*> require_format(const Input& in) {
+  const Format* f = identify_format(in);
+  if (f == nullptr) {
+    Error e = make_error("", "", kNoOffset, "unrecognised file format");
+    e.file = in.name;
+    return e;
+  }
+  return f;
+}
+
+void print_json(const Json& j) { std::cout << j.dump(2) << '\n'; }
+
+static std::string scalar_text(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "-";
+  return v.dump();
+}
+
+void print_fields(const Json& j, const std::string& indent) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const Json& v = it.value();
+    if (v.is_object()) {
+      std::cout << indent << it.key() << ":\n";
+      print_fields(v, indent + "  ");
+    } else if (v.is_array() && !v.empty() && v.front().is_object()) {
+      std::cout << indent << it.key() << ": (" << v.size() << ")\n";
+      for (const auto& e : v) std::cout << indent << "  " << e.dump() << '\n';
+    } else {
+      std::cout << indent << it.key() << ": " << scalar_text(v) << '\n';
+    }
+  }
+}
+
+void print_table(const Json& entries, const std::vector<std::string>& columns) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> width(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) width[c] = columns[c].size();
+  for (const auto& e : entries) {
+    std::vector<std::string> row;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      row.push_back(e.contains(columns[c]) ? scalar_text(e[columns[c]]) : "-");
+      width[c] = std::max(width[c], row.back().size());
+    }
+    rows.push_back(std::move(row));
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const bool last = c + 1 == cells.size();
+      s += last ? cells[c] : fmt::format("{:<{}}  ", cells[c], width[c]);
+    }
+    std::cout << s << '\n';
+  };
+  line(columns);
+  for (const auto& r : rows) line(r);
+}
+
+Json diagnostic_json(const Diagnostic& d) {
+  Json j;
+  j["severity"] = to_string(d.severity);
+  j["structure"] = d.where.structure;
+  if (d.where.offset == kNoOffset) j["offset"] = nullptr;
+  else j["offset"] = d.where.offset;
+  j["message"] = d.where.message;
+  return j;
+}
+
+std::string diagnostic_text(const Diagnostic& d) {
+  Error e = d.where;
+  e.file.clear();
+  return fmt::format("{}: {}", to_string(d.severity), e.str());
+}
+
+}  // namespace assay::cli

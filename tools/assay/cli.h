@@ -1,0 +1,67 @@
+// Shared CLI plumbing: the app, the exit-code policy, input opening (with ARCHIVE::INNER),
+// JSON and text printing. No format logic lives here or anywhere under tools/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "assay/formats/format.h"
+
+namespace assay::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitProblems = 1;
+inline constexpr int kExitUsage = 2;
+
+struct Cli {
+  CLI::App app{"assay: open, list, verify, extract and repack game asset containers", "assay"};
+  CLI::App* pack = nullptr;
+  CLI::App* hash = nullptr;
+  bool quiet = false;
+  int exit_code = kExitOk;
+  // Shared reading options, filled by the verbs' flags.
+  ReadOptions read;
+  // `assay hash ALGO STRING...`: algorithm name -> string to printed hash.
+  std::map<std::string, std::function<std::string(const std::string&)>> hashes;
+  // Families add their own options (e.g. --layouts) to every reading verb through these.
+  std::vector<std::function<void(CLI::App&, ReadOptions&)>> read_option_hooks;
+
+  // Adds --names, --threads and the families' hooks to a reading verb.
+  void add_read_options(CLI::App& sub);
+  // Sets exit_code to the worse of the current and `code`.
+  void fail(int code) { exit_code = std::max(exit_code, code); }
+  [[nodiscard]] bool progress() const;
+};
+
+// Opens PATH or ARCHIVE::INNER (inner files read from the container, no temporary files).
+Result<Input> open_input(const std::string& spec);
+// The format of `in`, or an error naming the file.
+Result<const Format*> require_format(const Input& in);
+
+// Prints "assay: <error>" on stderr; returns the exit code for it (1 data, 2 io/usage).
+int report(const Error& e);
+int exit_code_for(const Error& e);
+
+void print_json(const Json& j);
+// Prints a JSON object as "key: value" lines (nested values compact).
+void print_fields(const Json& j, const std::string& indent = "");
+// Prints entries as aligned columns.
+void print_table(const Json& entries, const std::vector<std::string>& columns);
+Json diagnostic_json(const Diagnostic& d);
+std::string diagnostic_text(const Diagnostic& d);
+
+// Family registration (tools/assay/family_<name>.cc).
+// Order (main.cc): register_common (global flags, pack, hash), then the families (which add
+// pack subcommands, hashes and read-option hooks), then register_verbs (the common verbs).
+void register_common(Cli& cli);
+void register_verbs(Cli& cli);
+void register_igarchive(Cli& cli);
+void register_igz(Cli& cli);
+void register_renderware(Cli& cli);
+void register_warriors(Cli& cli);
+void register_oni(Cli& cli);
+
+}  // namespace assay::cli
