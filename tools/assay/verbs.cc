@@ -127,6 +127,7 @@ int do_verify(Cli& cli, const Args& a) {
       ReadOptions ro = cli.read;
       ro.progress = cli.progress();
       (*f)->verify(*in, ro, diags);
+      if (ro.deep) verify_inner_files(**f, *in, ro, diags);
     }
     if (diags.has_errors()) rc = std::max(rc, kExitProblems);
     if (a.json) {

@@ -67,6 +67,11 @@ const Format* find_format(std::string_view name);
 // The most confident format for `in`, or nullptr.
 const Format* identify_format(const Input& in);
 
+// verify --deep: verifies every inner file of a container with its own format, in parallel
+// (ReadOptions::threads), appending diagnostics in entry order, each naming its inner file.
+void verify_inner_files(const Format& outer, const Input& in, const ReadOptions& opt,
+                        Diagnostics& out);
+
 // The per-format records (defined in src/formats/<name>/format.cc).
 extern const Format kIgArchiveFormat;
 extern const Format kIgzFormat;
