@@ -1,0 +1,66 @@
+// The validating RenderWare section walker (spec: renderware.md#rw-4, rules R1-R6, R22 of #rw-9).
+// Works on any in-memory view (a whole file, or a chunk's bytes inside a Warriors WAD): offsets
+// in the tree and in diagnostics are `base` + the offset in the view. The walker reads only
+// section headers, plus the 4-byte platform word of each Texture Native's first Struct (needed
+// for the PS2 raster exception of #rw-4-3) and the tail after the last top-level section
+// (to tell zero padding from garbage).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/formats/renderware/section.h"
+
+namespace assay::rw {
+
+struct WalkOptions {
+  std::uint32_t max_depth = 64;  // spec: #rw-4-1 (assay decision); deeper is error R6
+  // Warriors streams: R17 (native data inner size) is reported as a note, not a warning.
+  bool warriors = false;
+  // Stop after the first top-level section: bytes after it must be zero padding (a note);
+  // anything else is an error. When false, further top-level sections are walked (R5).
+  bool single_top_level = false;
+  // Report unknown section ids as notes (R22).
+  bool report_unknown = true;
+};
+
+struct Section {
+  std::uint64_t offset = 0;       // absolute offset of the header (base + offset in the view)
+  SectionHeader header;
+  std::uint32_t depth = 0;        // 0 = top level
+  std::int32_t parent = -1;       // index in SectionTree::sections, -1 for top level
+  std::uint32_t child_count = 0;  // direct children (0 for raw sections)
+  bool container = false;         // walked as a container (after the #rw-4-3 exceptions)
+  [[nodiscard]] std::uint64_t body_offset() const { return offset + SectionHeader::kSize; }
+  [[nodiscard]] std::uint64_t end() const { return body_offset() + header.size; }
+};
+
+struct SectionTree {
+  std::vector<Section> sections;     // pre-order (a parent before its children)
+  std::vector<std::uint32_t> top;    // indices of the top-level sections
+  std::uint64_t base = 0;            // absolute offset of the view's first byte
+  std::uint64_t stream_end = 0;      // absolute end of the last top-level section
+  std::uint64_t padding = 0;         // zero bytes after it (R5 info)
+  std::uint32_t max_depth = 0;
+  [[nodiscard]] const Section* find_top(std::uint32_t type) const;
+  // Direct children of sections[index], in order.
+  [[nodiscard]] std::vector<std::uint32_t> children(std::uint32_t index) const;
+};
+
+// Walks every section of `bytes`. Fatal problems (R1 overrun, R2 children not filling a
+// container, R3 bad stamp, R6 depth) are returned as an Error naming the deepest open section and
+// its offset; warnings and notes (R4 stamp differs, R5 padding, R22 unknown id, R17) go to `diag`
+// (which may be empty).
+Result<SectionTree> walk(ByteView bytes, std::uint64_t base, const DiagSink& diag,
+                         const WalkOptions& options = {});
+
+// The first top-level section with id `type`, skipping other top-level sections before it
+// (RenderWare's find-chunk; spec: warriors.md#wr-7-1). Reads headers only; checks each header's
+// size against the view. Returns the offset in the view of that section's header.
+Result<std::uint64_t> find_section(ByteView bytes, std::uint32_t type, std::uint64_t base = 0);
+
+// The view of exactly one section (header + body) at `offset` of `bytes`, size-checked.
+Result<ByteView> section_bytes(ByteView bytes, std::uint64_t offset, std::uint64_t base = 0);
+
+}  // namespace assay::rw

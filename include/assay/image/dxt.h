@@ -1,0 +1,32 @@
+// Block-compressed texels (BC1-BC3 = DXT1, DXT2/3, DXT4/5) and 16/32-bit D3D texels to RGBA.
+// spec: renderware.md#rw-6-4 (DXT), #rw-6-2 (D3D texel byte orders).
+#pragma once
+
+#include <cstdint>
+
+#include "assay/core/bytes.h"
+#include "assay/image/png.h"
+
+namespace assay::image {
+
+enum class BlockFormat : std::uint8_t { bc1, bc2, bc3 };
+
+// Bytes of a w x h level in whole 4 x 4 blocks (max(1, ceil(w/4)) * max(1, ceil(h/4)) * 8|16);
+// false on overflow.
+bool block_level_size(BlockFormat f, std::uint32_t w, std::uint32_t h, std::uint64_t& out);
+// Decodes a w x h level (cropping partial blocks). Fails when `src` is smaller than
+// block_level_size().
+Result<Rgba> decode_blocks(BlockFormat f, ByteView src, std::uint32_t w, std::uint32_t h);
+
+// Uncompressed D3D texel layouts (byte orders of renderware.md#rw-6-2).
+enum class PixelFormat : std::uint8_t {
+  bgra8888, bgrx8888, r5g6b5, x1r5g5b5, a1r5g5b5, a4r4g4b4, a8, l8, a8l8,
+};
+std::uint32_t bytes_per_pixel(PixelFormat f);
+Result<Rgba> decode_pixels(PixelFormat f, ByteView src, std::uint32_t w, std::uint32_t h);
+
+// A minimal BC1 encoder (endpoint = min/max by luminance, nearest of four colours; opaque
+// only). Used by writers for demo files and tests; not a quality encoder.
+ByteBuffer encode_bc1(const Rgba& img);
+
+}  // namespace assay::image

@@ -1,0 +1,223 @@
+// The validating section walker. spec: renderware.md#rw-4 (walk, exceptions), #rw-9 (R1-R6, R22).
+// Iterative (an explicit stack of open containers), so a hostile nesting cannot overflow the
+// C++ stack; the depth cap (R6) bounds the stack too.
+#include "assay/formats/renderware/walker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "assay/formats/renderware/texture.h"
+
+namespace assay::rw {
+
+namespace {
+
+constexpr std::uint32_t kMaxStampWarnings = 16;
+
+std::string describe(std::uint32_t type) {
+  const std::string_view n = section_name(type);
+  return n.empty() ? fmt::format("section 0x{:X}", type) : fmt::format("section 0x{:X} ({})", type, n);
+}
+
+struct Open {
+  std::uint32_t index;   // in tree.sections
+  std::uint64_t end;     // end of the body, offset in the view
+  bool ps2 = false;      // a Texture Native whose first Struct says "PS2\0"
+};
+
+class Walker {
+ public:
+  Walker(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& opt)
+      : b_(bytes), base_(base), diag_(diag), opt_(opt) {
+    tree_.base = base;
+  }
+
+  Result<SectionTree> run() {
+    std::uint64_t pos = 0;
+    while (true) {
+      const std::uint64_t limit = stack_.empty() ? b_.size() : stack_.back().end;
+      if (pos == limit) {
+        if (stack_.empty()) break;
+        stack_.pop_back();
+        continue;
+      }
+      if (stack_.empty() && !tree_.top.empty()) {
+        // spec: #rw-4-1 "Bytes after it" (R5)
+        const std::uint64_t rest = b_.size() - pos;
+        if (all_zero(pos)) {
+          tree_.padding = rest;
+          note("stream", pos, fmt::format("{} zero bytes of padding after the last top-level section (R5)", rest),
+               Severity::note);
+          break;
+        }
+        if (opt_.single_top_level || rest < SectionHeader::kSize)
+          return err("stream", pos,
+                     fmt::format("{} bytes after the top-level section are neither zero padding nor a section (R5)", rest));
+      }
+      ASSAY_CHECK(step(pos, limit));
+    }
+    tree_.stream_end = base_ + stream_end_;
+    return std::move(tree_);
+  }
+
+ private:
+  bool all_zero(std::uint64_t pos) const {
+    const std::uint8_t* p = b_.data() + pos;
+    const std::uint8_t* e = b_.data() + b_.size();
+    return std::find_if(p, e, [](std::uint8_t c) { return c != 0; }) == e;
+  }
+
+  Result<void> step(std::uint64_t& pos, std::uint64_t limit) {
+    const std::uint64_t left = limit - pos;
+    if (left < SectionHeader::kSize) {
+      if (stack_.empty())
+        return err("stream", pos, fmt::format("{} trailing bytes are too short for a section header", left));
+      const Section& p = tree_.sections[stack_.back().index];
+      return err(describe(p.header.type), p.offset - base_,
+                 fmt::format("children do not fill the container: a tail of {} bytes at 0x{:x} (R2)", left,
+                             base_ + pos));
+    }
+    const std::uint8_t* h = b_.data() + pos;
+    Section s;
+    s.offset = base_ + pos;
+    s.header.type = load<std::uint32_t>(h, Endian::little);
+    s.header.size = load<std::uint32_t>(h + 4, Endian::little);
+    s.header.stamp = load<std::uint32_t>(h + 8, Endian::little);
+    s.depth = static_cast<std::uint32_t>(stack_.size());
+    s.parent = stack_.empty() ? -1 : static_cast<std::int32_t>(stack_.back().index);
+    // R1 before anything else (spec: #rw-4-1 "Check size against the bytes left")
+    if (s.header.size > left - SectionHeader::kSize) {
+      std::string parent = stack_.empty()
+                               ? std::string("the data")
+                               : fmt::format("its parent {} at 0x{:x}",
+                                             describe(tree_.sections[stack_.back().index].header.type),
+                                             tree_.sections[stack_.back().index].offset);
+      return err(describe(s.header.type), pos,
+                 fmt::format("body of {} bytes runs to 0x{:x}, past the end of {} (0x{:x}) (R1)",
+                             s.header.size, s.offset + SectionHeader::kSize + s.header.size, parent,
+                             base_ + limit));
+    }
+    if (!plausible_stamp(s.header.stamp))  // R3
+      return err(describe(s.header.type), pos,
+                 fmt::format("library stamp 0x{:08X} is not a RenderWare 3 version (R3)", s.header.stamp));
+    if (s.depth > opt_.max_depth)  // R6
+      return err(describe(s.header.type), pos,
+                 fmt::format("nesting depth {} exceeds the limit of {} (R6)", s.depth, opt_.max_depth));
+    if (tree_.sections.empty()) {
+      top_stamp_ = s.header.stamp;
+    } else if (s.header.stamp != top_stamp_ && stamp_warnings_++ < kMaxStampWarnings) {  // R4
+      note(describe(s.header.type), pos,
+           fmt::format("stamp 0x{:08X} ({}) differs from the top section's 0x{:08X} (R4)", s.header.stamp,
+                       decode_stamp_raw(s.header.stamp).str(), top_stamp_),
+           Severity::warning);
+    }
+    if (opt_.report_unknown && !is_known_section(s.header.type))  // R22
+      note(describe(s.header.type), pos, fmt::format("unknown section id, walked as raw (R22)"),
+           Severity::note);
+
+    s.container = container_here(s, pos);
+    const auto index = static_cast<std::uint32_t>(tree_.sections.size());
+    if (!stack_.empty()) tree_.sections[stack_.back().index].child_count++;
+    tree_.max_depth = std::max(tree_.max_depth, s.depth);
+    const std::uint64_t body = pos + SectionHeader::kSize;
+    const std::uint64_t end = body + s.header.size;
+    if (stack_.empty()) {
+      tree_.top.push_back(index);
+      stream_end_ = end;
+    }
+    // The platform word of a texture native's first Struct (exception 1 of #rw-4-3).
+    if (!stack_.empty() && s.header.type == id::kStruct && s.header.size >= 4) {
+      Open& o = stack_.back();
+      const Section& p = tree_.sections[o.index];
+      if (p.header.type == id::kTextureNative && p.child_count == 1)
+        o.ps2 = load<std::uint32_t>(b_.data() + body, Endian::little) == kPlatformPS2;
+    }
+    tree_.sections.push_back(s);
+    if (s.container) {
+      stack_.push_back({index, end});
+      pos = body;
+    } else {
+      pos = end;
+    }
+    return {};
+  }
+
+  // spec: #rw-3 (C column), #rw-4-3 (the PS2 raster struct is a container; 0x510 is raw)
+  bool container_here(const Section& s, std::uint64_t) const {
+    if (s.header.type == id::kStruct && !stack_.empty()) {
+      const Open& o = stack_.back();
+      const Section& p = tree_.sections[o.index];
+      return o.ps2 && p.header.type == id::kTextureNative && p.child_count == 3;
+    }
+    return is_container(s.header.type);
+  }
+
+  Error err(std::string structure, std::uint64_t pos, std::string message) const {
+    return make_error(kFormat, structure, base_ + pos, std::move(message));
+  }
+  void note(std::string structure, std::uint64_t pos, std::string message, Severity sev) const {
+    if (diag_) diag_({sev, make_error(kFormat, structure, base_ + pos, std::move(message))});
+  }
+
+  ByteView b_;
+  std::uint64_t base_;
+  const DiagSink& diag_;
+  const WalkOptions& opt_;
+  SectionTree tree_;
+  std::vector<Open> stack_;
+  std::uint32_t top_stamp_ = 0;
+  std::uint32_t stamp_warnings_ = 0;
+  std::uint64_t stream_end_ = 0;
+};
+
+}  // namespace
+
+const Section* SectionTree::find_top(std::uint32_t type) const {
+  for (std::uint32_t i : top)
+    if (sections[i].header.type == type) return &sections[i];
+  return nullptr;
+}
+
+std::vector<std::uint32_t> SectionTree::children(std::uint32_t index) const {
+  std::vector<std::uint32_t> out;
+  if (index >= sections.size()) return out;
+  const std::uint32_t d = sections[index].depth;
+  for (std::size_t i = index + 1; i < sections.size() && sections[i].depth > d; ++i)
+    if (sections[i].depth == d + 1) out.push_back(static_cast<std::uint32_t>(i));
+  return out;
+}
+
+Result<SectionTree> walk(ByteView bytes, std::uint64_t base, const DiagSink& diag,
+                         const WalkOptions& options) {
+  if (bytes.size() < SectionHeader::kSize)
+    return make_error(kFormat, "stream", base,
+                      fmt::format("{} bytes are too short for a section header", bytes.size()));
+  return Walker(bytes, base, diag, options).run();
+}
+
+Result<std::uint64_t> find_section(ByteView bytes, std::uint32_t type, std::uint64_t base) {
+  std::uint64_t pos = 0;
+  while (range_ok(pos, SectionHeader::kSize, bytes.size())) {
+    ASSAY_TRY(SectionHeader h, read_section_header(bytes, pos, base));
+    if (h.size > bytes.size() - pos - SectionHeader::kSize)
+      return make_error(kFormat, describe(h.type), base + pos,
+                        fmt::format("body of {} bytes runs past the end of the data (R1)", h.size));
+    if (h.type == type) return pos;
+    pos += SectionHeader::kSize + h.size;
+  }
+  return make_error(kFormat, "stream", base,
+                    fmt::format("no top-level {} in 0x{:x} bytes", describe(type), bytes.size()));
+}
+
+Result<ByteView> section_bytes(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
+  ASSAY_TRY(SectionHeader h, read_section_header(bytes, offset, base));
+  if (!range_ok(offset + SectionHeader::kSize, h.size, bytes.size()))
+    return make_error(kFormat, describe(h.type), base + offset,
+                      fmt::format("body of {} bytes runs past the end of the data at 0x{:x} (R1)", h.size,
+                                  base + bytes.size()));
+  return bytes.subspan(offset, SectionHeader::kSize + h.size);
+}
+
+}  // namespace assay::rw
