@@ -1,0 +1,635 @@
+// igArchive reader. spec: alchemy.md#iga
+#include "assay/formats/igarchive/archive.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "assay/core/hash.h"
+#include "assay/core/thread_pool.h"
+
+namespace assay::igarchive {
+
+// ---------------------------------------------------------------- names and arithmetic
+
+std::string_view to_string(Compression c) {
+  switch (c) {
+    case Compression::none: return "none";
+    case Compression::deflate: return "deflate";
+    case Compression::lzma: return "lzma";
+    case Compression::lz4: return "lz4";
+    case Compression::stored: return "stored";
+  }
+  return "unknown";
+}
+
+std::optional<Compression> compression_from_string(std::string_view s) {
+  for (Compression c : {Compression::none, Compression::deflate, Compression::lzma, Compression::lz4,
+                        Compression::stored})
+    if (to_string(c) == s) return c;
+  return std::nullopt;
+}
+
+std::string_view to_string(BlockTable t) {
+  switch (t) {
+    case BlockTable::small: return "small";
+    case BlockTable::medium: return "medium";
+    case BlockTable::large: return "large";
+  }
+  return "?";
+}
+
+bool is_known_version(std::uint32_t v) { return v == 4 || v == 8 || (v >= 0x0A && v <= 0x0D); }
+std::uint32_t header_size(std::uint32_t v) { return v == 4 ? 0x30 : v == 8 ? 0x34 : 0x38; }
+std::uint32_t file_info_size(std::uint32_t v) { return v <= 8 ? 12 : 16; }
+
+// spec: alchemy.md#iga-block-tables
+BlockTable table_for_length(std::uint64_t length, std::uint32_t s) {
+  if (length <= 0x7Full * s) return BlockTable::small;
+  if (length <= 0x7FFFull * s) return BlockTable::medium;
+  return BlockTable::large;
+}
+std::uint32_t entry_bytes(BlockTable t) { return t == BlockTable::small ? 1 : t == BlockTable::medium ? 2 : 4; }
+std::uint32_t flag_bit(BlockTable t) {
+  return t == BlockTable::small ? 0x80u : t == BlockTable::medium ? 0x8000u : 0x80000000u;
+}
+std::uint64_t block_count(std::uint64_t length) { return (length + kBlockSize - 1) / kBlockSize; }
+std::uint32_t block_usize(std::uint64_t length, std::uint64_t j) {
+  const std::uint64_t start = j * kBlockSize;
+  if (start >= length) return 0;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockSize, length - start));
+}
+
+// spec: alchemy.md#iga-hash (igRewrite8 HashFilePath)
+std::uint32_t hash_name(std::string_view name, std::uint32_t flags) {
+  std::string s(name);
+  if (flags & kFlagCaseInsensitive) {
+    for (char& c : s) {
+      if (c == '\\') c = '/';
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    }
+  }
+  if (flags & kFlagNameOnly) {
+    const auto p = s.find_last_of("/\\");
+    if (p != std::string::npos) s.erase(0, p + 1);
+  }
+  const auto first = s.find_first_not_of("/\\");
+  return fnv1a32(first == std::string::npos ? std::string_view{} : std::string_view(s).substr(first));
+}
+
+std::uint32_t divider_for(std::uint64_t n) {
+  return n == 0 ? 0xFFFFFFFFu : static_cast<std::uint32_t>(0xFFFFFFFFull / n);
+}
+
+// spec: alchemy.md#iga-lookup
+std::optional<std::size_t> hash_search(std::span<const std::uint32_t> hashes, std::uint32_t divider,
+                                       std::uint32_t slop, std::uint32_t h) {
+  const std::uint64_t n = hashes.size();
+  const std::uint64_t q = divider == 0 ? 0 : h / divider;
+  const std::uint64_t lo = q > slop ? q - slop : 0;
+  const std::uint64_t hi = std::min<std::uint64_t>(n, q + slop + 1);
+  if (lo >= hi) return std::nullopt;
+  auto it = std::lower_bound(hashes.begin() + lo, hashes.begin() + hi, h);
+  const auto idx = static_cast<std::size_t>(it - hashes.begin());
+  if (idx < n && hashes[idx] == h) return idx;
+  return std::nullopt;
+}
+
+std::uint32_t minimal_slop(std::span<const std::uint32_t> hashes, std::uint32_t divider) {
+  // For sorted hashes, entry i is found iff its index lies in the window; the needed slop is
+  // |i - q| (for i < q: q - i; for i > q: i - q). Take the max over all entries.
+  std::uint64_t need = 0;
+  for (std::size_t i = 0; i < hashes.size(); ++i) {
+    // the binary search finds the *first* index with hash >= h; equal hashes are not allowed
+    const std::uint64_t q = divider == 0 ? 0 : hashes[i] / divider;
+    const std::uint64_t d = q > i ? q - i : i - q;
+    need = std::max(need, d);
+  }
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(need, 0xFFFFFFFFu));
+}
+
+// ---------------------------------------------------------------- open
+
+Error Archive::error(std::string_view structure, std::uint64_t offset, std::string msg) const {
+  Error e = make_error(kFormatName, structure, offset, std::move(msg));
+  e.file = name_;
+  return e;
+}
+
+namespace {
+
+// Reports a finding: to the sink when there is one; without a sink, an error is fatal.
+Result<void> report(const DiagSink& sink, Severity sev, Error e) {
+  if (sink) {
+    sink({sev, std::move(e)});
+    return {};
+  }
+  if (sev == Severity::error) return e;
+  return {};
+}
+
+}  // namespace
+
+Result<Archive> Archive::open(ByteView data, std::string_view name, const DiagSink& diags) {
+  Archive a;
+  a.data_ = data;
+  a.name_ = std::string(name);
+  ASSAY_CHECK(a.parse_header(diags));
+  ASSAY_CHECK(a.parse_toc(diags));
+  ASSAY_CHECK(a.parse_names(diags));
+  a.detect_prefix();
+  return a;
+}
+
+// spec: alchemy.md#iga-header-v4, #iga-header-v8, #iga-header-v10, #overview-byteorder
+Result<void> Archive::parse_header(const DiagSink& diags) {
+  if (data_.size() < 8)
+    return error("header", 0, fmt::format("file is 0x{:x} bytes, too short for a magic and version", data_.size()));
+  const std::uint32_t m = load<std::uint32_t>(data_.data(), Endian::little);
+  if (m == kMagic) header_.endian = Endian::little;
+  else if (m == byteswap_value(kMagic)) header_.endian = Endian::big;
+  else return error("header", 0, fmt::format("magic 0x{:08x} is not IGA\\x1A in either byte order", m));
+  ByteReader r(data_, header_.endian, kFormatName);
+  Header& h = header_;
+  h.version = r.at_unchecked<std::uint32_t>(4);
+  if (!is_known_version(h.version))
+    return error("header", 4, fmt::format("unknown version 0x{:x} (known: 4, 8, 0x0A-0x0D)", h.version));
+  header_size_ = header_size(h.version);
+  info_size_ = file_info_size(h.version);
+  if (data_.size() < header_size_)
+    return error("header", 0, fmt::format("version 0x{:x} header needs 0x{:x} bytes but the file has 0x{:x}",
+                                           h.version, header_size_, data_.size()));
+  auto u = [&](std::uint64_t off) { return r.at_unchecked<std::uint32_t>(off); };
+  h.toc_size = u(0x08);
+  h.num_files = u(0x0C);
+  if (h.version == 4) {
+    h.sector_size = 0x800;
+    h.divider = u(0x10);
+    h.slop = u(0x14);
+    h.name_table_offset = u(0x18);
+    h.name_table_size = u(0x1C);
+    h.num_large = u(0x20);
+    h.num_medium = u(0x24);
+    h.num_small = u(0x28);
+    h.flags = u(0x2C);
+    ASSAY_CHECK(report(diags, Severity::warning,
+                       error("header", 4, "version 4 layout is uncertain (spec #iga-header-v4: ig-workshop only)")));
+  } else if (h.version == 8) {
+    h.sector_size = u(0x10);
+    h.divider = u(0x14);
+    h.slop = u(0x18);
+    h.name_table_offset = u(0x1C);
+    h.name_table_size = u(0x20);
+    h.num_large = u(0x24);
+    h.num_medium = u(0x28);
+    h.num_small = u(0x2C);
+    h.flags = u(0x30);
+  } else {
+    h.sector_size = u(0x10);
+    h.divider = u(0x14);
+    h.slop = u(0x18);
+    h.num_large = u(0x1C);
+    h.num_medium = u(0x20);
+    h.num_small = u(0x24);
+    h.name_table_offset = r.at_unchecked<std::uint64_t>(0x28);
+    h.name_table_size = u(0x30);
+    h.flags = u(0x34);
+  }
+  if (h.sector_size == 0 || (h.sector_size & (h.sector_size - 1)) != 0)
+    return error("header", 0x10, fmt::format("sectorSize 0x{:x} is 0 or not a power of two", h.sector_size));
+  if (h.sector_size != 0x800)
+    ASSAY_CHECK(report(diags, Severity::warning,
+                       error("header", 0x10, fmt::format("sectorSize 0x{:x} is not 0x800", h.sector_size))));
+  return {};
+}
+
+std::uint64_t Archive::toc_end() const noexcept { return std::uint64_t{header_size_} + header_.toc_size; }
+
+// spec: alchemy.md#iga-toc, #iga-file-info
+Result<void> Archive::parse_toc(const DiagSink& diags) {
+  const Header& h = header_;
+  const std::uint64_t n = h.num_files;
+  const std::uint64_t per_file = 4ull + info_size_;
+  const std::uint64_t hs = header_size_;
+  if (!range_ok(hs, h.toc_size, data_.size()))
+    return error("header", 0x08, fmt::format("TOC of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}",
+                                             h.toc_size, hs, data_.size()));
+  // Checked before allocating: N x (4 + F) must fit in tocSize (spec: alchemy.md#verify-iga).
+  if (n > h.toc_size / per_file)
+    return error("header", 0x0C, fmt::format("numFiles {} needs 0x{:x} TOC bytes but tocSize is 0x{:x}", n,
+                                             n * per_file, h.toc_size));
+  const std::uint64_t expect = n * per_file + 4ull * h.num_large + 2ull * h.num_medium + h.num_small;
+  if (expect > h.toc_size) {
+    return error("header", 0x08,
+                 fmt::format("tocSize 0x{:x} is smaller than the tables it holds (0x{:x}: {} files, large {}, "
+                             "medium {}, small {})", h.toc_size, expect, n, h.num_large, h.num_medium, h.num_small));
+  }
+  if (expect != h.toc_size)
+    ASSAY_CHECK(report(diags, Severity::error,
+                       error("header", 0x08, fmt::format("tocSize 0x{:x} != 0x{:x} = N x (4 + F) + 4 x large + "
+                                                         "2 x medium + small", h.toc_size, expect))));
+  table_off_[static_cast<int>(BlockTable::large)] = hs + n * per_file;
+  table_off_[static_cast<int>(BlockTable::medium)] = hs + n * per_file + 4ull * h.num_large;
+  table_off_[static_cast<int>(BlockTable::small)] = hs + n * per_file + 4ull * h.num_large + 2ull * h.num_medium;
+
+  ByteReader r(data_, h.endian, kFormatName);
+  hashes_.resize(n);
+  files_.resize(n);
+  const std::uint64_t info0 = hs + 4 * n;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    hashes_[i] = r.at_unchecked<std::uint32_t>(hs + 4 * i);
+    FileEntry& f = files_[i];
+    f.index = static_cast<std::uint32_t>(i);
+    f.hash = hashes_[i];
+    const std::uint64_t at = info0 + i * info_size_;
+    if (info_size_ == 12) {
+      f.offset = r.at_unchecked<std::uint32_t>(at);
+      f.length = r.at_unchecked<std::uint32_t>(at + 4);
+      f.word = r.at_unchecked<std::uint32_t>(at + 8);
+    } else {
+      const std::uint64_t oo = r.at_unchecked<std::uint64_t>(at);
+      f.offset = oo & 0xFFFFFFFFFFull;
+      f.ordinal = static_cast<std::uint32_t>(oo >> 40);
+      f.length = r.at_unchecked<std::uint32_t>(at + 8);
+      f.word = r.at_unchecked<std::uint32_t>(at + 12);
+    }
+    if (f.word == kStoredWord) {
+      f.compression = Compression::stored;
+      f.num_blocks = 0;
+    } else {
+      const std::uint32_t codec = f.word >> 28;
+      f.compression = codec <= 3 ? static_cast<Compression>(codec) : Compression::none;
+      f.first_entry = f.word & 0x0FFFFFFF;
+      f.table = table_for_length(f.length, h.sector_size);
+      f.num_blocks = static_cast<std::uint32_t>(block_count(f.length));
+    }
+  }
+  by_offset_.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) by_offset_[i] = i;
+  std::sort(by_offset_.begin(), by_offset_.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return files_[a].offset < files_[b].offset; });
+  return {};
+}
+
+// spec: alchemy.md#iga-name-table
+Result<void> Archive::parse_names(const DiagSink& diags) {
+  const Header& h = header_;
+  const std::uint64_t nto = h.name_table_offset, nts = h.name_table_size;
+  const std::uint64_t field = h.version <= 8 ? (h.version == 4 ? 0x18 : 0x1C) : 0x28;
+  if (!range_ok(nto, nts, data_.size()))
+    return report(diags, Severity::error,
+                  error("name table", field, fmt::format("name table of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}",
+                                                         nts, nto, data_.size())));
+  if (h.num_files > nts / 4)
+    return report(diags, Severity::error,
+                  error("name table", nto, fmt::format("{} name offsets need 0x{:x} bytes but the table has 0x{:x}",
+                                                       h.num_files, 4ull * h.num_files, nts)));
+  ByteReader t(data_.subspan(nto, nts), h.endian, kFormatName, nto);
+  bool all_ok = true;
+  for (FileEntry& f : files_) {
+    const std::string st = fmt::format("name[{}]", f.index);
+    const std::uint32_t off = t.at_unchecked<std::uint32_t>(4ull * f.index);
+    if (off >= nts) {
+      all_ok = false;
+      ASSAY_CHECK(report(diags, Severity::error,
+                         t.error(st, 4ull * f.index, fmt::format("name offset 0x{:x} is not below nameTableSize 0x{:x}", off, nts))));
+      continue;
+    }
+    auto s1 = t.cstring(off, nts - off - 1, st);
+    if (!s1) {
+      all_ok = false;
+      ASSAY_CHECK(report(diags, Severity::error, s1.error()));
+      continue;
+    }
+    std::uint64_t pos = off + s1->size() + 1;
+    std::string_view s2;
+    if (h.version >= 0x0A) {
+      auto r2 = pos < nts ? t.cstring(pos, nts - pos - 1, st) : Result<std::string_view>(t.out_of_bounds(st, pos, 1));
+      if (!r2) {
+        all_ok = false;
+        ASSAY_CHECK(report(diags, Severity::error, r2.error()));
+        continue;
+      }
+      s2 = *r2;
+      pos += s2.size() + 1;
+      // spec: alchemy.md#open Q6: 0x0A order by hash; 0x0B+ build path first.
+      bool path_first = h.version >= 0x0B;
+      if (h.version == 0x0A) {
+        const bool first_hashes = hash_name(*s1, h.flags) == f.hash;
+        const bool second_hashes = hash_name(s2, h.flags) == f.hash;
+        path_first = !first_hashes && second_hashes;
+      }
+      f.path_first = path_first;
+      f.path = path_first ? *s1 : s2;
+      f.name = path_first ? s2 : *s1;
+    } else {
+      f.name = *s1;
+    }
+    if (h.version >= 8) {
+      if (pos + 4 <= nts) f.time = t.at_unchecked<std::uint32_t>(pos);
+      else
+        ASSAY_CHECK(report(diags, Severity::warning, t.error(st, pos, "no room for the u32 time after the name")));
+    }
+  }
+  names_ok_ = all_ok;
+  return {};
+}
+
+std::uint32_t Archive::default_prefix_width() const noexcept {
+  return header_.version >= 0x0C ? 4 : 2;
+}
+
+// spec: alchemy.md#iga-prefix, #open Q2: u16 LE for 0x08-0x0B; detect for 4, 0x0C, 0x0D.
+void Archive::detect_prefix() {
+  prefix_width_ = default_prefix_width();
+  prefix_little_ = header_.version != 4;
+  if (header_.version >= 8 && header_.version <= 0x0B) return;
+  struct Cand { unsigned w; bool le; };
+  std::vector<Cand> cands;
+  if (header_.version == 4) cands = {{2, false}, {2, true}, {4, true}};
+  else cands = {{4, true}, {2, true}};
+  for (const FileEntry& f : files_) {
+    if (f.compression == Compression::stored || f.compression == Compression::none) continue;
+    auto bl = blocks(f);
+    if (!bl) continue;
+    for (const Block& b : *bl) {
+      if (!b.compressed) continue;
+      std::vector<Cand> valid;
+      for (const Cand& c : cands) {
+        if (!range_ok(b.offset, c.w, data_.size())) continue;
+        const std::uint8_t* p = data_.data() + b.offset;
+        const std::uint64_t C = c.w == 2 ? load<std::uint16_t>(p, c.le ? Endian::little : Endian::big)
+                                         : load<std::uint32_t>(p, Endian::little);
+        const std::uint64_t props = f.compression == Compression::lzma ? 5 : 0;
+        if (C == 0 || c.w + props + C > b.span || !range_ok(b.offset, c.w + props + C, data_.size())) continue;
+        if (props) {
+          const std::uint8_t pb = p[c.w];
+          const std::uint32_t dict = load<std::uint32_t>(p + c.w + 1, Endian::little);
+          if (pb >= 225 || dict == 0 || dict > (1u << 27)) continue;
+        }
+        valid.push_back(c);
+      }
+      if (valid.empty()) return;  // keep the default; read_block reports the error
+      if (valid.size() > 1) {
+        BlockDecoder dec;
+        ByteBuffer out(b.usize);
+        for (const Cand& c : valid) {
+          prefix_width_ = c.w;
+          prefix_little_ = c.le;
+          if (read_block(f, b, out, dec)) return;
+        }
+      }
+      prefix_width_ = valid.front().w;
+      prefix_little_ = valid.front().le;
+      return;
+    }
+  }
+}
+
+Result<std::uint32_t> Archive::read_prefix(std::uint64_t at, std::uint64_t span) const {
+  if (prefix_width_ > span || !range_ok(at, prefix_width_, data_.size()))
+    return error("block", at, "no room for the compressed-size prefix");
+  const std::uint8_t* p = data_.data() + at;
+  if (prefix_width_ == 2) return load<std::uint16_t>(p, prefix_little_ ? Endian::little : Endian::big);
+  return load<std::uint32_t>(p, Endian::little);
+}
+
+// ---------------------------------------------------------------- lookup
+
+std::optional<std::size_t> Archive::lookup(std::uint32_t h) const {
+  return hash_search(hashes_, header_.divider, header_.slop, h);
+}
+
+const FileEntry* Archive::find(std::string_view name) const {
+  for (const FileEntry& f : files_)
+    if (f.name == name) return &f;
+  // Under the archive's hashing rules (case, separators, name only): sorted-table search.
+  const std::uint32_t h = hash_name(name, header_.flags);
+  auto it = std::lower_bound(hashes_.begin(), hashes_.end(), h);
+  if (it != hashes_.end() && *it == h && (header_.flags & (kFlagCaseInsensitive | kFlagNameOnly)))
+    return &files_[static_cast<std::size_t>(it - hashes_.begin())];
+  for (const FileEntry& f : files_)
+    if (!f.path.empty() && f.path == name) return &f;
+  return nullptr;
+}
+
+// ---------------------------------------------------------------- block tables
+
+std::uint32_t Archive::table_count(BlockTable t) const noexcept {
+  return t == BlockTable::small ? header_.num_small : t == BlockTable::medium ? header_.num_medium : header_.num_large;
+}
+
+std::uint64_t Archive::table_offset(BlockTable t) const noexcept { return table_off_[static_cast<int>(t)]; }
+
+std::uint32_t Archive::table_entry(BlockTable t, std::uint32_t i) const noexcept {
+  const std::uint8_t* p = data_.data() + table_offset(t) + std::uint64_t{i} * entry_bytes(t);
+  switch (t) {
+    case BlockTable::small: return *p;
+    case BlockTable::medium: return load<std::uint16_t>(p, header_.endian);
+    case BlockTable::large: return load<std::uint32_t>(p, header_.endian);
+  }
+  return 0;
+}
+
+std::uint64_t Archive::data_bound(const FileEntry& f) const {
+  std::uint64_t bound = data_.size();
+  if (header_.name_table_offset > f.offset) bound = std::min(bound, header_.name_table_offset);
+  auto it = std::upper_bound(by_offset_.begin(), by_offset_.end(), f.offset,
+                             [&](std::uint64_t off, std::uint32_t i) { return off < files_[i].offset; });
+  if (it != by_offset_.end()) bound = std::min(bound, files_[*it].offset);
+  return bound;
+}
+
+// spec: alchemy.md#iga-assembly steps 2-4
+Result<std::vector<Block>> Archive::blocks(const FileEntry& f) const {
+  std::vector<Block> out;
+  if (f.compression == Compression::stored) return out;
+  const std::string st = fmt::format("file[{}] blocks", f.index);
+  const std::uint64_t info_at = std::uint64_t{header_size_} + 4ull * header_.num_files + std::uint64_t{f.index} * info_size_;
+  if ((f.word >> 28) > 3)
+    return error(st, info_at + info_size_ - 4, fmt::format("codec nibble {} in word 0x{:08x} is above 3", f.word >> 28, f.word));
+  const std::uint64_t B = f.num_blocks;
+  const std::uint32_t count = table_count(f.table);
+  if (std::uint64_t{f.first_entry} + B >= count)
+    return error(st, info_at + info_size_ - 4,
+                 fmt::format("entries {}..{} (with terminator) are outside the {} table of {} entries",
+                             f.first_entry, std::uint64_t{f.first_entry} + B, to_string(f.table), count));
+  const std::uint32_t flag = flag_bit(f.table);
+  const std::uint64_t S = header_.sector_size;
+  const std::uint64_t tab = table_offset(f.table);
+  const std::uint64_t eb = entry_bytes(f.table);
+  if (f.offset >= data_.size() && B > 0)
+    return error(st, info_at, fmt::format("file offset 0x{:x} is past the file end 0x{:x}", f.offset, data_.size()));
+  const std::uint64_t bound = data_bound(f);
+  out.reserve(B);
+  for (std::uint64_t j = 0; j < B; ++j) {
+    const std::uint32_t e = table_entry(f.table, static_cast<std::uint32_t>(f.first_entry + j));
+    const std::uint32_t sector = e & ~flag;
+    const std::uint32_t next_raw = table_entry(f.table, static_cast<std::uint32_t>(f.first_entry + j + 1));
+    const std::uint32_t next = next_raw & ~flag;
+    const bool last = j + 1 == B;
+    const std::uint64_t entry_at = tab + (f.first_entry + j) * eb;
+    Block b;
+    b.index = static_cast<std::uint32_t>(j);
+    b.compressed = (e & flag) != 0;
+    b.usize = block_usize(f.length, j);
+    b.out_offset = j * kBlockSize;
+    b.offset = f.offset + std::uint64_t{sector} * S;
+    if (b.offset >= data_.size())
+      return error(st, entry_at, fmt::format("block {} starts at 0x{:x}, past the file end 0x{:x}", j, b.offset, data_.size()));
+    if (next > sector) {
+      b.span = (std::uint64_t{next} - sector) * S;
+    } else if (!last) {
+      return error(st, entry_at, fmt::format("block {} sector {} is not below the next entry's sector {}", j, sector, next));
+    } else {
+      b.span_known = false;  // terminator 0 (spec #open Q1): bounded by the next file / name table
+      b.span = bound > b.offset ? bound - b.offset : data_.size() - b.offset;
+    }
+    if (!range_ok(b.offset, b.span, data_.size())) {
+      if (b.span_known)
+        return error(st, entry_at, fmt::format("block {} (0x{:x} bytes at 0x{:x}) runs past the file end 0x{:x}", j,
+                                               b.span, b.offset, data_.size()));
+      b.span = data_.size() - b.offset;
+    }
+    out.push_back(b);
+  }
+  return out;
+}
+
+// spec: alchemy.md#iga-assembly steps 4.5-4.6, #iga-prefix
+Result<void> Archive::read_block(const FileEntry& f, const Block& b, std::span<std::uint8_t> out,
+                                 BlockDecoder& dec, BlockReport* rep) const {
+  const std::string st = fmt::format("file[{}] block {}", f.index, b.index);
+  if (out.size() != b.usize) return error(st, b.offset, "output buffer size differs from the block size");
+  if (!b.compressed) {
+    if (b.usize > b.span || !range_ok(b.offset, b.usize, data_.size()))
+      return error(st, b.offset, fmt::format("raw block of 0x{:x} bytes does not fit its 0x{:x}-byte span", b.usize, b.span));
+    std::memcpy(out.data(), data_.data() + b.offset, b.usize);
+    return {};
+  }
+  if (f.compression == Compression::none)
+    return error(st, b.offset, "compressed flag set on a file with codec 0 (spec #iga-stored)");
+  ASSAY_TRY(std::uint32_t C, read_prefix(b.offset, b.span));
+  const std::uint64_t props = f.compression == Compression::lzma ? 5 : 0;
+  if (C == 0) return error(st, b.offset, "compressed-size prefix is 0");
+  if (prefix_width_ + props + C > b.span || !range_ok(b.offset + prefix_width_, props + C, data_.size()))
+    return error(st, b.offset, fmt::format("prefix {} + properties {} + payload 0x{:x} run past the block's 0x{:x}-byte span",
+                                           prefix_width_, props, C, b.span));
+  ByteView src = data_.subspan(b.offset + prefix_width_, props + C);
+  if (rep) {
+    rep->prefix = C;
+    if (props) {
+      static constexpr std::uint8_t kDefault[5] = {0x5D, 0x00, 0x80, 0x00, 0x00};
+      rep->default_lzma_props = std::memcmp(src.data(), kDefault, 5) == 0;
+    }
+  }
+  auto r = dec.decode(f.compression, src, out, b.offset, st);
+  if (!r && header_.version == 4 && f.compression == Compression::deflate) {
+    // spec: alchemy.md#open Q3: version 4 may mean LZMA by code 1.
+    ByteView lsrc = data_.subspan(b.offset + prefix_width_);
+    if (lsrc.size() >= 5 + C) {
+      auto r2 = dec.decode(Compression::lzma, lsrc.first(5 + C), out, b.offset, st);
+      if (r2) {
+        if (rep) rep->codec_fallback = true, rep->consumed = *r2 + 5;
+        return {};
+      }
+    }
+  }
+  if (!r) {
+    Error e = std::move(r).error();
+    e.file = name_;
+    return e;
+  }
+  if (rep) rep->consumed = *r - 0;
+  return {};
+}
+
+Result<void> decode_blocks(const Archive& a, std::span<const BlockJob> jobs, unsigned threads,
+                           std::size_t* failed_job) {
+  if (threads == 0) threads = default_threads();
+  if (threads > jobs.size()) threads = static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::size_t first_fail = jobs.size();
+  std::optional<Error> err;
+  auto worker = [&] {
+    BlockDecoder dec;
+    for (std::size_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < jobs.size();) {
+      const BlockJob& j = jobs[i];
+      auto r = a.read_block(*j.file, j.block, j.out, dec);
+      if (!r) {
+        std::lock_guard lk(mu);
+        if (i < first_fail) first_fail = i, err = r.error();
+        stop = true;
+      }
+    }
+  };
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> ts;
+    ts.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) ts.emplace_back(worker);
+    for (auto& t : ts) t.join();
+  }
+  if (err) {
+    if (failed_job) *failed_job = first_fail;
+    return *err;
+  }
+  return {};
+}
+
+Result<void> Archive::read(const FileEntry& f, std::span<std::uint8_t> out, unsigned threads) const {
+  if (out.size() != f.length) return error(fmt::format("file[{}]", f.index), f.offset, "output buffer size differs from the file length");
+  if (f.compression == Compression::stored) {
+    // spec: alchemy.md#iga-stored-files
+    if (!range_ok(f.offset, f.length, data_.size()))
+      return error(fmt::format("file[{}]", f.index), f.offset,
+                   fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
+                               f.offset, data_.size()));
+    if (f.length) std::memcpy(out.data(), data_.data() + f.offset, f.length);
+    return {};
+  }
+  ASSAY_TRY(std::vector<Block> bl, blocks(f));
+  std::vector<BlockJob> jobs;
+  jobs.reserve(bl.size());
+  for (const Block& b : bl) jobs.push_back({&f, b, out.subspan(b.out_offset, b.usize)});
+  return decode_blocks(*this, jobs, threads);
+}
+
+Result<void> Archive::read(const FileEntry& f, ByteBuffer& out, unsigned threads, std::uint64_t cap) const {
+  if (f.length > cap)
+    return error(fmt::format("file[{}]", f.index), f.offset,
+                 fmt::format("length 0x{:x} is above the member cap 0x{:x}", f.length, cap));
+  // Validate before allocating: the length is bounded by the block entries or the file size.
+  if (f.compression == Compression::stored) {
+    if (!range_ok(f.offset, f.length, data_.size()))
+      return error(fmt::format("file[{}]", f.index), f.offset,
+                   fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
+                               f.offset, data_.size()));
+  } else {
+    ASSAY_TRY(std::vector<Block> bl, blocks(f));
+    (void)bl;
+  }
+  out.resize(f.length);
+  return read(f, std::span<std::uint8_t>(out), threads);
+}
+
+ByteView Archive::toc_pad() const noexcept {
+  const std::uint64_t end = toc_end();
+  std::uint64_t first = header_.name_table_offset;
+  for (const FileEntry& f : files_) {
+    if (f.compression != Compression::stored && f.num_blocks == 0) continue;
+    if (f.compression == Compression::stored && f.length == 0) continue;
+    first = std::min(first, f.offset);
+  }
+  if (first < end || first > data_.size()) return {};
+  return data_.subspan(end, first - end);
+}
+
+}  // namespace assay::igarchive
