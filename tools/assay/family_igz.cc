@@ -1,8 +1,78 @@
-// CLI verbs specific to igz (pack, family subcommands, hash algorithms, option hooks).
+// CLI verbs specific to igz: `assay igz dump FILE [--json]` (also as `assay dump`), and the
+// --igz-pointer-size reading option for platforms whose pointer size is not established.
+#include <iostream>
+
+#include "assay/formats/igz/report.h"
 #include "cli.h"
 
 namespace assay::cli {
 
-void register_igz(Cli& cli) { (void)cli; }
+namespace {
+
+struct DumpArgs {
+  std::string file;
+  bool json = false;
+};
+
+int do_dump(Cli& cli, const DumpArgs& a) {
+  auto in = open_input(a.file);  // ARCHIVE::INNER reads the igz from its archive
+  if (!in) return report(in.error());
+  auto f = require_format(*in);
+  if (!f) return report(f.error());
+  if ((*f)->name != "igz") {
+    std::fprintf(stderr, "assay: %s: dump reads igz files; this is %s\n", in->name.c_str(),
+                 std::string((*f)->name).c_str());
+    return kExitUsage;
+  }
+  auto opt = igz::open_options(cli.read);
+  if (!opt) return report(opt.error());
+  Diagnostics diags;
+  auto j = igz::dump_json(in->bytes, *opt, diags);
+  if (!j) return report(j.error().in_file(in->name));
+  Json problems = Json::array();
+  for (const auto& d : diags.items()) {
+    if (d.severity == Severity::note) continue;
+    if (a.json) problems.push_back(diagnostic_json(d));
+    else std::fprintf(stderr, "%s: %s\n", in->name.c_str(), diagnostic_text(d).c_str());
+  }
+  if (a.json) {
+    (*j)["problems"] = problems;
+    print_json(*j);
+  } else {
+    print_fields(*j);
+  }
+  return diags.has_errors() ? kExitProblems : kExitOk;
+}
+
+void add_dump(Cli& cli, CLI::App& sub, const std::shared_ptr<DumpArgs>& args) {
+  sub.add_option("file", args->file, "igz file (ARCHIVE::INNER reads an inner file)")->required();
+  sub.add_flag("--json", args->json, "machine-readable output (docs/cli.md#igz)");
+  cli.add_read_options(sub);
+  sub.callback([&cli, args] { cli.fail(do_dump(cli, *args)); });
+}
+
+bool has_subcommand(const CLI::App& app, const std::string& name) {
+  for (const auto* s : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (s->get_name() == name) return true;
+  return false;
+}
+
+}  // namespace
+
+void register_igz(Cli& cli) {
+  cli.read_option_hooks.push_back([](CLI::App& sub, ReadOptions& ro) {
+    sub.add_option_function<std::string>(
+        "--igz-pointer-size", [&ro](const std::string& v) { ro.family["igz-pointer-size"] = v; },
+        "igz: pointer size (4 or 8) for a platform the spec does not know");
+  });
+  auto* family = cli.app.add_subcommand("igz", "Alchemy igz tools");
+  family->require_subcommand(1);
+  auto args = std::make_shared<DumpArgs>();
+  add_dump(cli, *family->add_subcommand("dump", "strings, types, dependencies, externals, objects "
+                                                  "with their pointer edges, the root list"),
+           args);
+  if (!has_subcommand(cli.app, "dump"))  // top-level alias (`assay dump bootstrap.bld::x.igz`)
+    add_dump(cli, *cli.app.add_subcommand("dump", "igz dump (alias of `assay igz dump`)"), args);
+}
 
 }  // namespace assay::cli

@@ -1,11 +1,67 @@
-// The igz record for the CLI (placeholder until the format lands).
+// The igz record for the CLI. spec: alchemy.md#igz, #verify-igz
+#include "assay/core/bytes.h"
 #include "assay/formats/format.h"
+#include "assay/formats/igz/report.h"
+#include "assay/formats/igz/writer.h"
 
 namespace assay {
+
+namespace {
+
+int igz_identify(const Input& in) {
+  if (in.bytes.size() < 8) return 0;
+  Endian e;
+  if (load<std::uint32_t>(in.bytes.data(), Endian::big) == igz::kMagic) e = Endian::big;
+  else if (load<std::uint32_t>(in.bytes.data(), Endian::little) == igz::kMagic) e = Endian::little;
+  else return 0;
+  const auto v = load<std::uint32_t>(in.bytes.data() + 4, e);
+  return v >= 5 && v <= 10 ? 100 : 60;
+}
+
+Result<Json> igz_info(const Input& in, const ReadOptions& opt) {
+  ASSAY_TRY(igz::OpenOptions o, igz::open_options(opt));
+  return igz::info_json(in.bytes, o);
+}
+
+Result<Json> igz_list(const Input& in, const ReadOptions& opt) {
+  ASSAY_TRY(igz::OpenOptions o, igz::open_options(opt));
+  return igz::list_json(in.bytes, o);
+}
+
+void igz_verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  auto o = igz::open_options(opt);
+  if (!o) return out.error(o.error());
+  igz::verify(in.bytes, *o, out);
+}
+
+Result<std::vector<std::string>> igz_write_samples(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  const struct {
+    const char* name;
+    igz::Layout layout;
+  } samples[] = {
+      {"sample_v9_be.igz", {9, Endian::big, 9}},      // Wii U (cafe), 32-bit
+      {"sample_v8_le64.igz", {8, Endian::little, 8}},  // win64
+  };
+  for (const auto& s : samples) {
+    ASSAY_TRY(ByteBuffer b, igz::build_sample(s.layout));
+    ASSAY_CHECK(write_file_atomic(dir / s.name, b, true));
+    names.emplace_back(s.name);
+  }
+  return names;
+}
+
+}  // namespace
 
 const Format kIgzFormat = {
     .name = "igz",
     .description = "Alchemy igz object file",
+    .identify = igz_identify,
+    .info = igz_info,
+    .list = igz_list,
+    .verify = igz_verify,
+    .write_samples = igz_write_samples,
+    .list_columns = {"index", "offset", "pool", "type", "size"},
 };
 
 }  // namespace assay

@@ -1,0 +1,87 @@
+// The igz object graph without reflection metadata (spec: alchemy.md#igz-objects,
+// #igz-externals): one object per RVTB entry, pointer edges from ROFS, strings from RSTR,
+// external references from REXT/RNEX/RHND, the root list and the name list. Building it runs
+// every value check of spec: alchemy.md#verify-igz; problems go to the sink.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/formats/igz/fixups.h"
+
+namespace assay::igz {
+
+inline constexpr std::size_t kNoObject = ~std::size_t{0};
+
+struct Object {
+  std::uint32_t serialized = 0;  // the RVTB value
+  std::uint32_t pool = 0;
+  std::uint32_t offset = 0;      // inside the pool
+  std::uint64_t position = 0;    // absolute file position
+  std::uint32_t type = 0;        // TMET index (the first 32-bit word)
+  std::string_view type_name;    // empty when the index is out of range
+  std::uint32_t size = 0;        // MTSZ[type], 0 when unknown
+};
+
+struct Edge {  // a ROFS field
+  std::uint32_t field = 0;        // serialized offset of the pointer field
+  std::uint32_t target = 0;       // the serialized pointer it holds
+  std::size_t from = kNoObject;   // object holding the field
+  std::size_t to = kNoObject;     // object containing the target
+  bool valid = false;             // target inside a pool
+};
+
+struct StringRef {  // an RSTR or RSTT field
+  std::uint32_t tag = 0;
+  std::uint32_t field = 0;
+  std::uint32_t value = 0;        // serialized pointer (RSTR) or TSTR index (RSTT)
+  std::size_t from = kNoObject;
+  std::optional<std::string_view> text;
+};
+
+struct ExternalRef {  // a REXT, RNEX or RHND field
+  std::uint32_t tag = 0;
+  std::uint32_t field = 0;
+  std::uint32_t value = 0;
+  std::size_t from = kNoObject;
+  std::string kind;               // "exid" or "exnm"
+  std::uint32_t index = 0;        // into EXID or EXNM
+  std::string name;               // "namespace::name" (hashes as 8 hex digits)
+  bool valid = false;
+};
+
+struct NameEntry {  // one igName of the ONAM igNameList
+  std::optional<std::string_view> text;
+  std::uint32_t hash = 0;
+};
+
+struct Graph {
+  std::vector<Object> objects;        // RVTB order (ascending serialized offset)
+  std::vector<Edge> edges;            // ROFS order
+  std::vector<StringRef> strings;     // RSTR then RSTT
+  std::vector<ExternalRef> externals; // REXT, RNEX, RHND
+  std::optional<std::size_t> root;    // the ROOT object (an igObjectList)
+  std::vector<std::size_t> root_list; // its elements (kNoObject for a non-object element)
+  std::optional<std::size_t> name_list_object;  // ONAM
+  std::vector<NameEntry> names;       // its igNames
+
+  // The object starting exactly at / containing a serialized offset, or kNoObject.
+  [[nodiscard]] std::size_t object_at(std::uint32_t serialized) const;
+  [[nodiscard]] std::size_t object_containing(std::uint32_t serialized) const;
+  std::vector<std::size_t> by_position;  // object indices sorted by serialized offset
+  std::uint32_t version = 9;             // for decoding serialized offsets
+};
+
+// "namespace::name" of EXID entry i ("843cd0c2::61455ac9") or EXNM entry i (TSTR strings).
+std::string external_id_name(const Fixups& fx, std::size_t i);
+std::string external_name_name(const Fixups& fx, std::size_t i);
+
+Graph build_graph(const IgzFile& f, const Fixups& fx, const DiagSink& sink);
+
+// Every check of spec: alchemy.md#verify-igz. Thread-safe and reentrant (no shared state).
+void verify(ByteView bytes, const OpenOptions& opt, Diagnostics& out);
+
+}  // namespace assay::igz

@@ -1,0 +1,20 @@
+// JSON views of an igz for the CLI: info, list, dump (schemas in docs/cli.md#igz).
+#pragma once
+
+#include "assay/formats/format.h"
+#include "assay/formats/igz/graph.h"
+
+namespace assay::igz {
+
+// ReadOptions::family["igz-pointer-size"] ("4"/"8") to OpenOptions.
+Result<OpenOptions> open_options(const ReadOptions& opt);
+
+Result<Json> info_json(ByteView bytes, const OpenOptions& opt);
+// {"format": "igz", "entries": [{index, offset, pool, type, size, ...}]}
+Result<Json> list_json(ByteView bytes, const OpenOptions& opt);
+// Strings, types, dependencies, externals, memory handles, objects with their pointer edges,
+// the root list and the name list. Problems found on the way go to `diags`; a fatal one
+// (header or fixup directory) is the returned Error.
+Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diags);
+
+}  // namespace assay::igz

@@ -1,0 +1,373 @@
+// The object graph and every value check of spec: alchemy.md#verify-igz.
+// spec: alchemy.md#igz-objects, #igz-externals, #igz-tags, #open (Q5)
+#include "assay/formats/igz/graph.h"
+
+#include <algorithm>
+
+#include "assay/core/hash.h"
+#include "diag_util.h"
+
+namespace assay::igz {
+
+using detail::err;
+
+namespace {
+
+// One graph build: the file, its tables, the sink and the graph being filled.
+struct Builder {
+  const IgzFile& f;
+  const Fixups& fx;
+  const DiagSink& sink;
+  Graph& g;
+  ByteReader r = f.reader();
+  unsigned ps = f.header().pointer_size;
+
+  void say(Severity s, std::string_view what, std::uint64_t at, std::string msg) const {
+    detail::report(sink, s, what, at, std::move(msg));
+  }
+  // Re-reports a resolve() error at `at` (resolve has no position of its own).
+  void say(Severity s, Error e, std::uint64_t at) const {
+    if (e.offset == kNoOffset) e.offset = at;
+    detail::report(sink, s, std::move(e));
+  }
+  [[nodiscard]] std::uint64_t record_at(std::uint32_t t) const {
+    const auto* rec = f.find(t);
+    return rec ? rec->offset : kNoOffset;
+  }
+  [[nodiscard]] std::uint64_t word(std::uint64_t pos) const {
+    return ps == 8 ? r.at_unchecked<std::uint64_t>(pos) : r.at_unchecked<std::uint32_t>(pos);
+  }
+  // The pointer-sized word at a serialized offset, checked to lie in its pool.
+  Result<std::uint64_t> field(std::uint32_t ser, std::string_view what) const {
+    ASSAY_TRY(std::uint64_t pos, resolve(f, ser, ps, what));
+    return word(pos);
+  }
+  // A NUL-terminated string at a serialized pointer, inside its pool.
+  Result<std::string_view> string_at(std::uint64_t ptr, std::string_view what) const {
+    if (ptr > 0xFFFFFFFFu) return err(what, kNoOffset, fmt::format("pointer 0x{:x} exceeds 32 bits", ptr));
+    ASSAY_TRY(std::uint64_t pos, resolve(f, static_cast<std::uint32_t>(ptr), 1, what));
+    const Section& pool = f.pool(decode_pointer(f.header().version, static_cast<std::uint32_t>(ptr)).pool);
+    const std::uint64_t end = std::uint64_t{pool.offset} + pool.length;
+    return r.cstring(pos, end - pos - 1, what);
+  }
+
+  void objects();
+  void runtime_fields();
+  void field_check(std::uint32_t t, std::size_t i, std::uint32_t ser, std::uint64_t pos);
+  void tables();
+  void root();
+  void object_lists();
+  void name_list();
+  void notes();
+  Result<std::pair<std::uint64_t, std::uint32_t>> data_list(const Object& o, std::uint64_t elem,
+                                                            std::string_view what) const;
+};
+
+void Builder::objects() {
+  const auto& rvtb = fx.list(tag::RVTB);
+  const std::uint64_t at = record_at(tag::RVTB);
+  for (std::size_t i = 0; i < rvtb.size(); ++i) {
+    const std::string what = fmt::format("RVTB[{}]", i);
+    auto pos = resolve(f, rvtb[i], 4, what);
+    if (!pos) {
+      say(Severity::error, pos.error(), at);
+      continue;
+    }
+    Object o;
+    o.serialized = rvtb[i];
+    const PoolOffset po = decode_pointer(f.header().version, rvtb[i]);
+    o.pool = po.pool;
+    o.offset = po.offset;
+    o.position = *pos;
+    o.type = r.at_unchecked<std::uint32_t>(*pos);  // vtable word: TMET index, 32 bits (#igz-objects)
+    if (o.type >= fx.types.size())
+      say(Severity::error, what, *pos,
+          fmt::format("TMET index {} is out of range (TMET count {})", o.type, fx.types.size()));
+    else o.type_name = fx.types[o.type];
+    if (o.type < fx.type_sizes.size()) o.size = fx.type_sizes[o.type];
+    if (!range_ok(o.offset, o.size, f.pool(o.pool).length))
+      say(Severity::error, what, *pos,
+          fmt::format("object at pool {} + 0x{:x} of MTSZ size 0x{:x} runs past the pool (0x{:x} bytes)",
+                      o.pool, o.offset, o.size, f.pool(o.pool).length));
+    g.objects.push_back(o);
+  }
+  g.by_position.resize(g.objects.size());
+  for (std::size_t i = 0; i < g.objects.size(); ++i) g.by_position[i] = i;
+  std::stable_sort(g.by_position.begin(), g.by_position.end(), [&](std::size_t a, std::size_t b) {
+    return g.objects[a].serialized < g.objects[b].serialized;
+  });
+  for (std::size_t k = 1; k < g.by_position.size(); ++k) {
+    const Object& a = g.objects[g.by_position[k - 1]];
+    const Object& b = g.objects[g.by_position[k]];
+    if (a.pool == b.pool && std::uint64_t{a.offset} + a.size > b.offset)
+      say(Severity::warning, fmt::format("RVTB[{}]", g.by_position[k]), b.position,
+          fmt::format("object at pool {} + 0x{:x} overlaps the {} at + 0x{:x} (size 0x{:x})", b.pool,
+                      b.offset, a.type_name, a.offset, a.size));
+  }
+}
+
+void Builder::runtime_fields() {
+  for (std::uint32_t t : {tag::ROFS, tag::RPID, tag::RSTT, tag::RSTR, tag::RMHN, tag::REXT,
+                          tag::RNEX, tag::RHND}) {
+    const auto& values = fx.list(t);
+    const std::uint64_t at = record_at(t);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      auto pos = resolve(f, values[i], 4, fmt::format("{}[{}]", tag_name(t), i));
+      if (!pos) {
+        say(Severity::error, pos.error(), at);
+        continue;
+      }
+      field_check(t, i, values[i], *pos);
+    }
+  }
+}
+
+// One runtime-list field: what its value must be (spec: #igz-tags, #verify-igz).
+void Builder::field_check(std::uint32_t t, std::size_t i, std::uint32_t ser, std::uint64_t pos) {
+  const std::string what = fmt::format("{}[{}]", tag_name(t), i);
+  if (t == tag::RPID) return;  // spec Q11: only the position is checked
+  auto v = field(ser, what);
+  if (!v) return say(Severity::error, v.error(), pos);
+  const std::uint64_t value = *v;
+  const std::size_t from = g.object_containing(ser);
+  if (t == tag::ROFS) {
+    Edge e{ser, static_cast<std::uint32_t>(value), from, kNoObject, false};
+    auto target = value > 0xFFFFFFFFu ? Result<std::uint64_t>(err(what, kNoOffset, "exceeds 32 bits"))
+                                      : resolve(f, static_cast<std::uint32_t>(value), 1, what);
+    if (!target) say(Severity::error, target.error(), pos);
+    else e.valid = true, e.to = g.object_containing(e.target);
+    g.edges.push_back(e);
+  } else if (t == tag::RSTR) {
+    StringRef s{t, ser, static_cast<std::uint32_t>(value), from, std::nullopt};
+    auto text = string_at(value, what);
+    if (!text) say(Severity::error, text.error(), pos);
+    else s.text = *text;
+    const PoolOffset p = decode_pointer(f.header().version, s.value);
+    if (text && f.pool(p.pool).name != "String")
+      say(Severity::warning, what, pos,
+          fmt::format("string target is in pool '{}', not String", f.pool(p.pool).name));
+    g.strings.push_back(s);
+  } else if (t == tag::RSTT) {
+    StringRef s{t, ser, static_cast<std::uint32_t>(value), from, std::nullopt};
+    if (value >= fx.strings.size())
+      say(Severity::error, what, pos, fmt::format("TSTR index {} ≥ TSTR count {}", value, fx.strings.size()));
+    else s.text = fx.strings[value];
+    g.strings.push_back(s);
+  } else if (t == tag::RMHN) {
+    if (value >= fx.memory_handles.size())
+      say(Severity::error, what, pos,
+          fmt::format("TMHN index {} ≥ TMHN count {}", value, fx.memory_handles.size()));
+  } else {  // REXT, RNEX, RHND (spec: #igz-externals)
+    ExternalRef x{t, ser, static_cast<std::uint32_t>(value), from, "exid", 0, "", false};
+    const auto named_ext = fx.named_externals();
+    const auto named_hnd = fx.named_handles();
+    std::uint64_t idx = value & 0x7FFFFFFFu;
+    std::uint64_t limit = fx.external_ids.size();
+    const std::vector<std::uint32_t>* names = nullptr;
+    if (t == tag::RNEX) names = &named_ext;
+    if (t == tag::RHND) {
+      idx = value & 0x3FFFFFFFu;
+      if ((value & 0x80000000u) != 0) names = &named_hnd;
+    }
+    if (names != nullptr) limit = names->size(), x.kind = "exnm";
+    if (idx >= limit) {
+      say(Severity::error, what, pos,
+          fmt::format("field 0x{:x} selects {} index {} but the list has {}", value,
+                      names ? (t == tag::RNEX ? "named-external" : "named-handle") : "EXID", idx, limit));
+    } else {
+      x.valid = true;
+      x.index = names ? (*names)[idx] : static_cast<std::uint32_t>(idx);
+      x.name = names ? external_name_name(fx, x.index) : external_id_name(fx, x.index);
+    }
+    g.externals.push_back(std::move(x));
+  }
+}
+
+// Table cross-checks: EXNM indices and TMHN memory.
+void Builder::tables() {
+  const std::uint64_t exnm = record_at(tag::EXNM);
+  for (std::size_t i = 0; i < fx.external_names.size(); ++i) {
+    const auto& e = fx.external_names[i];
+    if (e.namespace_index() >= fx.strings.size() || e.name_index() >= fx.strings.size())
+      say(Severity::error, fmt::format("EXNM[{}]", i), exnm,
+          fmt::format("TSTR indices {} / {} exceed the TSTR count {}", e.namespace_index(),
+                      e.name_index(), fx.strings.size()));
+  }
+  const std::uint64_t tmhn = record_at(tag::TMHN);
+  for (std::size_t i = 0; i < fx.memory_handles.size(); ++i) {
+    const auto& m = fx.memory_handles[i];
+    const std::string what = fmt::format("TMHN[{}]", i);
+    const MemoryWord w = decode_memory_word(m.size_word, ps);
+    auto pos = m.data > 0xFFFFFFFFu ? Result<std::uint64_t>(err(what, kNoOffset, "data pointer exceeds 32 bits"))
+                                    : resolve(f, static_cast<std::uint32_t>(m.data), w.size, what);
+    if (!pos) say(Severity::error, pos.error(), tmhn);
+  }
+}
+
+// igDataList {header, count, capacity, igMemory{word, data}} (spec: #igz-objects). On 64-bit
+// platforms the layout is inferred: count at 0x0C, memory at 0x18 (natural alignment).
+Result<std::pair<std::uint64_t, std::uint32_t>> Builder::data_list(const Object& o,
+                                                                   std::uint64_t elem,
+                                                                   std::string_view what) const {
+  const std::uint64_t count_at = ps == 8 ? 0x0C : 0x08, data_at = ps == 8 ? 0x20 : 0x14;
+  ASSAY_TRY(std::uint64_t pos, resolve(f, o.serialized, data_at + ps, what));
+  const std::int32_t count = static_cast<std::int32_t>(r.at_unchecked<std::uint32_t>(pos + count_at));
+  if (count < 0) return err(what, pos + count_at, fmt::format("negative count {}", count));
+  if (count == 0) return std::pair<std::uint64_t, std::uint32_t>{0, 0};
+  const std::uint64_t data = word(pos + data_at);
+  std::uint64_t need = 0;
+  if (data > 0xFFFFFFFFu || !mul_ok(static_cast<std::uint64_t>(count), elem, need))
+    return err(what, pos + data_at, fmt::format("memory pointer 0x{:x} is invalid", data));
+  auto at = resolve(f, static_cast<std::uint32_t>(data), need, what);
+  if (!at) {
+    Error e = at.error();
+    e.offset = pos + data_at;
+    e.message = fmt::format("{} elements: {}", count, e.message);
+    return e;
+  }
+  return std::pair<std::uint64_t, std::uint32_t>{*at, static_cast<std::uint32_t>(count)};
+}
+
+void Builder::root() {
+  const auto* rec = f.find(tag::ROOT);
+  const std::uint64_t at = rec ? rec->offset : kNoOffset;
+  if (rec == nullptr || rec->count != 1)
+    return say(Severity::error, "ROOT", at,
+               fmt::format("ROOT has {} entries; exactly one is required", rec ? rec->count : 0));
+  // spec Q5: prefer the raw u32 when it names an RVTB object, else the packed reading.
+  const std::size_t raw = fx.root_raw ? g.object_at(*fx.root_raw) : kNoObject;
+  const bool packed_ok = fx.root_packed && fx.root_packed->size() == 1;
+  const std::size_t packed = packed_ok ? g.object_at(fx.root_packed->front()) : kNoObject;
+  if (raw == kNoObject && packed == kNoObject)
+    return say(Severity::error, "ROOT", at, "ROOT (raw or packed) is not the start of an RVTB object");
+  g.root = raw != kNoObject ? raw : packed;
+  if (fx.root_raw && packed_ok && *fx.root_raw != fx.root_packed->front()) {
+    // Both readings name objects: a real ambiguity (warning). A packed reading that names no
+    // object is just a raw-written ROOT (igRewrite8's saver): a note.
+    const Severity s = raw != kNoObject && packed != kNoObject ? Severity::warning : Severity::note;
+    say(s, "ROOT", at,
+        fmt::format("raw reading 0x{:x} and packed reading 0x{:x} disagree; using 0x{:x} (spec Q5)",
+                    *fx.root_raw, fx.root_packed->front(), g.objects[*g.root].serialized));
+  }
+  if (g.objects[*g.root].type_name != "igObjectList")
+    say(Severity::warning, "ROOT", g.objects[*g.root].position,
+        fmt::format("root object type is '{}', not igObjectList", g.objects[*g.root].type_name));
+}
+
+// Every igObjectList's elements must be RVTB objects; the root's become the root list.
+void Builder::object_lists() {
+  for (std::size_t i = 0; i < g.objects.size(); ++i) {
+    const Object& o = g.objects[i];
+    if (o.type_name != "igObjectList") continue;
+    const std::string what = fmt::format("igObjectList (RVTB[{}])", i);
+    auto list = data_list(o, ps, what);
+    if (!list) {
+      detail::report(sink, Severity::error, list.error());
+      continue;
+    }
+    for (std::uint32_t k = 0; k < list->second; ++k) {
+      const std::uint64_t p = word(list->first + std::uint64_t{k} * ps);
+      const std::size_t obj = p <= 0xFFFFFFFFu ? g.object_at(static_cast<std::uint32_t>(p)) : kNoObject;
+      if (obj == kNoObject)
+        say(Severity::error, what, list->first + std::uint64_t{k} * ps,
+            fmt::format("element {} (0x{:x}) is not an RVTB object", k, p));
+      if (g.root && *g.root == i) g.root_list.push_back(obj);
+    }
+  }
+}
+
+void Builder::name_list() {
+  if (!fx.name_list) return;
+  const std::uint64_t at = record_at(tag::ONAM);
+  const std::size_t obj = g.object_at(*fx.name_list);
+  if (obj == kNoObject)
+    return say(Severity::warning, "ONAM", at,
+               fmt::format("0x{:x} is not the start of an RVTB object", *fx.name_list));
+  g.name_list_object = obj;
+  if (g.objects[obj].type_name != "igNameList")
+    return say(Severity::warning, "ONAM", at,
+               fmt::format("ONAM object type is '{}', not igNameList", g.objects[obj].type_name));
+  const std::uint64_t stride = ps == 8 ? 16 : 8;  // igName {string pointer, u32 hash}
+  auto list = data_list(g.objects[obj], stride, "igNameList");
+  if (!list) return detail::report(sink, Severity::warning, list.error());
+  for (std::uint32_t k = 0; k < list->second; ++k) {
+    const std::uint64_t p = list->first + std::uint64_t{k} * stride;
+    NameEntry n;
+    n.hash = r.at_unchecked<std::uint32_t>(p + ps);
+    const std::string what = fmt::format("igName[{}]", k);
+    if (auto s = string_at(word(p), what)) n.text = *s;
+    else say(Severity::warning, s.error(), p);
+    if (n.text && fnv1a32(*n.text, true) != n.hash)
+      say(Severity::warning, what, p + ps,
+          fmt::format("hash 0x{:08x} is not FNV-1a of the lower-cased \"{}\" (0x{:08x})", n.hash,
+                      *n.text, fnv1a32(*n.text, true)));
+    g.names.push_back(n);
+  }
+  if (g.root && g.names.size() != g.root_list.size())
+    say(Severity::warning, "igNameList", g.objects[obj].position,
+        fmt::format("{} names for {} root objects", g.names.size(), g.root_list.size()));
+}
+
+// spec: #igz-externals: unresolved externals are notes (resolution needs other files).
+void Builder::notes() {
+  for (std::size_t i = 0; i < fx.external_ids.size(); ++i)
+    say(Severity::note, "EXID", record_at(tag::EXID),
+        fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)));
+  for (std::size_t i = 0; i < fx.external_names.size(); ++i)
+    say(Severity::note, "EXNM", record_at(tag::EXNM),
+        fmt::format("external exnm {}: {} unresolved", i, external_name_name(fx, i)));
+}
+
+}  // namespace
+
+std::size_t Graph::object_at(std::uint32_t ser) const {
+  const std::size_t i = object_containing(ser);
+  return i != kNoObject && objects[i].serialized == ser ? i : kNoObject;
+}
+
+std::size_t Graph::object_containing(std::uint32_t ser) const {
+  auto it = std::upper_bound(by_position.begin(), by_position.end(), ser,
+                             [&](std::uint32_t v, std::size_t i) { return v < objects[i].serialized; });
+  if (it == by_position.begin()) return kNoObject;
+  const Object& o = objects[*(it - 1)];
+  // inside the object's MTSZ size, in the same pool
+  const std::uint64_t end = std::uint64_t{o.serialized} + std::max<std::uint32_t>(o.size, 1);
+  return ser < end && decode_pointer(version, ser).pool == o.pool ? *(it - 1) : kNoObject;
+}
+
+std::string external_id_name(const Fixups& fx, std::size_t i) {
+  const auto& e = fx.external_ids.at(i);
+  return fmt::format("{:08x}::{:08x}", e.namespace_hash, e.name_hash);
+}
+
+std::string external_name_name(const Fixups& fx, std::size_t i) {
+  const auto& e = fx.external_names.at(i);
+  auto s = [&](std::uint32_t k) {
+    return k < fx.strings.size() ? std::string(fx.strings[k]) : fmt::format("<TSTR {}>", k);
+  };
+  return s(e.namespace_index()) + "::" + s(e.name_index());
+}
+
+Graph build_graph(const IgzFile& f, const Fixups& fx, const DiagSink& sink) {
+  Graph g;
+  g.version = f.header().version;
+  Builder b{f, fx, sink, g};
+  b.objects();
+  b.tables();
+  b.runtime_fields();
+  b.root();
+  b.object_lists();
+  b.name_list();
+  b.notes();
+  return g;
+}
+
+void verify(ByteView bytes, const OpenOptions& opt, Diagnostics& out) {
+  auto sink = out.sink();
+  auto f = IgzFile::open(bytes, opt, sink);
+  if (!f) return out.error(f.error());
+  const Fixups fx = decode_fixups(*f, sink);
+  (void)build_graph(*f, fx, sink);
+}
+
+}  // namespace assay::igz

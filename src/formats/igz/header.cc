@@ -1,0 +1,364 @@
+// igz header, section descriptors and the fixup record directory.
+// spec: alchemy.md#igz-header-v7, #igz-header-v6, #igz-platform, #igz-fixups, #verify-igz
+#include <algorithm>
+#include <array>
+
+#include "assay/formats/igz/igz.h"
+#include "diag_util.h"
+
+namespace assay::igz {
+
+using detail::err;
+using detail::report;
+
+namespace {
+
+struct TagName {
+  std::uint32_t tag;
+  std::string_view name;
+};
+constexpr std::array<TagName, 18> kTags = {{
+    {tag::TDEP, "TDEP"}, {tag::TSTR, "TSTR"}, {tag::TMET, "TMET"}, {tag::MTSZ, "MTSZ"},
+    {tag::EXID, "EXID"}, {tag::EXNM, "EXNM"}, {tag::TMHN, "TMHN"}, {tag::ONAM, "ONAM"},
+    {tag::RVTB, "RVTB"}, {tag::ROOT, "ROOT"}, {tag::ROFS, "ROFS"}, {tag::RPID, "RPID"},
+    {tag::RSTT, "RSTT"}, {tag::RSTR, "RSTR"}, {tag::RMHN, "RMHN"}, {tag::REXT, "REXT"},
+    {tag::RNEX, "RNEX"}, {tag::RHND, "RHND"},
+}};
+
+bool known_tag(std::uint32_t t) {
+  return std::any_of(kTags.begin(), kTags.end(), [t](const TagName& k) { return k.tag == t; });
+}
+
+bool is_pow2(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// Reads the section descriptors and their pool names.
+void read_sections(ByteReader r, Header& h, const DiagSink& sink) {
+  const bool v6 = h.legacy();
+  const std::uint64_t first = v6 ? kHeaderV6Descriptors : kHeaderV7Descriptors;
+  const std::uint64_t max = v6 ? kMaxSectionsV6 : kMaxSectionsV7;
+  const std::uint64_t names = v6 ? kPoolNamesV6 : kPoolNamesV7;
+  bool ended = false;
+  for (std::uint64_t i = 0; i < max; ++i) {
+    const std::uint64_t at = first + i * 16;
+    if (!r.has(at, 16)) break;  // checked by the caller for descriptor 0
+    Section s;
+    s.name_offset = r.at_unchecked<std::uint32_t>(at);
+    s.offset = r.at_unchecked<std::uint32_t>(at + 4);
+    s.length = r.at_unchecked<std::uint32_t>(at + 8);
+    s.alignment = r.at_unchecked<std::uint32_t>(at + 12);
+    if (ended) {
+      if (s.offset != 0 || s.length != 0)
+        report(sink, Severity::warning, fmt::format("section[{}]", i), at,
+               "nonzero descriptor after the terminating zero descriptor");
+      continue;
+    }
+    if (s.offset == 0) {
+      ended = true;
+      if (i == 0) return;  // the caller reports the missing fixup section
+      continue;
+    }
+    h.sections.push_back(s);
+  }
+  // Pool names (descriptor 0, the fixups, has one too in the samples but it is unused).
+  const std::uint64_t names_end = std::min<std::uint64_t>(kPoolNamesEnd, r.size());
+  for (std::size_t i = 1; i < h.sections.size(); ++i) {
+    Section& s = h.sections[i];
+    const std::uint64_t at = names + (s.name_offset & 0xFFFFu);
+    auto name = at < names_end ? r.cstring(at, names_end - at - 1, "pool name")
+                               : Result<std::string_view>(err("pool name", at, "outside the pool-name area"));
+    if (!name) {
+      report(sink, Severity::error, fmt::format("section[{}] pool name", i), at,
+             fmt::format("pool name offset 0x{:x} does not give a NUL-terminated name inside "
+                         "0x{:x}-0x{:x}",
+                         s.name_offset, names, kPoolNamesEnd - 1));
+    } else {
+      s.name = *name;
+    }
+  }
+}
+
+// Range, alignment and overlap of every section.
+void check_sections(const ByteReader& r, Header& h, const DiagSink& sink) {
+  const std::uint64_t first = h.legacy() ? kHeaderV6Descriptors : kHeaderV7Descriptors;
+  for (std::size_t i = 0; i < h.sections.size(); ++i) {
+    Section& s = h.sections[i];
+    const std::uint64_t at = first + i * 16;
+    const std::string what = i == 0 ? std::string("section[0] (fixups)")
+                                    : fmt::format("section[{}] (pool {} '{}')", i, i - 1, s.name);
+    // spec: #igz-header-v7: a 4-byte pool written by the igRewrite8 saver below version 9.
+    if (i > 0 && s.length == 0xFFFFFFFFu && h.version < 9) s.length = 4;
+    s.usable = range_ok(s.offset, s.length, r.size());
+    if (!s.usable && i > 0)
+      report(sink, Severity::error, what, at,
+             fmt::format("pool '{}' at 0x{:x} + 0x{:x} runs past the file end 0x{:x}", s.name,
+                         s.offset, s.length, r.size()));
+    if (!is_pow2(s.alignment))
+      report(sink, Severity::warning, what, at,
+             fmt::format("alignment 0x{:x} is not a power of two", s.alignment));
+    else if (s.offset % s.alignment != 0)
+      report(sink, Severity::warning, what, at,
+             fmt::format("offset 0x{:x} is not a multiple of its alignment 0x{:x}", s.offset,
+                         s.alignment));
+  }
+  std::vector<std::size_t> order(h.sections.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return h.sections[a].offset < h.sections[b].offset; });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const Section& a = h.sections[order[k - 1]];
+    const Section& b = h.sections[order[k]];
+    if (a.length != 0 && b.length != 0 && std::uint64_t{a.offset} + a.length > b.offset)
+      report(sink, Severity::error, fmt::format("section[{}]", order[k]), first + order[k] * 16,
+             fmt::format("section at 0x{:x} overlaps section[{}] (0x{:x} + 0x{:x})", b.offset,
+                         order[k - 1], a.offset, a.length));
+  }
+}
+
+Result<void> set_platform(Header& h, const OpenOptions& opt, const DiagSink& sink) {
+  const unsigned known = platform_pointer_size(h.version, h.platform);
+  if (opt.pointer_size != 0 && opt.pointer_size != 4 && opt.pointer_size != 8)
+    return usage_error(fmt::format("igz pointer size must be 4 or 8, not {}", opt.pointer_size));
+  if (known == 0 && opt.pointer_size == 0)
+    return err("header", h.legacy() ? kNoOffset : 0x0C,
+               fmt::format("platform {} is unknown for version {}: its pointer size is not "
+                           "established (supply one with --igz-pointer-size)",
+                           h.platform, h.version));
+  if (known == 0) {
+    h.pointer_size_from_caller = true;
+    report(sink, Severity::note, "header", 0x0C,
+           fmt::format("platform {} unknown; using the supplied pointer size {}", h.platform,
+                       opt.pointer_size));
+  }
+  h.pointer_size = opt.pointer_size != 0 ? opt.pointer_size : known;
+  return {};
+}
+
+// The version 5/6 fixup section's inner header (spec: #igz-header-v6 [uncertain]).
+Result<void> read_v6_inner_header(const ByteReader& r, Header& h) {
+  const Section& fx = h.sections[0];
+  if (fx.length < kFixupInnerHeaderV6)
+    return err("fixup inner header", fx.offset,
+               fmt::format("fixup section of 0x{:x} bytes cannot hold the 0x1c-byte inner header",
+                           fx.length));
+  ASSAY_TRY(std::uint16_t platform, r.u16(fx.offset + 8, "fixup inner header"));
+  ASSAY_TRY(std::uint32_t n, r.u32(fx.offset + 0x10, "fixup inner header"));
+  h.platform = platform;
+  h.num_fixups = n;
+  return {};
+}
+
+Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const DiagSink& sink) {
+  Header h;
+  if (r.size() < 8) return err("header", 0, fmt::format("file of {} bytes is too short for an igz", r.size()));
+  const ByteView b = r.data();
+  if (load<std::uint32_t>(b.data(), Endian::big) == kMagic) h.endian = Endian::big;
+  else if (load<std::uint32_t>(b.data(), Endian::little) == kMagic) h.endian = Endian::little;
+  else return err("header", 0, "magic is not IGZ\\x01 in either byte order");
+  ByteReader rr(b, h.endian, kFormatName);
+  h.version = rr.at_unchecked<std::uint32_t>(4);
+  if (h.version < 5 || h.version > 10)
+    return err("header", 4, fmt::format("unknown igz version {}", h.version));
+  if (h.version == 10)
+    report(sink, Severity::warning, "header", 4, "version 10 is supported by one unverified source; checked as 9");
+  if (h.legacy())
+    report(sink, Severity::warning, "header", 4,
+           fmt::format("version {} layout is uncertain (spec Q7); checks are best effort", h.version));
+  const std::uint64_t need = h.legacy() ? kHeaderV6Descriptors + 16 : kHeaderV7Descriptors + 16;
+  if (!rr.has(0, need)) return rr.out_of_bounds("header", 0, need);
+  h.fields_hash = rr.at_unchecked<std::uint32_t>(8);
+  if (!h.legacy()) {
+    h.platform = rr.at_unchecked<std::uint32_t>(0x0C);
+    h.num_fixups = rr.at_unchecked<std::uint32_t>(0x10);
+  }
+  if (h.fields_hash == 0)
+    report(sink, Severity::note, "header", 8, "serializableFieldsHash is 0 (tool-written file)");
+  read_sections(rr, h, sink);
+  if (h.sections.empty())
+    return err("section[0]", need - 16, "descriptor 0 (the fixup section) has offset 0");
+  if (!range_ok(h.sections[0].offset, h.sections[0].length, r.size()))
+    return err("section[0]", need - 16,
+               fmt::format("fixup section 0x{:x} + 0x{:x} runs past the file end 0x{:x}",
+                           h.sections[0].offset, h.sections[0].length, r.size()));
+  if (h.legacy()) ASSAY_CHECK(read_v6_inner_header(rr, h));
+  ASSAY_CHECK(set_platform(h, opt, sink));
+  check_sections(rr, h, sink);
+  return h;
+}
+
+// Walks the fixup record headers (spec: #igz-fixups; v5/6: #igz-header-v6).
+Result<std::vector<FixupRecord>> read_records(const ByteReader& r, const Header& h,
+                                              const DiagSink& sink) {
+  const Section& fx = h.sections[0];
+  const std::uint64_t hdr = h.legacy() ? kFixupHeaderV6 : kFixupHeaderV7;
+  const std::uint64_t start = fx.offset + (h.legacy() ? kFixupInnerHeaderV6 : 0);
+  const std::uint64_t end = std::uint64_t{fx.offset} + fx.length;
+  std::uint64_t min_bytes = 0;
+  if (!mul_ok(h.num_fixups, hdr, min_bytes) || min_bytes > end - start)
+    return err("fixups", h.legacy() ? fx.offset + 0x10 : 0x10,
+               fmt::format("{} fixup records need at least 0x{:x} bytes; the section has 0x{:x}",
+                           h.num_fixups, min_bytes, end - start));
+  std::vector<FixupRecord> out;
+  out.reserve(h.num_fixups);
+  std::uint64_t pos = start;
+  for (std::uint32_t i = 0; i < h.num_fixups; ++i) {
+    const std::string what = fmt::format("fixup[{}]", i);
+    if (!range_ok(pos, hdr, end))
+      return err(what, pos, fmt::format("record header runs past the fixup section end 0x{:x}", end));
+    FixupRecord rec;
+    rec.offset = pos;
+    rec.raw_tag = r.at_unchecked<std::uint32_t>(pos);
+    const std::uint64_t f = h.legacy() ? 0x0C : 0x04;
+    rec.count = r.at_unchecked<std::uint32_t>(pos + f);
+    rec.length = r.at_unchecked<std::uint32_t>(pos + f + 4);
+    rec.data_offset = r.at_unchecked<std::uint32_t>(pos + f + 8);
+    rec.tag = h.legacy() ? tag_for_v6_id(rec.raw_tag) : (known_tag(rec.raw_tag) ? rec.raw_tag : 0);
+    if (rec.length < hdr || rec.data_offset < hdr || rec.data_offset > rec.length)
+      return err(what, pos,
+                 fmt::format("{} record: length 0x{:x} / dataOffset 0x{:x} (each must be at least "
+                             "0x{:x}, dataOffset at most length)",
+                             tag_name(rec.raw_tag), rec.length, rec.data_offset, hdr));
+    if (!range_ok(pos, rec.length, end))
+      return err(what, pos,
+                 fmt::format("{} record of 0x{:x} bytes runs past the fixup section end 0x{:x}",
+                             tag_name(rec.raw_tag), rec.length, end));
+    rec.data = r.data().subspan(pos + rec.data_offset, rec.length - rec.data_offset);
+    if (rec.tag == 0)
+      report(sink, Severity::warning, what, pos,
+             fmt::format("unknown fixup tag {} (0x{:08x}); skipped by its length",
+                         h.legacy() ? fmt::format("id {}", rec.raw_tag) : tag_name(rec.raw_tag), rec.raw_tag));
+    else if (std::any_of(out.begin(), out.end(), [&](const FixupRecord& o) { return o.tag == rec.tag; }))
+      report(sink, Severity::warning, what, pos,
+             fmt::format("fixup {} present twice; the first is used", tag_name(rec.tag)));
+    if (rec.length % 4 != 0)
+      report(sink, Severity::warning, what, pos,
+             fmt::format("record length 0x{:x} is not a multiple of 4", rec.length));
+    out.push_back(rec);
+    pos += rec.length;
+  }
+  if (pos != end)
+    report(sink, Severity::warning, "fixups", pos,
+           fmt::format("fixup records end at 0x{:x} but the section ends at 0x{:x}", pos, end));
+  return out;
+}
+
+}  // namespace
+
+std::string tag_name(std::uint32_t t) {
+  for (const auto& k : kTags)
+    if (k.tag == t) return std::string(k.name);
+  std::string s(4, '.');
+  for (int i = 0; i < 4; ++i) {
+    const auto c = static_cast<char>((t >> (8 * i)) & 0xFF);
+    if (c >= 0x20 && c < 0x7F) s[i] = c;
+  }
+  return s;
+}
+
+std::uint32_t tag_for_v6_id(std::uint32_t id) {
+  // spec: alchemy.md#igz-header-v6 (ids 4, 9 and 0x0D unknown)
+  switch (id) {
+    case 0x00: return tag::TMET;
+    case 0x01: return tag::TSTR;
+    case 0x02: return tag::EXID;
+    case 0x03: return tag::EXNM;
+    case 0x05: return tag::RVTB;
+    case 0x06: return tag::ROFS;
+    case 0x07: return tag::REXT;
+    case 0x08: return tag::ROOT;
+    case 0x0A: return tag::TMHN;
+    case 0x0B: return tag::RMHN;
+    case 0x0C: return tag::MTSZ;
+    case 0x0E: return tag::RSTR;
+    case 0x0F: return tag::RPID;
+    case 0x10: return tag::RNEX;
+    default: return 0;
+  }
+}
+
+bool is_runtime_list(std::uint32_t t) {
+  return t == tag::RVTB || t == tag::ROOT || t == tag::ROFS || t == tag::RPID || t == tag::RSTT ||
+         t == tag::RSTR || t == tag::RMHN || t == tag::REXT || t == tag::RNEX || t == tag::RHND;
+}
+
+std::string_view platform_name(std::uint32_t version, std::uint32_t p) {
+  // spec: alchemy.md#igz-platform (igRewrite7 igCore.cs); version 10 as 9, 5 as 6.
+  static constexpr std::array<std::string_view, 17> v9 = {
+      "default", "win32", "wii",  "durango", "aspen", "xenon", "ps3", "osx",  "win64",
+      "cafe",    "raspi", "android", "aspen64", "lgtv", "ps4", "wp8", "linux"};
+  static constexpr std::array<std::string_view, 13> v6 = {
+      "default", "win32", "wii", "deprecated", "aspen", "xenon", "ps3", "osx", "win64",
+      "cafe",    "ngp",   "android", "marmalade"};  // 13 is "max", not a platform
+  if (version <= 6) return p < v6.size() ? v6[p] : std::string_view{};
+  if (p >= v9.size()) return {};
+  if (p == 12) return version == 7 ? "marmalade" : version == 8 ? "deprecated" : "aspen64";
+  return v9[p];
+}
+
+unsigned platform_pointer_size(std::uint32_t version, std::uint32_t p) {
+  const std::string_view n = platform_name(version, p);
+  if (n.empty()) return 0;
+  return n == "durango" || n == "win64" || n == "aspen64" || n == "ps4" ? 8 : 4;
+}
+
+const FixupRecord* IgzFile::find(std::uint32_t t) const {
+  for (const auto& r : records_)
+    if (r.tag == t) return &r;
+  return nullptr;
+}
+
+Result<IgzFile> IgzFile::open(ByteView bytes, const OpenOptions& opt, const DiagSink& sink) {
+  const ByteReader r(bytes, Endian::big, kFormatName);
+  IgzFile f;
+  f.bytes_ = bytes;
+  ASSAY_TRY(f.header_, read_header(r, opt, sink));
+  ASSAY_TRY(f.records_, read_records(f.reader(), f.header_, sink));
+  return f;
+}
+
+PoolOffset decode_pointer(std::uint32_t version, std::uint32_t v) {
+  if (version >= 7) return {v >> 27, v & 0x07FFFFFFu};  // spec: #igz-pointers, Q10
+  return {v >> 24, v & 0x00FFFFFFu};
+}
+
+std::uint32_t encode_pointer(std::uint32_t version, PoolOffset p) {
+  if (version >= 7) return (p.pool << 27) | (p.offset & 0x07FFFFFFu);
+  return (p.pool << 24) | (p.offset & 0x00FFFFFFu);
+}
+
+Result<std::uint64_t> resolve(const IgzFile& f, std::uint32_t serialized, std::uint64_t need,
+                              std::string_view what) {
+  const PoolOffset p = decode_pointer(f.header().version, serialized);
+  if (p.pool >= f.pool_count())
+    return err(what, kNoOffset,
+               fmt::format("0x{:08x} names pool {} but the file has {} pools", serialized, p.pool,
+                           f.pool_count()));
+  const Section& s = f.pool(p.pool);
+  if (!s.usable)
+    return err(what, kNoOffset,
+               fmt::format("0x{:08x} points into pool {} ('{}'), which lies outside the file",
+                           serialized, p.pool, s.name));
+  if (!range_ok(p.offset, std::max<std::uint64_t>(need, 1), s.length))
+    return err(what, kNoOffset,
+               fmt::format("0x{:08x}: offset 0x{:x} + 0x{:x} is outside pool {} ('{}', 0x{:x} bytes)",
+                           serialized, p.offset, std::max<std::uint64_t>(need, 1), p.pool, s.name,
+                           s.length));
+  return std::uint64_t{s.offset} + p.offset;
+}
+
+MemoryWord decode_memory_word(std::uint64_t w, unsigned pointer_size) {
+  // spec: alchemy.md#igz-objects (igMemory)
+  MemoryWord m;
+  if (pointer_size == 8) {
+    m.optimal_cpu = (w >> 63) != 0;
+    m.alignment = std::uint64_t{1} << (((w >> 59) & 0xF) + 2);
+    m.size = w & ((std::uint64_t{1} << 59) - 1);
+  } else {
+    w &= 0xFFFFFFFFu;
+    m.optimal_cpu = (w >> 31) != 0;
+    m.alignment = std::uint64_t{1} << (((w >> 27) & 0xF) + 2);
+    m.size = w & 0x07FFFFFFu;
+  }
+  return m;
+}
+
+}  // namespace assay::igz

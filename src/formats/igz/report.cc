@@ -1,0 +1,192 @@
+// JSON views of an igz (docs/cli.md#igz). spec: alchemy.md#igz
+#include "assay/formats/igz/report.h"
+
+#include <fmt/format.h>
+
+namespace assay::igz {
+
+namespace {
+
+Json pool_json(const IgzFile& f, std::uint32_t pool) {
+  return pool < f.pool_count() ? Json(f.pool(pool).name) : Json(nullptr);
+}
+
+Json header_json(const IgzFile& f) {
+  const Header& h = f.header();
+  Json j;
+  j["format"] = "igz";
+  j["version"] = h.version;
+  j["byte_order"] = to_string(h.endian);
+  j["platform"] = h.platform;
+  const auto pn = platform_name(h.version, h.platform);
+  j["platform_name"] = pn.empty() ? Json(nullptr) : Json(pn);
+  j["pointer_size"] = h.pointer_size;
+  j["fields_hash"] = h.fields_hash;
+  if (h.legacy()) j["layout_uncertain"] = true;  // spec: #igz-header-v6
+  const Section& fx = h.sections[0];
+  j["fixup_section"] = {{"offset", fx.offset}, {"size", fx.length}, {"alignment", fx.alignment}};
+  Json pools = Json::array();
+  for (std::size_t k = 0; k < f.pool_count(); ++k) {
+    const Section& s = f.pool(k);
+    pools.push_back({{"index", k}, {"name", s.name}, {"offset", s.offset}, {"size", s.length},
+                     {"alignment", s.alignment}});
+  }
+  j["pools"] = pools;
+  Json fixups = Json::array();
+  for (const auto& r : f.records())
+    fixups.push_back({{"tag", r.tag ? tag_name(r.tag) : tag_name(r.raw_tag)},
+                      {"count", r.count},
+                      {"offset", r.offset},
+                      {"length", r.length}});
+  j["fixups"] = fixups;
+  return j;
+}
+
+Json externals_json(const Fixups& fx) {
+  Json ids = Json::array(), names = Json::array();
+  for (std::size_t i = 0; i < fx.external_ids.size(); ++i)
+    ids.push_back({{"index", i},
+                   {"name_hash", fx.external_ids[i].name_hash},
+                   {"namespace_hash", fx.external_ids[i].namespace_hash},
+                   {"name", external_id_name(fx, i)}});
+  for (std::size_t i = 0; i < fx.external_names.size(); ++i) {
+    const auto& e = fx.external_names[i];
+    names.push_back({{"index", i},
+                     {"namespace_index", e.namespace_index()},
+                     {"name_index", e.name_index()},
+                     {"handle", e.handle()},
+                     {"name", external_name_name(fx, i)}});
+  }
+  return {{"ids", ids}, {"names", names}};
+}
+
+Json object_index(std::size_t i) { return i == kNoObject ? Json(nullptr) : Json(i); }
+
+Json entry_json(const IgzFile& f, const Object& o, std::size_t i) {
+  return {{"index", i},
+          {"offset", o.position},
+          {"pool", pool_json(f, o.pool)},
+          {"type", o.type_name.empty() ? Json(nullptr) : Json(o.type_name)},
+          {"size", o.size},
+          {"pool_index", o.pool},
+          {"pool_offset", o.offset},
+          {"type_index", o.type}};
+}
+
+Json objects_json(const IgzFile& f, const Graph& g) {
+  Json out = Json::array();
+  const auto v = f.header().version;
+  for (std::size_t i = 0; i < g.objects.size(); ++i) {
+    const Object& o = g.objects[i];
+    Json j = entry_json(f, o, i);
+    Json edges = Json::array(), strings = Json::array(), ext = Json::array();
+    for (const auto& e : g.edges) {
+      if (e.from != i) continue;
+      const PoolOffset t = decode_pointer(v, e.target);
+      edges.push_back({{"field", decode_pointer(v, e.field).offset - o.offset},
+                       {"target", e.target},
+                       {"target_pool", pool_json(f, t.pool)},
+                       {"target_offset", t.offset},
+                       {"target_object", object_index(e.to)}});
+    }
+    for (const auto& s : g.strings)
+      if (s.from == i)
+        strings.push_back({{"field", decode_pointer(v, s.field).offset - o.offset},
+                           {"tag", tag_name(s.tag)},
+                           {"text", s.text ? Json(*s.text) : Json(nullptr)}});
+    for (const auto& x : g.externals)
+      if (x.from == i)
+        ext.push_back({{"field", decode_pointer(v, x.field).offset - o.offset},
+                       {"tag", tag_name(x.tag)},
+                       {"kind", x.kind},
+                       {"index", x.valid ? Json(x.index) : Json(nullptr)},
+                       {"name", x.valid ? Json(x.name) : Json(nullptr)}});
+    j["edges"] = edges;
+    j["strings"] = strings;
+    j["externals"] = ext;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<OpenOptions> open_options(const ReadOptions& opt) {
+  OpenOptions o;
+  auto it = opt.family.find("igz-pointer-size");
+  if (it != opt.family.end() && !it->second.empty()) {
+    if (it->second == "4") o.pointer_size = 4;
+    else if (it->second == "8") o.pointer_size = 8;
+    else return usage_error("--igz-pointer-size must be 4 or 8");
+  }
+  return o;
+}
+
+Result<Json> info_json(ByteView bytes, const OpenOptions& opt) {
+  ASSAY_TRY(IgzFile f, IgzFile::open(bytes, opt));
+  Json j = header_json(f);
+  Diagnostics d;
+  const Fixups fx = decode_fixups(f, d.sink());
+  Json ext = Json::array();  // spec: #igz-externals, "verify and info list each one"
+  for (std::size_t i = 0; i < fx.external_ids.size(); ++i)
+    ext.push_back(fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)));
+  for (std::size_t i = 0; i < fx.external_names.size(); ++i)
+    ext.push_back(fmt::format("external exnm {}: {} unresolved", i, external_name_name(fx, i)));
+  j["externals"] = ext;
+  return j;
+}
+
+Result<Json> list_json(ByteView bytes, const OpenOptions& opt) {
+  ASSAY_TRY(IgzFile f, IgzFile::open(bytes, opt));
+  ASSAY_TRY(Fixups fx, decode_fixups(f));
+  const Graph g = build_graph(f, fx, nullptr);
+  Json entries = Json::array();
+  for (std::size_t i = 0; i < g.objects.size(); ++i) entries.push_back(entry_json(f, g.objects[i], i));
+  return Json{{"format", "igz"}, {"entries", entries}};
+}
+
+Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diags) {
+  auto sink = diags.sink();
+  ASSAY_TRY(IgzFile f, IgzFile::open(bytes, opt, sink));
+  const Fixups fx = decode_fixups(f, sink);
+  const Graph g = build_graph(f, fx, sink);
+  Json j = header_json(f);
+  Json types = Json::array();
+  for (std::size_t i = 0; i < fx.types.size(); ++i)
+    types.push_back({{"index", i},
+                     {"name", fx.types[i]},
+                     {"size", i < fx.type_sizes.size() ? Json(fx.type_sizes[i]) : Json(nullptr)}});
+  j["types"] = types;
+  Json pool_strings = Json::array();
+  for (const auto& s : g.strings)
+    if (s.tag == tag::RSTR && s.text) pool_strings.push_back(*s.text);
+  j["strings"] = {{"table", fx.strings}, {"referenced", pool_strings}};
+  Json deps = Json::array();
+  for (const auto& d : fx.dependencies)
+    deps.push_back({{"namespace", d.name_space}, {"path", d.path}, {"build_only", d.build_only}});
+  j["dependencies"] = deps;
+  j["externals"] = externals_json(fx);
+  Json handles = Json::array();
+  for (std::size_t i = 0; i < fx.memory_handles.size(); ++i) {
+    const auto& m = fx.memory_handles[i];
+    const MemoryWord w = decode_memory_word(m.size_word, f.header().pointer_size);
+    handles.push_back({{"index", i}, {"size", w.size}, {"alignment", w.alignment}, {"data", m.data}});
+  }
+  j["memory_handles"] = handles;
+  j["objects"] = objects_json(f, g);
+  Json edges = Json::array();  // every ROFS edge, including those from memory blocks
+  for (const auto& e : g.edges)
+    edges.push_back({{"field", e.field}, {"from_object", object_index(e.from)}, {"target", e.target},
+                     {"target_object", object_index(e.to)}, {"valid", e.valid}});
+  j["edges"] = edges;
+  Json roots = Json::array();
+  for (auto r : g.root_list) roots.push_back(object_index(r));
+  j["root"] = {{"object", g.root ? object_index(*g.root) : Json(nullptr)}, {"list", roots}};
+  Json names = Json::array();
+  for (const auto& n : g.names)
+    names.push_back({{"name", n.text ? Json(*n.text) : Json(nullptr)}, {"hash", n.hash}});
+  j["names"] = names;
+  return j;
+}
+
+}  // namespace assay::igz
