@@ -100,13 +100,15 @@ std::optional<std::size_t> hash_search(std::span<const std::uint32_t> hashes, st
 }
 
 std::uint32_t minimal_slop(std::span<const std::uint32_t> hashes, std::uint32_t divider) {
-  // For sorted hashes, entry i is found iff its index lies in the window; the needed slop is
-  // |i - q| (for i < q: q - i; for i > q: i - q). Take the max over all entries.
+  // The search lands on index i when lo <= i <= hi (hi itself is read when every hash in the
+  // window is smaller: the game's HashSearcher reads *v11 one past the window, and igRewrite8's
+  // CalculateSlop uses the same search). So entry i needs q - i when i < q and i - q - 1 when
+  // i > q. Note: spec #bootstrap-rest says a file-1 hash below 0x7FFFFFFF "needs slop 1"; by
+  // the #iga-lookup steps (and the original code) slop 0 already finds it.
   std::uint64_t need = 0;
   for (std::size_t i = 0; i < hashes.size(); ++i) {
-    // the binary search finds the *first* index with hash >= h; equal hashes are not allowed
     const std::uint64_t q = divider == 0 ? 0 : hashes[i] / divider;
-    const std::uint64_t d = q > i ? q - i : i - q;
+    const std::uint64_t d = q > i ? q - i : (i > q ? i - q - 1 : 0);
     need = std::max(need, d);
   }
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(need, 0xFFFFFFFFu));
