@@ -1,0 +1,48 @@
+#include "children.h"
+
+#include <cstring>
+
+namespace assay::rw::detail {
+
+Result<Child> read_one(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
+  ASSAY_TRY(SectionHeader h, read_section_header(bytes, offset, base));
+  if (!range_ok(offset + SectionHeader::kSize, h.size, bytes.size()))
+    return make_error(kFormat, describe(h.type), base + offset,
+                      fmt::format("body of {} bytes runs past the end of the data at 0x{:x} (R1)", h.size,
+                                  base + bytes.size()));
+  return Child{h, offset, bytes.subspan(offset + SectionHeader::kSize, h.size)};
+}
+
+Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
+  ASSAY_TRY(Child parent, read_one(bytes, offset, base));
+  std::vector<Child> out;
+  std::uint64_t pos = parent.body_offset();
+  const std::uint64_t end = pos + parent.h.size;
+  while (pos < end) {
+    const std::uint64_t left = end - pos;
+    if (left < SectionHeader::kSize)
+      return make_error(kFormat, describe(parent.h.type), base + offset,
+                        fmt::format("children do not fill the container: a tail of {} bytes at 0x{:x} (R2)",
+                                    left, base + pos));
+    ASSAY_TRY(SectionHeader h, read_section_header(bytes, pos, base));
+    if (h.size > left - SectionHeader::kSize)
+      return make_error(kFormat, describe(h.type), base + pos,
+                        fmt::format("body of {} bytes runs past the end of its parent {} at 0x{:x} (R1)", h.size,
+                                    describe(parent.h.type), base + offset));
+    out.push_back({h, pos, bytes.subspan(pos + SectionHeader::kSize, h.size)});
+    pos += SectionHeader::kSize + h.size;
+  }
+  return out;
+}
+
+std::string_view string_body(const Child& c, std::uint64_t base, const DiagSink& diag) {
+  const auto* p = reinterpret_cast<const char*>(c.body.data());
+  const void* nul = c.body.empty() ? nullptr : std::memchr(p, 0, c.body.size());
+  if (nul == nullptr) {
+    report(diag, Severity::warning, "String", base + c.offset, "string has no NUL in its body (R18)");
+    return {p, c.body.size()};
+  }
+  return {p, static_cast<std::size_t>(static_cast<const char*>(nul) - p)};
+}
+
+}  // namespace assay::rw::detail

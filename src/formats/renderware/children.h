@@ -1,0 +1,41 @@
+// Internal: strict iteration over a container's children (spec: renderware.md#rw-4-1, R1/R2),
+// used by the texture and clump readers so they stay correct on their own when called on a
+// sub-view (no walk needed first).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/formats/renderware/section.h"
+
+namespace assay::rw::detail {
+
+struct Child {
+  SectionHeader h;
+  std::uint64_t offset = 0;  // of the header, in the view
+  ByteView body;
+  [[nodiscard]] std::uint64_t body_offset() const { return offset + SectionHeader::kSize; }
+};
+
+inline std::string describe(std::uint32_t type) {
+  const std::string_view n = section_name(type);
+  return n.empty() ? fmt::format("section 0x{:X}", type) : fmt::format("section 0x{:X} ({})", type, n);
+}
+
+// The children of the container whose header is at `offset` in `bytes` (its size already checked).
+Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, std::uint64_t base);
+// One section at `offset`: header read and body size checked against `bytes` (R1).
+Result<Child> read_one(ByteView bytes, std::uint64_t offset, std::uint64_t base);
+
+inline void report(const DiagSink& d, Severity s, std::string structure, std::uint64_t abs_offset,
+                   std::string message) {
+  if (d) d({s, make_error(kFormat, structure, abs_offset, std::move(message))});
+}
+
+// The text of a String section: up to the first NUL; without a NUL the whole body (R18 warning).
+std::string_view string_body(const Child& c, std::uint64_t base, const DiagSink& diag);
+
+}  // namespace assay::rw::detail

@@ -1,0 +1,129 @@
+// Texture dictionaries and the platform dispatch of texture natives. spec: renderware.md#rw-5-1.
+#include "assay/formats/renderware/texture.h"
+
+#include "texture_internal.h"
+
+namespace assay::rw {
+
+using detail::Child;
+
+std::string_view platform_name(std::uint32_t platform) {
+  switch (platform) {
+    case kPlatformPS2: return "ps2";
+    case kPlatformD3D8: return "d3d8";
+    case kPlatformD3D9: return "d3d9";
+    case kPlatformXbox: return "xbox";
+    default: return {};
+  }
+}
+
+std::string_view device_name(std::uint16_t d) {
+  // spec: #rw-5-1 (LRW's device ids)
+  static constexpr std::string_view kNames[] = {"unknown", "d3d8", "d3d9", "gamecube", "null",
+                                                "opengl",  "ps2",  "software", "xbox", "psp"};
+  return d < std::size(kNames) ? kNames[d] : std::string_view{};
+}
+
+std::string_view to_string(TexelFormat f) {
+  switch (f) {
+    case TexelFormat::pal4: return "PAL4";
+    case TexelFormat::pal8: return "PAL8";
+    case TexelFormat::bgra8888: return "8888";
+    case TexelFormat::bgrx8888: return "888";
+    case TexelFormat::r5g6b5: return "565";
+    case TexelFormat::x1r5g5b5: return "555";
+    case TexelFormat::a1r5g5b5: return "1555";
+    case TexelFormat::a4r4g4b4: return "4444";
+    case TexelFormat::a8: return "A8";
+    case TexelFormat::l8: return "LUM8";
+    case TexelFormat::a8l8: return "A8L8";
+    case TexelFormat::dxt1: return "DXT1";
+    case TexelFormat::dxt3: return "DXT3";
+    case TexelFormat::dxt5: return "DXT5";
+    case TexelFormat::unknown: break;
+  }
+  return "unknown";
+}
+
+Result<TextureNative> read_texture_native(ByteView bytes, std::uint64_t offset, std::uint64_t base,
+                                          const DiagSink& diag, const TextureOptions& opt) {
+  ASSAY_TRY(Child self, detail::read_one(bytes, offset, base));
+  if (self.h.type != id::kTextureNative)
+    return make_error(kFormat, detail::describe(self.h.type), base + offset, "expected a Texture Native (0x15)");
+  ASSAY_TRY(auto kids, detail::read_children(bytes, offset, base));
+  TextureNative tex;
+  tex.offset = base + offset;
+  tex.stamp = self.h.stamp;
+  if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
+    return make_error(kFormat, "Texture Native", base + offset,
+                      "the first child is not a Struct holding the platform id");
+  tex.platform = load<std::uint32_t>(kids[0].body.data(), Endian::little);
+  switch (tex.platform) {
+    case kPlatformPS2: ASSAY_CHECK(detail::read_ps2_native(bytes, base, kids, tex, diag, opt)); break;
+    case kPlatformD3D8:
+    case kPlatformD3D9:
+    case kPlatformXbox: ASSAY_CHECK(detail::read_d3d_native(bytes, base, kids, tex, diag, opt)); break;
+    default:
+      tex.unsupported = fmt::format("platform 0x{:X} is not supported", tex.platform);
+      detail::report(diag, Severity::warning, "Texture Native", base + offset,
+                     fmt::format("unknown texture platform 0x{:X}: not decoded", tex.platform));
+  }
+  return tex;
+}
+
+Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level) {
+  if (!tex.unsupported.empty()) {
+    Error e = detail::texture_error(tex, tex.offset, "cannot decode: " + tex.unsupported);
+    e.kind = ErrorKind::unsupported;
+    return e;
+  }
+  if (level >= tex.levels.size())
+    return detail::texture_error(tex, tex.offset,
+                                 fmt::format("level {} requested, the texture has {}", level, tex.levels.size()));
+  if (tex.platform == kPlatformPS2) return detail::decode_ps2(tex, level);
+  return detail::decode_d3d(tex, level);
+}
+
+// spec: #rw-5-1
+Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t base, const DiagSink& diag,
+                                                  const TextureOptions& opt) {
+  ASSAY_TRY(Child self, detail::read_one(bytes, 0, base));
+  if (self.h.type != id::kTextureDictionary)
+    return make_error(kFormat, detail::describe(self.h.type), base, "expected a Texture Dictionary (0x16)");
+  ASSAY_CHECK(decode_stamp(self.h.stamp));
+  ASSAY_TRY(auto kids, detail::read_children(bytes, 0, base));
+  TextureDictionary d;
+  d.offset_ = base;
+  d.stamp_ = self.h.stamp;
+  if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
+    return make_error(kFormat, "Texture Dictionary", base, "the first child is not a 4-byte Struct {count, device}");
+  d.count_ = load<std::uint16_t>(kids[0].body.data(), Endian::little);
+  d.device_id_ = load<std::uint16_t>(kids[0].body.data() + 2, Endian::little);
+  std::size_t natives = 0;
+  for (std::size_t i = 1; i < kids.size(); ++i) natives += kids[i].h.type == id::kTextureNative;
+  if (natives != d.count_)  // R7
+    return make_error(kFormat, "Texture Dictionary", base,
+                      fmt::format("struct says {} textures but {} Texture Native sections follow (R7)", d.count_,
+                                  natives));
+  d.textures_.reserve(natives);
+  for (std::size_t i = 1; i < kids.size(); ++i) {
+    const Child& c = kids[i];
+    if (c.h.type == id::kTextureNative) {
+      ASSAY_TRY(TextureNative t, read_texture_native(bytes, c.offset, base, diag, opt));
+      d.textures_.push_back(std::move(t));
+    } else if (c.h.type != id::kExtension || i + 1 != kids.size()) {
+      detail::report(diag, Severity::warning, detail::describe(c.h.type), base + c.offset,
+                     "unexpected child of a Texture Dictionary");
+    }
+  }
+  return d;
+}
+
+Result<image::Rgba> TextureDictionary::decode(std::size_t index, std::uint32_t level) const {
+  if (index >= textures_.size())
+    return make_error(kFormat, "Texture Dictionary", offset_,
+                      fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()));
+  return decode_texture(textures_[index], level);
+}
+
+}  // namespace assay::rw

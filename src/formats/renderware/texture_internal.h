@@ -1,0 +1,24 @@
+// Internal: the per-platform texture native readers and decoders.
+#pragma once
+
+#include "assay/formats/renderware/texture.h"
+#include "children.h"
+
+namespace assay::rw::detail {
+
+// `children` are the texture native's children; `tex` has offset/stamp/platform filled.
+Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vector<Child>& children,
+                             TextureNative& tex, const DiagSink& diag, const TextureOptions& opt);
+Result<void> read_d3d_native(ByteView bytes, std::uint64_t base, const std::vector<Child>& children,
+                             TextureNative& tex, const DiagSink& diag, const TextureOptions& opt);
+Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level);
+Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level);
+
+inline std::string texture_label(const TextureNative& t) {
+  return t.name.empty() ? std::string("texture native") : fmt::format("texture native '{}'", t.name);
+}
+inline Error texture_error(const TextureNative& t, std::uint64_t abs_offset, std::string message) {
+  return make_error(kFormat, texture_label(t), abs_offset, std::move(message));
+}
+
+}  // namespace assay::rw::detail

@@ -1,0 +1,77 @@
+// Full validation: the walk, then the content rules for each section kind found.
+// spec: renderware.md#rw-9 (R1-R22), #rw-4-3 (R17).
+#include "assay/formats/renderware/verify.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "assay/formats/renderware/clump.h"
+#include "assay/formats/renderware/texture.h"
+
+namespace assay::rw {
+
+namespace {
+
+void emit(const DiagSink& d, Severity s, std::string structure, std::uint64_t off, std::string m) {
+  if (d) d({s, make_error(kFormat, structure, off, std::move(m))});
+}
+
+}  // namespace
+
+bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, const VerifyOptions& o) {
+  bool errors = false;
+  // Readers report R18 themselves; verify checks every String once, so drop theirs.
+  DiagSink counted = [&](Diagnostic d) {
+    if (d.severity == Severity::error) errors = true;
+    if (diag) diag(std::move(d));
+  };
+  DiagSink content = [&](Diagnostic d) {
+    if (d.where.message.find("(R18)") != std::string::npos) return;
+    counted(std::move(d));
+  };
+  auto tree = walk(bytes, base, counted, o.walk);
+  if (!tree) {
+    counted({Severity::error, tree.error()});
+    return false;
+  }
+  for (const Section& s : tree->sections) {
+    const std::uint64_t at = s.offset - base;
+    const ByteView view = bytes.subspan(at, SectionHeader::kSize + s.header.size);
+    const ByteView body = view.subspan(SectionHeader::kSize);
+    switch (s.header.type) {
+      case id::kTextureDictionary: {
+        TextureOptions to;
+        to.warriors = o.walk.warriors;
+        auto d = TextureDictionary::open(view, s.offset, content, to);
+        if (!d) counted({Severity::error, d.error()});
+        break;
+      }
+      case id::kClump: {
+        ClumpOptions co;
+        co.warriors = o.walk.warriors;
+        auto c = summarize_clump(view, s.offset, content, co);
+        if (!c) counted({Severity::error, c.error()});
+        break;
+      }
+      case id::kString:  // R18
+        if (std::memchr(body.data(), 0, body.size()) == nullptr)
+          emit(counted, Severity::warning, "String", s.offset, "string has no NUL in its body (R18)");
+        break;
+      case id::kNativeData:  // R17: the inner struct's size may exceed the 0x510 body
+        if (body.size() >= SectionHeader::kSize &&
+            load<std::uint32_t>(body.data(), Endian::little) == id::kStruct) {
+          const std::uint32_t inner = load<std::uint32_t>(body.data() + 4, Endian::little);
+          if (inner > body.size() - SectionHeader::kSize)
+            emit(counted, o.walk.warriors ? Severity::note : Severity::warning, "Native Data", s.offset,
+                 fmt::format("inner struct claims {} bytes in a {}-byte body; its size is ignored (R17)", inner,
+                             body.size()));
+        }
+        break;
+      default: break;
+    }
+  }
+  return !errors;
+}
+
+}  // namespace assay::rw

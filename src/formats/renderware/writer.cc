@@ -1,0 +1,278 @@
+// Writers for tests, corpora and demo files. spec: renderware.md#rw-5 (PS2 natives: packets,
+// swizzle, CSM1, alpha), #rw-6 (D3D9 natives), #rw-7 (clumps).
+#include "assay/formats/renderware/writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "assay/formats/renderware/texture.h"
+#include "assay/image/ps2.h"
+
+namespace assay::rw::writer {
+
+namespace {
+
+Error werr(std::string m) { return make_error(kFormat, "writer", kNoOffset, std::move(m)); }
+
+// One GS upload packet (spec: #rw-5-6).
+void packet(ByteWriter& w, std::uint32_t trx_w, std::uint32_t trx_h, ByteView image) {
+  const auto nloop = static_cast<std::uint32_t>(image.size() / 16);
+  w.u32(3), w.u32(0x10000000), w.u32(0x0E), w.u32(0);  // GIF tag, A+D, NLOOP 3
+  w.u64(0), w.u64(0x51);                               // TRXPOS
+  w.u32(trx_w), w.u32(trx_h), w.u64(0x52);             // TRXREG
+  w.u64(0), w.u64(0x53);                               // TRXDIR
+  w.u32(nloop), w.u32(0x08000000), w.u32(0), w.u32(0);  // IMAGE tag
+  w.bytes(image);
+}
+
+std::uint32_t level_dim(std::uint32_t v, std::uint32_t i) { return std::max<std::uint32_t>(1, v >> i); }
+
+}  // namespace
+
+ByteBuffer section(std::uint32_t type, ByteView body, std::uint32_t stamp) {
+  ByteWriter w;
+  w.u32(type), w.u32(static_cast<std::uint32_t>(body.size())), w.u32(stamp);
+  w.bytes(body);
+  return w.take();
+}
+
+ByteBuffer container(std::uint32_t type, const std::vector<ByteBuffer>& children, std::uint32_t stamp) {
+  ByteBuffer body;
+  for (const auto& c : children) body.insert(body.end(), c.begin(), c.end());
+  return section(type, body, stamp);
+}
+
+ByteBuffer string_section(std::string_view text, std::uint32_t stamp) {
+  ByteWriter w;
+  w.cstr(text);
+  w.align(4);
+  return section(id::kString, w.buffer(), stamp);
+}
+
+Result<Ps2Texture> ps2_texture_from_rgba(std::string name, const std::vector<image::Rgba>& levels, bool pal4) {
+  if (levels.empty()) return werr("no levels");
+  Ps2Texture t;
+  t.name = std::move(name);
+  t.width = levels[0].width;
+  t.height = levels[0].height;
+  t.pal4 = pal4;
+  std::map<std::uint32_t, std::uint8_t> index;
+  const std::size_t max = pal4 ? 16 : 256;
+  for (const auto& img : levels) {
+    if (img.pixels.size() != std::size_t{img.width} * img.height * 4) return werr("pixel buffer size mismatch");
+    ByteBuffer idx(std::size_t{img.width} * img.height);
+    for (std::size_t k = 0; k < idx.size(); ++k) {
+      const std::uint32_t c = load<std::uint32_t>(img.pixels.data() + 4 * k, Endian::little);
+      auto it = index.find(c);
+      if (it == index.end()) {
+        if (index.size() == max) return werr(fmt::format("more than {} colours", max));
+        it = index.emplace(c, static_cast<std::uint8_t>(index.size())).first;
+        t.palette.push_back(c);
+      }
+      idx[k] = it->second;
+    }
+    t.levels.push_back(std::move(idx));
+  }
+  return t;
+}
+
+Result<ByteBuffer> ps2_texture_native(const Ps2Texture& t) {
+  if (!std::has_single_bit(t.width) || !std::has_single_bit(t.height) || t.width > 4096 || t.height > 4096)
+    return werr("width and height must be powers of two up to 4096");
+  const auto nlev = static_cast<std::uint32_t>(t.levels.size());
+  if (nlev == 0 || nlev > 8) return werr("1 to 8 levels");
+  const std::uint32_t entries = t.pal4 ? 16 : 256, depth = t.pal4 ? 4 : 8;
+  if (t.palette.size() > entries) return werr("palette too large");
+  // texel packets: pad to 16x4 (8-bit) / 32x4 (4-bit), swizzle, send at half size (spec: #rw-5-6)
+  const std::uint32_t min_w = t.pal4 ? 32 : 16, min_h = 4;
+  ByteWriter texels;
+  std::uint64_t gs_words = 0;
+  for (std::uint32_t i = 0; i < nlev; ++i) {
+    const std::uint32_t lw = level_dim(t.width, i), lh = level_dim(t.height, i);
+    if (t.levels[i].size() != std::size_t{lw} * lh) return werr(fmt::format("level {} is not {} x {}", i, lw, lh));
+    const std::uint32_t w = std::max(lw, min_w), h = std::max(lh, min_h);
+    ByteBuffer padded(std::size_t{w} * h, 0);
+    for (std::uint32_t y = 0; y < lh; ++y)
+      for (std::uint32_t x = 0; x < lw; ++x) {
+        const std::uint8_t v = t.levels[i][std::size_t{y} * lw + x];
+        if (v >= std::max<std::size_t>(t.palette.size(), 1)) return werr(fmt::format("level {}: index {} past the palette", i, v));
+        padded[std::size_t{y} * w + x] = v;
+      }
+    const std::size_t raw = std::size_t{w} * h * depth / 8;
+    ByteBuffer image((raw + 15) & ~std::size_t{15}, 0);
+    t.pal4 ? image::ps2::swizzle4(padded.data(), w, h, image.data()) : image::ps2::swizzle8(padded.data(), w, h, image.data());
+    if (image.size() / 16 > 0x7FFF) return werr("level too large for one GS packet (splitting not implemented)");
+    packet(texels, w / 2, h / 2, image);
+    gs_words += raw / 4;
+  }
+  // palette packet: CSM1 order for PAL8, alpha in 0-128 (spec: #rw-5-8)
+  const std::uint32_t sent = t.pal4 ? 24 : 256;
+  ByteBuffer pal(std::size_t{sent} * 4, 0);
+  for (std::uint32_t i = 0; i < t.palette.size(); ++i) {
+    const std::uint32_t c = t.palette[i];
+    const int a = image::ps2::compress_alpha(static_cast<std::uint8_t>(c >> 24));
+    if (a < 0) return werr(fmt::format("alpha {} of colour {} has no PS2 0-128 value", c >> 24, i));
+    const std::uint32_t e = t.pal4 ? i : image::ps2::csm1_entry(i);
+    store<std::uint32_t>(pal.data() + 4 * e, (c & 0x00FFFFFF) | (std::uint32_t(a) << 24), Endian::little);
+  }
+  ByteWriter palw;
+  packet(palw, t.pal4 ? 8 : 16, t.pal4 ? 3 : 16, pal);
+  gs_words += sent;
+
+  const std::uint32_t rf = 0x0504 | (t.pal4 ? raster::kPal4 : raster::kPal8) | (nlev > 1 ? raster::kMipmaps : 0);
+  std::uint64_t tbw = std::max<std::uint64_t>(1, (t.width + 63) / 64);
+  tbw += tbw & 1;  // even for PSMT8/PSMT4 (matches the fixture of spec #rw-10-3)
+  const std::uint64_t tex0 = (tbw << 14) | (std::uint64_t{t.pal4 ? 0x14u : 0x13u} << 20) |
+                             (std::uint64_t(std::countr_zero(t.width)) << 26) |
+                             (std::uint64_t(std::countr_zero(t.height)) << 30) | (std::uint64_t{1} << 34);
+  ByteWriter hdr;  // spec: #rw-5-3
+  hdr.u32(t.width), hdr.u32(t.height), hdr.u32(depth);
+  hdr.u16(static_cast<std::uint16_t>(rf)), hdr.u16(2);
+  hdr.u64(tex0);
+  hdr.u32(0);                  // palette base
+  hdr.u32((nlev - 1) << 2);    // TEX1 low: MXL
+  hdr.u64(0), hdr.u64(0);      // MIPTBP1, MIPTBP2
+  hdr.u32(static_cast<std::uint32_t>(texels.size()));
+  hdr.u32(static_cast<std::uint32_t>(palw.size()));
+  hdr.u32(static_cast<std::uint32_t>(gs_words));
+  hdr.u32(0xFC0);
+  ByteBuffer data = texels.take();
+  data.insert(data.end(), palw.buffer().begin(), palw.buffer().end());
+
+  ByteWriter plat;
+  plat.u32(kPlatformPS2), plat.u32(t.filter_addressing);
+  ByteWriter sky;
+  sky.u32(0xFC0);
+  const std::uint32_t s = t.stamp;
+  return container(id::kTextureNative,
+                   {section(id::kStruct, plat.buffer(), s), string_section(t.name, s), string_section(t.mask, s),
+                    container(id::kStruct, {section(id::kStruct, hdr.buffer(), s), section(id::kStruct, data, s)}, s),
+                    container(id::kExtension, {section(id::kSkyMipmapVal, sky.buffer(), s)}, s)},
+                   s);
+}
+
+Result<ByteBuffer> d3d9_texture_native(const D3d9Texture& t) {  // spec: #rw-6-1
+  if (t.name.size() >= 32 || t.mask.size() >= 32) return werr("names are at most 31 bytes");
+  if (t.levels.empty() || t.levels.size() > 255 || t.width == 0 || t.height == 0 || t.width > 0xFFFF || t.height > 0xFFFF)
+    return werr("bad size or level count");
+  ByteWriter w;
+  w.u32(kPlatformD3D9);
+  w.u8(t.filter), w.u8(t.addressing), w.u16(0);
+  auto fixed = [&w](const std::string& s) {
+    w.str(s);
+    w.zeros(32 - s.size());
+  };
+  fixed(t.name);
+  fixed(t.mask);
+  w.u32(t.raster_format), w.u32(t.d3d_format);
+  w.u16(static_cast<std::uint16_t>(t.width)), w.u16(static_cast<std::uint16_t>(t.height));
+  w.u8(static_cast<std::uint8_t>(t.depth)), w.u8(static_cast<std::uint8_t>(t.levels.size())), w.u8(4), w.u8(t.flags);
+  if (t.raster_format & (raster::kPal8 | raster::kPal4)) {
+    const std::size_t n = (t.raster_format & raster::kPal8) ? 256 : 32;
+    for (std::size_t i = 0; i < n; ++i) w.u32(i < t.palette.size() ? t.palette[i] : 0);
+  }
+  for (const auto& l : t.levels) {
+    w.u32(static_cast<std::uint32_t>(l.size()));
+    w.bytes(l);
+  }
+  return container(id::kTextureNative, {section(id::kStruct, w.buffer(), t.stamp), container(id::kExtension, {}, t.stamp)},
+                   t.stamp);
+}
+
+ByteBuffer texture_dictionary(const std::vector<ByteBuffer>& natives, std::uint16_t device_id, std::uint32_t stamp) {
+  ByteWriter st;
+  st.u16(static_cast<std::uint16_t>(natives.size())), st.u16(device_id);
+  std::vector<ByteBuffer> kids{section(id::kStruct, st.buffer(), stamp)};
+  kids.insert(kids.end(), natives.begin(), natives.end());
+  kids.push_back(container(id::kExtension, {}, stamp));
+  return container(id::kTextureDictionary, kids, stamp);
+}
+
+namespace {
+
+ByteBuffer geometry(const ClumpGeometry& g, std::uint32_t s) {  // spec: #rw-7-2
+  const bool textured = !g.texture.empty();
+  const std::uint32_t v = std::max<std::uint32_t>(g.vertices, 1);
+  ByteWriter st;
+  st.u32(0x02 | 0x10 * 0 | (textured ? (0x04 | (1u << 16)) : 0));
+  st.u32(g.triangles), st.u32(v), st.u32(1);
+  if (textured)
+    for (std::uint32_t i = 0; i < v; ++i) st.f32(float(i % 2)), st.f32(float(i % 3) / 2);
+  for (std::uint32_t i = 0; i < g.triangles; ++i)  // v1, v0, material, v2
+    st.u16(static_cast<std::uint16_t>((3 * i + 1) % v)), st.u16(static_cast<std::uint16_t>((3 * i) % v)), st.u16(0),
+        st.u16(static_cast<std::uint16_t>((3 * i + 2) % v));
+  st.f32(0), st.f32(0), st.f32(0), st.f32(float(v));  // bounding sphere
+  st.u32(1), st.u32(0);                                // hasVertices, hasNormals
+  for (std::uint32_t i = 0; i < v; ++i) st.f32(float(i)), st.f32(float(i * 2 % 7)), st.f32(0);
+  ByteWriter ml;
+  ml.u32(1), ml.u32(0xFFFFFFFFu);
+  ByteWriter mat;
+  mat.u32(0), mat.u32(0xFFFFFFFFu), mat.u32(0), mat.u32(textured ? 1 : 0), mat.f32(1), mat.f32(1), mat.f32(1);
+  std::vector<ByteBuffer> mkids{section(id::kStruct, mat.buffer(), s)};
+  if (textured) {
+    ByteWriter ts;
+    ts.u32(0x1106);
+    mkids.push_back(container(id::kTexture,
+                              {section(id::kStruct, ts.buffer(), s), string_section(g.texture, s), string_section("", s),
+                               container(id::kExtension, {}, s)},
+                              s));
+  }
+  mkids.push_back(container(id::kExtension, {}, s));
+  ByteWriter bin;  // Bin Mesh: triangle list, one mesh
+  bin.u32(0), bin.u32(1), bin.u32(3 * g.triangles), bin.u32(3 * g.triangles), bin.u32(0);
+  for (std::uint32_t i = 0; i < 3 * g.triangles; ++i) bin.u32(i % v);
+  return container(id::kGeometry,
+                   {section(id::kStruct, st.buffer(), s),
+                    container(id::kMaterialList, {section(id::kStruct, ml.buffer(), s), container(id::kMaterial, mkids, s)}, s),
+                    container(id::kExtension, {section(id::kBinMesh, bin.buffer(), s)}, s)},
+                   s);
+}
+
+}  // namespace
+
+ByteBuffer clump(const ClumpDesc& d) {  // spec: #rw-7-1
+  const std::uint32_t s = d.stamp;
+  const std::uint32_t nf = std::max<std::uint32_t>(d.frames, 1);
+  const auto ng = static_cast<std::uint32_t>(d.geometries.size());
+  ByteWriter cs;
+  cs.u32(ng), cs.u32(0), cs.u32(0);
+  ByteWriter fs;
+  fs.u32(nf);
+  for (std::uint32_t i = 0; i < nf; ++i) {
+    for (int k = 0; k < 9; ++k) fs.f32(k % 4 == 0 ? 1.0f : 0.0f);  // identity rotation
+    fs.f32(float(i)), fs.f32(0), fs.f32(0);
+    fs.u32(i == 0 ? 0xFFFFFFFFu : i - 1), fs.u32(0);
+  }
+  std::vector<ByteBuffer> fl{section(id::kStruct, fs.buffer(), s)};
+  for (std::uint32_t i = 0; i < nf; ++i) {
+    std::vector<ByteBuffer> ext;
+    if (i < d.node_names.size()) {
+      const auto& n = d.node_names[i];
+      ext.push_back(section(id::kNodeName, ByteView(reinterpret_cast<const std::uint8_t*>(n.data()), n.size()), s));
+    }
+    fl.push_back(container(id::kExtension, ext, s));
+  }
+  ByteWriter gs;
+  gs.u32(ng);
+  std::vector<ByteBuffer> gl{section(id::kStruct, gs.buffer(), s)};
+  for (const auto& g : d.geometries) gl.push_back(geometry(g, s));
+  std::vector<ByteBuffer> kids{section(id::kStruct, cs.buffer(), s), container(id::kFrameList, fl, s),
+                               container(id::kGeometryList, gl, s)};
+  for (std::uint32_t i = 0; i < ng; ++i) {
+    ByteWriter as;
+    as.u32(i % nf), as.u32(i), as.u32(5), as.u32(0);
+    ByteWriter rtr;
+    rtr.u32(0x116), rtr.u32(1);
+    kids.push_back(container(id::kAtomic,
+                             {section(id::kStruct, as.buffer(), s),
+                              container(id::kExtension, {section(id::kRightToRender, rtr.buffer(), s)}, s)},
+                             s));
+  }
+  kids.push_back(container(id::kExtension, {}, s));
+  return container(id::kClump, kids, s);
+}
+
+}  // namespace assay::rw::writer
