@@ -1,11 +1,143 @@
-// The oni record for the CLI (placeholder until the format lands).
+// The oni record for the CLI: identify, info, list, verify, extract, write_samples.
+#include <fmt/format.h>
+
 #include "assay/formats/format.h"
+#include "assay/formats/oni/oni.h"
 
 namespace assay {
+
+namespace {
+
+using namespace oni;
+
+int identify(const Input& in) {
+  if (in.bytes.size() < kHeaderSize) return 0;
+  const auto v = load<std::uint32_t>(in.bytes.data() + 8, Endian::little);
+  if (v == kVersionVR31 || v == kVersionVR32) return 100;
+  if (v == kVersionVR33 || v == 0x31335256) return 60;  // shown, then refused (spec: oni.md#oni-3-3)
+  return 0;
+}
+
+std::filesystem::path dir_of(const Input& in) { return in.path.empty() ? std::filesystem::path(".") : in.path.parent_path(); }
+
+std::string version_name(std::uint32_t v) {
+  std::string s;
+  for (int i = 3; i >= 0; --i) s += static_cast<char>(v >> (8 * i));
+  return s;
+}
+
+std::string template_set(std::uint64_t c) {
+  if (c == kChecksumV10) return "v1.0";
+  if (c == kChecksumV11) return "v1.1";
+  if (c == 0x0003BA70A8D8AE11ull || c == 0x0003BA70A8DBAE11ull) return "possibly PS2 (unverified)";
+  if (c == 0x0003BCDF2E6B1681ull) return "BFW source build";
+  return "unknown";
+}
+
+Result<Json> info(const Input& in, const ReadOptions&) {
+  ASSAY_TRY(InstanceFile f, InstanceFile::open(in.bytes, in.name));
+  const FileHeader& h = f.header();
+  Json j;
+  j["format"] = "oni";
+  j["version"] = version_name(h.version);
+  j["checksum"] = h.checksum;
+  j["template_set"] = template_set(h.checksum);
+  j["instances"] = h.instance_count;
+  j["names"] = h.name_count;
+  j["templates"] = h.template_count;
+  j["data_offset"] = h.data_offset;
+  j["data_size"] = h.data_size;
+  j["name_offset"] = h.name_offset;
+  j["name_size"] = h.name_size;
+  if (f.is_oni()) j["raw_offset"] = h.raw_offset, j["raw_size"] = h.raw_size;
+  if (auto n = parse_level_file_name(in.path.filename().string()); n) {
+    j["level"] = n->level;
+    j["suffix"] = n->suffix;
+    j["final"] = n->final;
+    j["file_id"] = n->file_id;
+  }
+  Json t = Json::array();
+  for (std::uint32_t k = 0; k < f.template_count(); ++k) {
+    const TemplateEntry e = f.template_entry(k);
+    t.push_back({{"tag", tag_string(e.tag)}, {"checksum", e.checksum}, {"count", e.count}});
+  }
+  j["template_entries"] = t;
+  return j;
+}
+
+Result<Json> list(const Input& in, const ReadOptions&) {
+  ASSAY_TRY(InstanceFile f, InstanceFile::open(in.bytes, in.name));
+  Json entries = Json::array();
+  for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+    const Descriptor d = f.descriptor(i);
+    auto nm = f.name(i);
+    Json e;
+    e["index"] = i;
+    e["tag"] = tag_string(d.tag);
+    e["name"] = d.unnamed() || !nm ? Json(nullptr) : Json(std::string(*nm));
+    e["size"] = d.size;
+    e["flags"] = d.flags();
+    e["placeholder"] = d.placeholder();
+    entries.push_back(std::move(e));
+  }
+  return Json{{"format", "oni"}, {"entries", entries}};
+}
+
+// spec: oni.md#oni-10-1 for one file, linked with level 0 beside it when present.
+void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  auto layouts = layouts_for(opt.family, dir_of(in), &out);
+  if (!layouts) {
+    out.error(layouts.error());
+    return;
+  }
+  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, &*layouts);
+  std::vector<std::unique_ptr<LoadedFile>> keep;
+  std::vector<const LoadedFile*> loaded;
+  if (f->fname && f->fname->level != 0 && !in.path.empty()) {
+    const auto l0 = dir_of(in) / "level0_Final.dat";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(l0, ec)) {
+      keep.push_back(load_file(l0, &*layouts, LoadOptions{false}));
+      if (keep.back()->opened) loaded.push_back(keep.back().get());
+    }
+  }
+  loaded.push_back(f.get());
+  if (f->opened && !f->file.is_oni()) {
+    const auto handles = resolve_links(loaded, loaded.size() - 1);
+    std::uint64_t unresolved = 0;
+    for (std::uint32_t h : handles) unresolved += h == kUnresolved;
+    if (unresolved)
+      f->diags.warning(f->file.error("links", kNoOffset, fmt::format("{} links unresolved{}", unresolved, loaded.size() > 1 ? " (with level0_Final.dat)" : "")));
+  }
+  out.append(f->diags);
+}
+
+Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir, Diagnostics& diags) {
+  ASSAY_TRY(LayoutSet layouts, layouts_for(opt.family, dir_of(in), &diags));
+  if (layouts.empty()) return usage_error("oni extract needs layouts: --layouts FILE or --exe Oni.exe");
+  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, &layouts);
+  if (!f->opened) return f->diags.items().front().where;
+  const bool textures = opt.family.count("textures") && opt.family.at("textures") == "1";
+  Result<ExportStats> r = textures ? export_textures(*f, x.globs, dir, diags) : export_oni_files(*f, x.globs, dir, diags);
+  if (!r) return r.error();
+  return ExtractStats{r->files, r->bytes};
+}
+
+Result<std::vector<std::string>> samples(const std::filesystem::path& dir) { return write_sample_files(dir); }
+
+}  // namespace
 
 const Format kOniFormat = {
     .name = "oni",
     .description = "Oni instance file (.dat/.raw/.sep, .oni)",
+    .identify = identify,
+    .info = info,
+    .list = list,
+    .verify = verify,
+    .extract = extract,
+    .open_inner = nullptr,
+    .write_samples = samples,
+    .list_columns = {"index", "tag", "flags", "size", "name"},
 };
 
 }  // namespace assay

@@ -1,0 +1,115 @@
+// The Oni instance file: VR31 level .dat and VR32 .oni (spec: oni.md#oni-3, oni.md#oni-8).
+// A non-owning view over the file's bytes. open() checks the header and that every table and
+// block lies in the file, so the accessors below are safe; validate() checks every other rule.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "assay/core/bytes.h"
+#include "assay/core/diag.h"
+
+namespace assay::oni {
+
+inline constexpr std::uint32_t kVersionVR31 = 0x56523331;  // bytes 31 33 52 56
+inline constexpr std::uint32_t kVersionVR32 = 0x56523332;
+inline constexpr std::uint32_t kVersionVR33 = 0x56523333;
+inline constexpr std::uint64_t kHeaderSize = 0x40;
+inline constexpr std::uint64_t kDescriptorSize = 0x14;
+inline constexpr std::uint64_t kTemplateEntrySize = 0x10;
+inline constexpr std::uint64_t kNameEntrySize = 0x08;
+inline constexpr std::uint32_t kInstanceHeaderSize = 8;
+// Link values are index << 8 | 1 (spec: oni.md#oni-3-7), so an index fits in 24 bits.
+inline constexpr std::uint32_t kMaxInstances = 0x1000000;
+
+// Descriptor flags, low 16 bits (spec: oni.md#oni-3-6).
+inline constexpr std::uint16_t kFlagUnnamed = 0x01;
+inline constexpr std::uint16_t kFlagPlaceholder = 0x02;
+inline constexpr std::uint16_t kFlagDuplicate = 0x04;        // not walked
+inline constexpr std::uint16_t kFlagDuplicateSource = 0x08;  // informational
+
+// Known total template checksums (spec: oni.md#oni-3-2).
+inline constexpr std::uint64_t kChecksumV10 = 0x0003BCDF33DC271Full;
+inline constexpr std::uint64_t kChecksumV11 = 0x0003BCDF23C13061ull;
+
+struct FileHeader {
+  std::uint64_t checksum = 0;
+  std::uint32_t version = 0;
+  std::uint16_t header_size = 0, descriptor_size = 0, template_entry_size = 0, name_entry_size = 0;
+  std::uint32_t instance_count = 0, name_count = 0, template_count = 0;
+  std::uint32_t data_offset = 0, data_size = 0, name_offset = 0, name_size = 0;
+  std::uint32_t raw_offset = 0, raw_size = 0;  // VR32 only (0x30, 0x34)
+  bool padding_zero = true;                    // 0x30-0x3F all zero (VR31)
+};
+
+struct Descriptor {
+  std::uint32_t tag = 0;
+  std::uint32_t data_offset = 0;  // from the data block, past the 8-byte instance header
+  std::uint32_t name_offset = 0;  // from the name block
+  std::uint32_t size = 0;         // instance header included
+  std::uint32_t raw_flags = 0;
+  [[nodiscard]] std::uint16_t flags() const noexcept { return static_cast<std::uint16_t>(raw_flags & 0xFFFF); }
+  [[nodiscard]] bool unnamed() const noexcept { return (flags() & kFlagUnnamed) != 0; }
+  [[nodiscard]] bool placeholder() const noexcept { return (flags() & kFlagPlaceholder) != 0; }
+  [[nodiscard]] bool duplicate() const noexcept { return (flags() & kFlagDuplicate) != 0; }
+};
+
+struct TemplateEntry {
+  std::uint64_t checksum = 0;
+  std::uint32_t tag = 0;
+  std::uint32_t count = 0;
+};
+
+class InstanceFile {
+ public:
+  // `display` names the file in errors.
+  static Result<InstanceFile> open(ByteView bytes, std::string display);
+  InstanceFile() = default;
+
+  [[nodiscard]] const FileHeader& header() const noexcept { return h_; }
+  [[nodiscard]] bool is_oni() const noexcept { return h_.version == kVersionVR32; }
+  [[nodiscard]] std::uint32_t instance_count() const noexcept { return h_.instance_count; }
+  [[nodiscard]] std::uint32_t template_count() const noexcept { return h_.template_count; }
+  [[nodiscard]] std::uint32_t name_count() const noexcept { return h_.name_count; }
+  [[nodiscard]] const std::string& display() const noexcept { return display_; }
+  [[nodiscard]] ByteView bytes() const noexcept { return r_.data(); }
+
+  [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept;  // i < instance_count
+  [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept;
+  [[nodiscard]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept;
+  [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + i * kDescriptorSize; }
+  // The full name (tag included) of descriptor i; "" when unnamed. Errors: offset past the
+  // name block, no NUL before the block's end.
+  [[nodiscard]] Result<std::string_view> name(std::uint32_t i) const;
+  // The name at a name-block offset, or an error.
+  [[nodiscard]] Result<std::string_view> name_at(std::uint32_t name_offset, std::uint32_t i) const;
+  // Instance bytes [data_offset - 8, + size) inside the data block; error if outside.
+  [[nodiscard]] Result<ByteView> instance_bytes(std::uint32_t i) const;
+  // Absolute file offset of descriptor i's instance header.
+  [[nodiscard]] std::uint64_t instance_file_offset(const Descriptor& d) const noexcept {
+    return std::uint64_t(h_.data_offset) + d.data_offset - kInstanceHeaderSize;
+  }
+  // Binary search of the sorted name directory (spec: oni.md#oni-3-8). VR31 only.
+  [[nodiscard]] std::optional<std::uint32_t> find(std::string_view full_name) const;
+  // The VR32 raw block (empty for VR31 or when out of the file).
+  [[nodiscard]] ByteView raw_block() const noexcept;
+  // An error naming this file.
+  [[nodiscard]] Error error(std::string structure, std::uint64_t offset, std::string message) const;
+
+  // Every rule of spec oni.md#oni-3 for this file alone (header notes, descriptors, name
+  // directory, template entries, instance headers). `expected_file_id` comes from the file
+  // name when it parses (a mismatch is a warning).
+  void validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id) const;
+
+ private:
+  ByteReader r_;
+  FileHeader h_;
+  std::string display_;
+};
+
+// A descriptor's position in errors: "instance[5] TXMP TXMPfoo".
+std::string instance_label(std::uint32_t index, std::uint32_t tag, std::string_view name);
+
+}  // namespace assay::oni

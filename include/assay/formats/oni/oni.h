@@ -1,0 +1,69 @@
+// The Oni family's high-level operations used by the Format record and the CLI: choosing layouts,
+// export to .oni files, pack from them, TXMP textures, demo samples.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/core/output.h"
+#include "assay/formats/oni/instance_file.h"
+#include "assay/formats/oni/layout.h"
+#include "assay/formats/oni/level_set.h"
+#include "assay/formats/oni/names.h"
+#include "assay/formats/oni/writer.h"
+
+namespace assay::oni {
+
+inline constexpr const char* kLayoutsBeside = "oni-layouts.txt";
+
+// Layouts from family options: "exe" (Oni.exe) wins over "layouts" (a layouts file); without
+// either, `oni-layouts.txt` in `dir` when present; otherwise an empty set.
+Result<LayoutSet> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
+                              Diagnostics* warnings = nullptr);
+// `assay oni layouts --exe Oni.exe`: the layouts file text (spec: oni.md#oni-5-2).
+Result<std::string> layouts_text_from_exe(const std::filesystem::path& exe);
+
+// File name of a .oni: the full instance name with characters illegal in file names as %XX.
+std::string oni_file_name(std::string_view full_name);
+// The inverse (without ".oni"); bad escapes are kept literally.
+std::string oni_name_from_file(std::string_view file_stem);
+
+struct ExportStats {
+  std::uint64_t files = 0, bytes = 0;
+};
+// One VR32 .oni per named instance matching `globs` (full names), with its unnamed dependents and
+// raw/sep parts (spec: oni.md#oni-8). Orphan unnamed instances are warned about.
+Result<ExportStats> export_oni_files(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
+                                     Diagnostics& diags);
+
+struct PackOptions {
+  bool sep = false;    // write a .sep (required when any instance has .sep data)
+  bool force = false;
+};
+struct PackStats {
+  std::uint64_t instances = 0, placeholders = 0, oni_files = 0;
+};
+// `assay pack oni -o levelN_X.dat DIR`: .dat + .raw (+ .sep) from the .oni files under DIR.
+Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSet& layouts,
+                             const PackOptions& opt, Diagnostics& diags);
+
+// TXMP pixels to RGBA (spec: oni.md#oni-9-1); "unsupported TXMP format N" for other codes.
+struct Rgba8 {
+  std::uint32_t width = 0, height = 0;
+  ByteBuffer pixels;
+};
+Result<Rgba8> decode_txmp(ByteView pixels, std::uint32_t width, std::uint32_t height, std::uint32_t format);
+// Every TXMP matching `globs` as NAME.png; unsupported or unverified ones are reported in diags.
+Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
+                                    Diagnostics& diags);
+
+// The demo's synthetic layouts (spec illustrations ZPTS/ZTEX/ZLST plus ZANM and a TXMP layout
+// built from spec oni.md#oni-9-1): not Oni's real layouts.
+std::string sample_layouts_text();
+// level0_Final.dat/.raw, level1_X.dat and oni-layouts.txt in `dir`.
+Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir);
+
+}  // namespace assay::oni

@@ -1,0 +1,305 @@
+// The layout byte code: grammar check, compilation and the walk of one instance
+// (spec: oni.md#oni-4-3, oni.md#oni-6; seed: TMiGame_Instance_PrepareForMemory 0x421c50,
+// the empty-array skip 0x420390).
+#include "assay/formats/oni/layout.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "assay/formats/oni/instance_file.h"
+#include "assay/formats/oni/names.h"
+
+namespace assay::oni {
+
+namespace {
+
+constexpr std::uint64_t kSaturate = std::uint64_t{1} << 62;
+std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return std::min(kSaturate, a + b); }
+std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
+  std::uint64_t r = 0;
+  return mul_ok(a, b, r) ? std::min(kSaturate, r) : kSaturate;
+}
+std::uint32_t count_field_size(std::uint8_t k) { return k == 1 ? 8 : k == 2 ? 4 : 2; }
+
+Error layout_error(std::size_t at, std::string m) { return make_error(kFormat, "layout", at, std::move(m)); }
+
+struct Frame {
+  std::size_t step;       // the opening step (or npos for the top level)
+  Op kind;                // fixed or var (top level: end_fixed)
+  std::uint64_t acc = 0;  // minimum bytes so far
+  bool nested_var = false;
+  bool top_var = false;   // inside a top-level variable array
+};
+
+}  // namespace
+
+Result<CompiledCode> compile_layout(ByteView code, bool allow_trailing) {
+  CompiledCode out;
+  if (code.size() > kMaxLayoutBytes && !allow_trailing)
+    return layout_error(0, fmt::format("layout of {} bytes, longer than 65,535", code.size()));
+  const std::size_t limit = std::min(code.size(), kMaxLayoutBytes);
+  if (limit < 2 || code[0] != 2 || code[1] != 2) return layout_error(0, "layout does not start 02 02 (the instance header)");
+  std::vector<Frame> stack;
+  stack.push_back({static_cast<std::size_t>(-1), Op::end_fixed});
+  std::size_t i = 0;
+  bool done = false;
+  while (!done) {
+    if (i >= limit) return layout_error(i, "layout never ends (no final 06)");
+    const std::uint8_t op = code[i];
+    Step s;
+    s.op = static_cast<Op>(op);
+    Frame& top = stack.back();
+    const std::size_t at = i;
+    ++i;
+    switch (s.op) {
+      case Op::f8: top.acc = sat_add(top.acc, 8); break;
+      case Op::f4: case Op::raw: case Op::sep: top.acc = sat_add(top.acc, 4); break;
+      case Op::f2: top.acc = sat_add(top.acc, 2); break;
+      case Op::f1: top.acc = sat_add(top.acc, 1); break;
+      case Op::link:
+        if (i + 4 > limit) return layout_error(at, "link opcode 09 without its 4-byte tag");
+        s.tag = load<std::uint32_t>(code.data() + i, Endian::little);
+        i += 4;
+        top.acc = sat_add(top.acc, 4);
+        out.has_links = true;
+        for (const Frame& f : stack) if (f.top_var) out.links_in_var = true;
+        break;
+      case Op::fixed: case Op::var: {
+        if (i >= limit) return layout_error(at, "array opcode without its operand");
+        s.arg = code[i++];
+        if (s.op == Op::fixed && s.arg == 0) return layout_error(at, "fixed array count 0");
+        if (s.op == Op::var && (s.arg < 1 || s.arg > 3)) return layout_error(at, fmt::format("variable array count kind {} (must be 1-3)", s.arg));
+        if (static_cast<int>(stack.size()) > kMaxNesting) return layout_error(at, "arrays nested deeper than 32");
+        Frame f{out.steps.size(), s.op};
+        f.top_var = top.top_var || (s.op == Op::var && stack.size() == 1);
+        if (s.op == Op::var) {
+          for (Frame& g : stack) g.nested_var = true;
+          if (stack.size() == 1) out.has_var = true;
+        }
+        out.steps.push_back(s);
+        stack.push_back(f);
+        continue;
+      }
+      case Op::end_fixed: case Op::end_var: {
+        if (stack.size() == 1) {
+          if (s.op == Op::end_var) return layout_error(at, "08 closes no variable array");
+          out.steps.push_back(s);
+          out.fixed_size = top.acc;
+          done = true;
+          continue;
+        }
+        Frame f = stack.back();
+        if ((s.op == Op::end_fixed) != (f.kind == Op::fixed))
+          return layout_error(at, fmt::format("{:02x} closes the wrong kind of array", op));
+        if (f.acc == 0) return layout_error(at, "empty array element (no field)");
+        stack.pop_back();
+        Step& open = out.steps[f.step];
+        open.end = static_cast<std::uint32_t>(out.steps.size());
+        open.min = f.acc;
+        Frame& parent = stack.back();
+        if (f.kind == Op::fixed) {
+          parent.acc = sat_add(parent.acc, sat_mul(open.arg, f.acc));
+        } else {
+          parent.acc = sat_add(parent.acc, count_field_size(open.arg));
+          if (stack.size() == 1 && !out.var_element) {
+            // element size "where fixed": no variable array nested inside (spec: oni.md#oni-4-5 step 6)
+            bool nested = false;
+            for (std::size_t k = f.step + 1; k < out.steps.size(); ++k) if (out.steps[k].op == Op::var) nested = true;
+            if (!nested) out.var_element = f.acc;
+          }
+        }
+        out.steps.push_back(s);
+        continue;
+      }
+      default:
+        return layout_error(at, fmt::format("opcode 0x{:02x} outside 1-11", op));
+    }
+    out.steps.push_back(s);
+  }
+  out.has_raw_ops = std::any_of(out.steps.begin(), out.steps.end(), [](const Step& s) { return s.op == Op::raw || s.op == Op::sep; });
+  out.length = i;
+  if (!allow_trailing && i != code.size()) return layout_error(i, "bytes after the final 06");
+  return out;
+}
+
+std::vector<ChunkRule> retail_chunk_rules(std::uint32_t tag, std::uint64_t checksum) {
+  // spec: oni.md#oni-9-2 (set per template checksum), oni.md#oni-9-3 (positions).
+  using K = FieldKind;
+  using S = ChunkSize;
+  switch (tag) {
+    case make_tag("TXMP"):
+      if (checksum == 0x891187581ull) return {{0x9C, K::raw, S::txmp, 0}};
+      if (checksum == 0x8911EEB5Full) return {{0xA0, K::sep, S::txmp, 0}};
+      break;
+    case make_tag("BINA"):
+      if (checksum == 0xDB41) return {{0x0C, K::raw, S::u32_field, 0x08}};
+      if (checksum == 0x15E11) return {{0x0C, K::sep, S::u32_field, 0x08}};
+      break;
+    case make_tag("OSBD"):
+      if (checksum == 0xDB6C) return {{0x0C, K::raw, S::u32_field, 0x08}};
+      if (checksum == 0x15E3C) return {{0x0C, K::sep, S::u32_field, 0x08}};
+      break;
+    case make_tag("SNDD"):
+      if (checksum == 0x411EB) return {{0x14, K::raw, S::u32_field, 0x10}};
+      if (checksum == 0x370578) return {{0x44, K::raw, S::u32_field, 0x40}};  // unverified (spec)
+      break;
+    default: break;
+  }
+  return {};
+}
+
+std::optional<std::uint64_t> txmp_data_size(std::uint32_t w, std::uint32_t h, std::uint32_t format, bool mips) {
+  auto one = [&](std::uint64_t x, std::uint64_t y) -> std::optional<std::uint64_t> {
+    switch (format) {
+      case 0: case 1: case 2: return x * y * 2;
+      case 7: case 8: return x * y * 4;
+      case 9: return ((x + 3) / 4) * ((y + 3) / 4) * 8;
+      default: return std::nullopt;
+    }
+  };
+  auto total = one(w, h);
+  if (!total || !mips) return total;
+  std::uint64_t x = w, y = h;
+  while (x > 1 || y > 1) {
+    x = std::max<std::uint64_t>(1, x / 2);
+    y = std::max<std::uint64_t>(1, y / 2);
+    if (x == 1 && y == 1) break;  // the 1x1 level is unverified (spec: oni.md#oni-9-1)
+    *total += *one(x, y);
+  }
+  return total;
+}
+
+namespace {
+
+struct Walker {
+  const CompiledLayout& l;
+  ByteView b;
+  std::vector<FieldRef>& out;
+  WalkResult res;
+  std::uint64_t cur = 0;
+  bool links_on;
+  int in_var = 0;
+
+  Error past_end(std::uint64_t need) const {
+    return make_error(kFormat, "walk", cur,
+                      fmt::format("field past end of instance (needs 0x{:x}, size 0x{:x})", cur + need, b.size()));
+  }
+  std::uint32_t u32() const { return load<std::uint32_t>(b.data() + cur, Endian::little); }
+
+  Result<void> seq(std::uint32_t i, std::uint32_t end) {
+    const auto& steps = l.code.steps;
+    while (i < end) {
+      const Step& s = steps[i];
+      switch (s.op) {
+        case Op::f8: if (b.size() - cur < 8) return past_end(8); cur += 8; ++i; break;
+        case Op::f4:
+          if (b.size() - cur < 4) return past_end(4);
+          if (in_var == 0 && !l.chunk_rules.empty())
+            for (const ChunkRule& r : l.chunk_rules)
+              if (r.offset == cur) out.push_back({r.offset, u32(), 0, r.kind, r.size, r.size_offset});
+          cur += 4; ++i; break;
+        case Op::f2: if (b.size() - cur < 2) return past_end(2); cur += 2; ++i; break;
+        case Op::f1: if (b.size() - cur < 1) return past_end(1); cur += 1; ++i; break;
+        case Op::raw: case Op::sep:
+          if (b.size() - cur < 4) return past_end(4);
+          out.push_back({static_cast<std::uint32_t>(cur), u32(), 0, s.op == Op::raw ? FieldKind::raw : FieldKind::sep, ChunkSize::unknown, 0});
+          cur += 4; ++i; break;
+        case Op::link: {
+          if (b.size() - cur < 4) return past_end(4);
+          const std::uint32_t v = u32();
+          if (v != 0 && links_on) out.push_back({static_cast<std::uint32_t>(cur), v, s.tag, FieldKind::link, ChunkSize::unknown, 0});
+          cur += 4; ++i; break;
+        }
+        case Op::fixed:
+          for (unsigned k = 0; k < s.arg; ++k) ASSAY_CHECK(seq(i + 1, s.end));
+          i = s.end + 1;
+          break;
+        case Op::var: {
+          const std::uint32_t cs = count_field_size(s.arg);
+          if (b.size() - cur < cs) return past_end(cs);
+          std::uint64_t n;
+          if (cs == 2) n = load<std::uint16_t>(b.data() + cur, Endian::little);
+          else n = u32();
+          if (cs == 8 && load<std::uint32_t>(b.data() + cur + 4, Endian::little) != 0) ++res.count_high_nonzero;
+          cur += cs;
+          // spec: oni.md#oni-4-2: a VarArrayIsLeaf walk stops recording at opcode 7.
+          if (l.layout.flags & kTemplateVarArrayIsLeaf) links_on = false;
+          if (n == 0) {  // the element code is skipped; the cursor does not move
+            i = s.end + 1;
+            break;
+          }
+          std::uint64_t need = 0;
+          if (!mul_ok(n, s.min, need) || need > b.size() - cur)
+            return make_error(kFormat, "walk", cur - cs,
+                              fmt::format("variable array of {} elements (at least 0x{:x} bytes each) too long for the instance (0x{:x} bytes left)", n, s.min, b.size() - cur));
+          ++in_var;
+          for (std::uint64_t k = 0; k < n; ++k) ASSAY_CHECK(seq(i + 1, s.end));
+          --in_var;
+          i = s.end + 1;
+          break;
+        }
+        case Op::end_fixed: case Op::end_var: ++i; break;
+      }
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+Result<WalkResult> walk_instance(const CompiledLayout& l, ByteView inst, std::vector<FieldRef>& out) {
+  Walker w{l, inst, out, {}, 0, !l.leaf()};
+  const auto n = static_cast<std::uint32_t>(l.code.steps.size());
+  ASSAY_CHECK(w.seq(0, n - 1));  // the last step is the final 06
+  w.res.end = w.cur;
+  return w.res;
+}
+
+Result<void> LayoutSet::add(Layout l, Diagnostics* warnings) {
+  const auto key = std::make_pair(l.tag, l.checksum);
+  if (index_.count(key))
+    return make_error(kFormat, "layouts", kNoOffset, fmt::format("template {} checksum 0x{:016x} given twice", tag_string(l.tag), l.checksum));
+  auto code = compile_layout(l.code);
+  if (!code) {
+    Error e = code.error();
+    e.structure = fmt::format("layout of {} 0x{:016x} byte", tag_string(l.tag), l.checksum);
+    return e;
+  }
+  CompiledLayout c;
+  c.code = std::move(*code);
+  if (!c.code.has_raw_ops) c.chunk_rules = retail_chunk_rules(l.tag, l.checksum);  // opcodes win
+  if (warnings) {
+    const std::string s = fmt::format("layout of {}", tag_string(l.tag));
+    if ((l.flags & kTemplateLeaf) && c.code.has_links)
+      warnings->warning(make_error(kFormat, s, kNoOffset, "template flag 2 (leaf) but the layout has links"));
+    if ((l.flags & kTemplateVarArrayIsLeaf) && c.code.links_in_var)
+      warnings->warning(make_error(kFormat, s, kNoOffset, "template flag 4 but the variable array has links"));
+  }
+  c.layout = std::move(l);
+  index_[key] = all_.size();
+  all_.push_back(std::move(c));
+  return {};
+}
+
+const CompiledLayout* LayoutSet::find(std::uint32_t tag, std::uint64_t checksum) const {
+  const auto it = index_.find({tag, checksum});
+  return it == index_.end() ? nullptr : &all_[it->second];
+}
+
+Result<const CompiledLayout*> LayoutSet::choose_without_table(std::uint32_t tag, std::uint64_t header_checksum) const {
+  std::vector<const CompiledLayout*> cands;
+  for (auto it = index_.lower_bound({tag, 0}); it != index_.end() && it->first.first == tag; ++it) cands.push_back(&all_[it->second]);
+  if (cands.size() == 1) return cands[0];
+  // spec: oni.md#oni-8: several: the one whose oni.md#oni-9-2 checksum belongs to the header's set.
+  const bool v10 = header_checksum == kChecksumV10, v11 = header_checksum == kChecksumV11;
+  for (const CompiledLayout* c : cands) {
+    if (retail_chunk_rules(tag, c->checksum()).empty()) continue;
+    const auto k = retail_chunk_rules(tag, c->checksum())[0];
+    const bool is_v11 = (k.kind == FieldKind::sep) || (tag == make_tag("SNDD") && c->checksum() == 0x411EB);
+    if ((v10 && !is_v11) || (v11 && is_v11)) return c;
+  }
+  return make_error(kFormat, "layouts", kNoOffset, fmt::format("no template table; cannot choose a layout for {}", tag_string(tag)));
+}
+
+}  // namespace assay::oni

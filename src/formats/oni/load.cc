@@ -1,0 +1,236 @@
+// Loading and walking one file (spec: oni.md#oni-6, oni.md#oni-3-9 template check, oni.md#oni-6-4).
+#include <fmt/format.h>
+
+#include <map>
+#include <system_error>
+
+#include "assay/core/mapped_file.h"
+#include "assay/formats/oni/level_set.h"
+
+namespace assay::oni {
+
+namespace {
+
+struct Loader {
+  LoadedFile& f;
+  const LayoutSet* layouts;
+
+  Error err(std::string s, std::uint64_t o, std::string m) const { return f.file.error(std::move(s), o, std::move(m)); }
+
+  void map_companion(const char* ext, ByteView& view, std::shared_ptr<const void>& owner, bool& present) {
+    if (f.path.empty()) return;
+    auto p = f.path;
+    p.replace_extension(ext);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(p, ec)) return;
+    auto m = MappedFile::open(p);
+    if (!m) {
+      f.diags.error(m.error());
+      return;
+    }
+    auto sp = std::make_shared<MappedFile>(std::move(*m));
+    view = sp->bytes();
+    owner = sp;
+    present = true;
+  }
+
+  // Layout per descriptor: by the template entries (VR31) or by tag alone (VR32, spec: oni.md#oni-8).
+  void choose_layouts() {
+    const InstanceFile& file = f.file;
+    f.layout.assign(file.instance_count(), nullptr);
+    std::map<std::uint32_t, const CompiledLayout*> by_tag;
+    if (!file.is_oni()) {
+      const std::uint64_t base = kHeaderSize + std::uint64_t(file.instance_count()) * kDescriptorSize + std::uint64_t(file.name_count()) * kNameEntrySize;
+      for (std::uint32_t k = 0; k < file.template_count(); ++k) {
+        const TemplateEntry t = file.template_entry(k);
+        const CompiledLayout* l = layouts->find(t.tag, t.checksum);
+        if (l == nullptr) {
+          std::string known;
+          for (const auto& c : layouts->all())
+            if (c.tag() == t.tag) known += fmt::format("{}0x{:016x}", known.empty() ? "" : ", ", c.checksum());
+          const std::string lev = f.fname ? fmt::format("level {}: ", f.fname->level) : "";
+          f.diags.error(err(fmt::format("template entry[{}] {}", k, tag_string(t.tag)), base + k * 16,
+                            known.empty() ? fmt::format("{}template {} checksum 0x{:016x} unknown to the {} (level invalid)", lev, tag_string(t.tag), t.checksum, layouts->source)
+                                          : fmt::format("{}template {}: checksums do not match (file 0x{:016x}, {} has {}; level invalid)", lev, tag_string(t.tag), t.checksum, layouts->source, known)));
+          continue;
+        }
+        by_tag[t.tag] = l;
+      }
+    }
+    std::map<std::uint32_t, bool> reported;
+    for (std::uint32_t i = 0; i < file.instance_count(); ++i) {
+      const std::uint32_t tag = file.descriptor(i).tag;
+      if (!file.is_oni()) {
+        const auto it = by_tag.find(tag);
+        if (it != by_tag.end()) f.layout[i] = it->second;
+        continue;
+      }
+      if (auto it = by_tag.find(tag); it != by_tag.end()) {
+        f.layout[i] = it->second;
+        continue;
+      }
+      auto c = layouts->choose_without_table(tag, file.header().checksum);
+      if (!c) {
+        if (!reported[tag]) f.diags.error(c.error().in_file(f.display));
+        reported[tag] = true;
+        by_tag[tag] = nullptr;
+        continue;
+      }
+      by_tag[tag] = *c;
+      f.layout[i] = *c;
+    }
+  }
+
+  std::string label(std::uint32_t i) const { return instance_label(i, f.file.descriptor(i).tag, f.names[i]); }
+
+  void check_link(std::uint32_t i, std::uint64_t inst_off, const FieldRef& r) {
+    Link l{i, r.offset, r.value >> 8, false};
+    const std::uint64_t at = inst_off + r.offset;
+    if ((r.value & 0xFF) != 0x01) {
+      f.diags.error(err(label(i), at, fmt::format("bad link value 0x{:08x} (low byte must be 01)", r.value)));
+      l.bad = true;
+    } else if (l.target >= f.file.instance_count()) {
+      f.diags.error(err(label(i), at, fmt::format("link to missing index {} ({} instances)", l.target, f.file.instance_count())));
+      l.bad = true;
+    } else {
+      const Descriptor t = f.file.descriptor(l.target);
+      if (r.tag != 0 && t.tag != r.tag) {
+        f.diags.error(err(label(i), at, fmt::format("link to wrong template: {} is {}, the layout wants {}", l.target, tag_string(t.tag), tag_string(r.tag))));
+        l.bad = true;
+      } else if (t.unnamed() && !f.has_data[l.target]) {
+        f.diags.error(err(label(i), at, fmt::format("link to unnamed instance {} without data", l.target)));
+        l.bad = true;
+      }
+    }
+    f.links.push_back(l);
+  }
+
+  std::optional<std::uint64_t> chunk_size(ByteView inst, const FieldRef& r) const {
+    auto u32 = [&](std::uint32_t o) -> std::optional<std::uint32_t> {
+      if (!range_ok(o, 4, inst.size())) return std::nullopt;
+      return load<std::uint32_t>(inst.data() + o, Endian::little);
+    };
+    if (r.size == ChunkSize::u32_field) {
+      auto v = u32(r.size_offset);
+      if (v) return *v;
+      return std::nullopt;
+    }
+    if (r.size == ChunkSize::txmp && inst.size() >= 0x94) {
+      const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little);
+      const auto h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
+      const auto fl = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
+      return txmp_data_size(w, h, load<std::uint32_t>(inst.data() + 0x90, Endian::little), (fl & 1) != 0);
+    }
+    return std::nullopt;
+  }
+
+  // spec: oni.md#oni-6-4
+  void check_chunk(std::uint32_t i, std::uint64_t inst_off, ByteView inst, const FieldRef& r) {
+    if (r.value == 0) return;
+    ChunkRef c{i, r.offset, r.value, r.kind, chunk_size(inst, r)};
+    const bool sep = r.kind == FieldKind::sep && !f.file.is_oni();
+    const char* which = f.file.is_oni() ? "raw block" : sep ? ".sep" : ".raw";
+    const bool present = f.file.is_oni() || (sep ? f.sep_present : f.raw_present);
+    const ByteView file = sep ? f.sep : f.raw;
+    const std::uint64_t at = inst_off + r.offset;
+    if (!present) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} but the {} file is missing", which, r.value, which)));
+    else if (r.value < 32) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} inside the 32 junk bytes", which, r.value)));
+    else if (r.value >= file.size()) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} at or past the end of the {} (0x{:x} bytes)", which, r.value, which, file.size())));
+    else if (c.size && !range_ok(r.value, *c.size, file.size()))
+      f.diags.error(err(label(i), at, fmt::format("{} chunk 0x{:x}+0x{:x} past the end of the {} (0x{:x} bytes)", which, r.value, *c.size, which, file.size())));
+    else if (r.value % 32 != 0) f.diags.warning(err(label(i), at, fmt::format("{} offset 0x{:x} not 32-byte aligned", which, r.value)));
+    if (f.file.is_oni() && r.kind == FieldKind::sep) f.diags.warning(err(label(i), at, ".oni with a .sep offset: treated as a raw-block offset (unverified)"));
+    f.chunks.push_back(c);
+  }
+
+  void walk() {
+    std::vector<FieldRef> refs;
+    std::uint32_t high = 0;
+    for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+      const Descriptor d = f.file.descriptor(i);
+      if (!f.has_data[i] || d.duplicate() || f.layout[i] == nullptr) continue;
+      const ByteView inst = *f.file.instance_bytes(i);
+      const std::uint64_t off = f.file.instance_file_offset(d);
+      refs.clear();
+      auto w = walk_instance(*f.layout[i], inst, refs);
+      if (!w) {
+        f.diags.error(err(label(i), off + w.error().offset, w.error().message));
+        continue;
+      }
+      high += w->count_high_nonzero;
+      WalkedInstance wi{i, static_cast<std::uint32_t>(w->end), static_cast<std::uint32_t>(f.links.size()), 0};
+      for (const FieldRef& r : refs) {
+        if (r.kind == FieldKind::link) check_link(i, off, r);
+        else check_chunk(i, off, inst, r);
+      }
+      wi.link_count = static_cast<std::uint32_t>(f.links.size()) - wi.first_link;
+      f.walked.push_back(wi);
+    }
+    if (high) f.diags.warning(err("walk", kNoOffset, fmt::format("{} 8-byte array counts have a non-zero high half", high)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                      const LayoutSet* layouts, LoadOptions opt) {
+  auto f = std::make_unique<LoadedFile>();
+  f->path = path;
+  f->display = path.filename().string();
+  f->owner = std::move(owner);
+  if (auto n = parse_level_file_name(f->display); n) f->fname = *n;
+  auto file = InstanceFile::open(bytes, f->display);
+  if (!file) {
+    f->diags.error(file.error());
+    return f;
+  }
+  f->file = std::move(*file);
+  f->opened = true;
+  const InstanceFile& fl = f->file;
+  if (!fl.is_oni() && !f->fname && f->display.size() > 4 && f->display.substr(f->display.size() - 4) == ".dat")
+    f->diags.warning(parse_level_file_name(f->display).error());
+  fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt);
+  const std::uint32_t n = fl.instance_count();
+  f->names.assign(n, {});
+  f->has_data.assign(n, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Descriptor d = fl.descriptor(i);
+    if (auto nm = fl.name(i); nm) f->names[i] = *nm;
+    if (!d.placeholder()) {
+      auto b = fl.instance_bytes(i);
+      f->has_data[i] = b && b->size() >= kInstanceHeaderSize;
+    }
+  }
+  if (!opt.walk) return f;
+  if (layouts == nullptr || layouts->empty()) {
+    f->diags.warning(fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));
+    return f;
+  }
+  Loader ld{*f, layouts};
+  if (fl.is_oni()) {
+    f->raw = fl.raw_block();
+    f->raw_present = true;
+  } else {
+    ld.map_companion(".raw", f->raw, f->raw_owner, f->raw_present);
+    ld.map_companion(".sep", f->sep, f->sep_owner, f->sep_present);
+  }
+  ld.choose_layouts();
+  ld.walk();
+  return f;
+}
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSet* layouts, LoadOptions opt) {
+  auto m = MappedFile::open(path);
+  if (!m) {
+    auto f = std::make_unique<LoadedFile>();
+    f->path = path;
+    f->display = path.filename().string();
+    f->diags.error(m.error());
+    return f;
+  }
+  auto sp = std::make_shared<MappedFile>(std::move(*m));
+  const ByteView b = sp->bytes();
+  return load_file(path, b, sp, layouts, opt);
+}
+
+}  // namespace assay::oni

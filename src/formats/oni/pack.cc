@@ -1,0 +1,157 @@
+// `assay pack oni -o levelN_X.dat DIR`: a level .dat + .raw (+ .sep) from .oni files
+// (spec: oni.md#oni-8 placeholders resolved by name in the folder; oni.md#oni-10-4 writer rules).
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <system_error>
+
+#include "assay/formats/oni/oni.h"
+#include "chunks.h"
+
+namespace assay::oni {
+
+namespace {
+
+std::vector<std::filesystem::path> oni_files_under(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const std::string n = it->path().filename().string();
+    if (it->is_directory(ec) && (n == "noimport" || n == "_noimport")) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec) && it->path().extension() == ".oni") out.push_back(it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Error pack_error(std::string m) { return make_error(kFormat, "pack", kNoOffset, std::move(m)); }
+
+struct Source {
+  std::unique_ptr<LoadedFile> f;
+  std::string main_name;
+  std::vector<std::uint32_t> newidx;  // per descriptor
+};
+
+}  // namespace
+
+Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSet& layouts,
+                             const PackOptions& opt, Diagnostics& diags) {
+  if (layouts.empty()) return usage_error("pack oni needs layouts: --layouts FILE or --exe Oni.exe");
+  auto target = parse_level_file_name(out_dat.filename().string());
+  if (!target) return usage_error(target.error().str());
+  // Refuse a file id that collides in the output folder (spec: oni.md#oni-10-4).
+  std::error_code ec;
+  const auto out_dir = out_dat.has_parent_path() ? out_dat.parent_path() : std::filesystem::path(".");
+  for (const auto& p : level_files_in(out_dir)) {
+    auto n = parse_level_file_name(p.filename().string());
+    if (n && p.filename() != out_dat.filename() && n->level == target->level && n->file_id == target->file_id)
+      return usage_error(fmt::format("{}: file id 0x{:08x} collides with {}", out_dat.filename().string(), target->file_id, p.filename().string()));
+  }
+  std::vector<Source> srcs;
+  std::map<std::string, std::size_t> by_name;
+  for (const auto& p : oni_files_under(dir)) {
+    Source s;
+    s.f = load_file(p, &layouts);
+    if (!s.f->opened) return s.f->diags.items().front().where;
+    if (!s.f->file.is_oni()) return pack_error(fmt::format("{} is not a VR32 .oni file", p.string()));
+    if (s.f->diags.has_errors()) {
+      diags.append(s.f->diags);
+      return pack_error(fmt::format("{} has errors; nothing written", p.filename().string()));
+    }
+    if (s.f->file.instance_count() == 0 || !s.f->has_data[0]) return pack_error(fmt::format("{}: no main instance", p.filename().string()));
+    // The main name comes from the file name; a missing tag is added back (spec: oni.md#oni-8).
+    const std::string tag = tag_string(s.f->file.descriptor(0).tag);
+    s.main_name = oni_name_from_file(p.stem().string());
+    if (s.main_name.rfind(tag, 0) != 0) s.main_name = tag + s.main_name;
+    if (!by_name.emplace(s.main_name, srcs.size()).second) return pack_error(fmt::format("two .oni files for {}", s.main_name));
+    srcs.push_back(std::move(s));
+  }
+  if (srcs.empty()) return usage_error(fmt::format("no .oni files under {}", dir.string()));
+  // Pass 1: indices for every descriptor with data; pass 2: placeholders by name.
+  LevelFileSpec spec;
+  spec.checksum = srcs[0].f->file.header().checksum;
+  spec.file_id = target->file_id;
+  std::vector<std::pair<std::size_t, std::uint32_t>> origin;  // output index -> (source, descriptor)
+  for (std::size_t k = 0; k < srcs.size(); ++k) {
+    const InstanceFile& fl = srcs[k].f->file;
+    srcs[k].newidx.assign(fl.instance_count(), 0);
+    for (std::uint32_t j = 0; j < fl.instance_count(); ++j) {
+      if (!srcs[k].f->has_data[j]) continue;
+      srcs[k].newidx[j] = static_cast<std::uint32_t>(origin.size());
+      origin.emplace_back(k, j);
+    }
+  }
+  std::map<std::string, std::uint32_t> placeholders;
+  for (std::size_t k = 0; k < srcs.size(); ++k) {
+    const LoadedFile& f = *srcs[k].f;
+    for (std::uint32_t j = 0; j < f.file.instance_count(); ++j) {
+      if (f.has_data[j]) continue;
+      const std::string nm(f.names[j]);
+      if (auto it = by_name.find(nm); it != by_name.end()) {
+        srcs[k].newidx[j] = srcs[it->second].newidx[0];
+        continue;
+      }
+      auto [it, fresh] = placeholders.emplace(nm, static_cast<std::uint32_t>(origin.size()));
+      if (fresh) origin.emplace_back(k, j);
+      srcs[k].newidx[j] = it->second;
+    }
+  }
+  CompanionWriter raw, sep;
+  PackStats st;
+  st.oni_files = srcs.size();
+  for (std::size_t o = 0; o < origin.size(); ++o) {
+    const auto [k, j] = origin[o];
+    const LoadedFile& f = *srcs[k].f;
+    const Descriptor d = f.file.descriptor(j);
+    InstanceSpec s;
+    s.tag = d.tag;
+    s.name = j == 0 ? srcs[k].main_name : d.unnamed() ? "" : std::string(f.names[j]);
+    s.flags = static_cast<std::uint16_t>(d.flags() & ~(kFlagUnnamed | kFlagPlaceholder));
+    const CompiledLayout* l = f.layout[j];
+    if (l == nullptr) {
+      auto c = layouts.choose_without_table(d.tag, f.file.header().checksum);
+      if (!c) return c.error();
+      l = *c;
+    }
+    spec.template_checksums[d.tag] = l->checksum();
+    if (!f.has_data[j]) {
+      s.flags |= kFlagPlaceholder;
+      ++st.placeholders;
+      spec.instances.push_back(std::move(s));
+      continue;
+    }
+    const ByteView inst = *f.file.instance_bytes(j);
+    s.data.assign(inst.begin(), inst.end());
+    for (const Link& lk : f.links)
+      if (lk.instance == j) store<std::uint32_t>(s.data.data() + lk.offset, srcs[k].newidx[lk.target] << 8 | 1, Endian::little);
+    detail::ChunkStarts starts;
+    for (const ChunkRef& c : f.chunks) starts.add(c.value);
+    starts.finish();
+    for (const ChunkRef& c : f.chunks) {
+      if (c.instance != j) continue;
+      const std::uint64_t n = std::min<std::uint64_t>(starts.extent(c.value, c.size, f.raw.size()), f.raw.size() - c.value);
+      CompanionWriter& w = c.kind == FieldKind::sep ? sep : raw;
+      store<std::uint32_t>(s.data.data() + c.offset, w.add(f.raw.subspan(c.value, n)), Endian::little);
+    }
+    spec.instances.push_back(std::move(s));
+  }
+  st.instances = spec.instances.size();
+  if (!sep.empty() && !opt.sep) return usage_error("instances have .sep data: give --sep to write a .sep file");
+  ASSAY_TRY(ByteBuffer dat, write_level_file(spec));
+  auto with_ext = [&](const char* e) {
+    auto p = out_dat;
+    p.replace_extension(e);
+    return p;
+  };
+  ASSAY_CHECK(write_file_atomic(with_ext(".raw"), raw.bytes(), opt.force));
+  if (opt.sep) ASSAY_CHECK(write_file_atomic(with_ext(".sep"), sep.bytes(), opt.force));
+  ASSAY_CHECK(write_file_atomic(out_dat, dat, opt.force));
+  return st;
+}
+
+}  // namespace assay::oni

@@ -1,0 +1,129 @@
+// TXMP textures to PNG (spec: oni.md#oni-9-1).
+#include <fmt/format.h>
+
+#include "assay/core/glob.h"
+#include "assay/formats/oni/oni.h"
+#include "assay/image/png.h"
+
+namespace assay::oni {
+
+namespace {
+
+constexpr std::uint32_t kMaxDim = 16384;
+constexpr std::uint16_t kSwapBytes = 0x1000;
+
+std::uint8_t x5(unsigned v) { return static_cast<std::uint8_t>(v << 3 | v >> 2); }  // bit replication
+std::uint8_t x6(unsigned v) { return static_cast<std::uint8_t>(v << 2 | v >> 4); }
+std::uint8_t x4(unsigned v) { return static_cast<std::uint8_t>(v * 17); }
+
+void put(ByteBuffer& px, std::size_t i, std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {
+  px[i * 4] = r, px[i * 4 + 1] = g, px[i * 4 + 2] = b, px[i * 4 + 3] = a;
+}
+
+void decode_dxt1(ByteView src, std::uint32_t w, std::uint32_t h, ByteBuffer& px) {
+  const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
+  for (std::uint32_t by = 0; by < bh; ++by)
+    for (std::uint32_t bx = 0; bx < bw; ++bx) {
+      const std::uint8_t* b = src.data() + (std::size_t(by) * bw + bx) * 8;
+      const unsigned c0 = load<std::uint16_t>(b, Endian::little), c1 = load<std::uint16_t>(b + 2, Endian::little);
+      std::uint8_t pal[4][4];
+      auto rgb = [](unsigned c, std::uint8_t* o) { o[0] = x5(c >> 11), o[1] = x6((c >> 5) & 63), o[2] = x5(c & 31), o[3] = 255; };
+      rgb(c0, pal[0]);
+      rgb(c1, pal[1]);
+      for (int k = 0; k < 3; ++k) {
+        if (c0 > c1) {
+          pal[2][k] = static_cast<std::uint8_t>((2 * pal[0][k] + pal[1][k]) / 3);
+          pal[3][k] = static_cast<std::uint8_t>((pal[0][k] + 2 * pal[1][k]) / 3);
+        } else {
+          pal[2][k] = static_cast<std::uint8_t>((pal[0][k] + pal[1][k]) / 2);
+          pal[3][k] = 0;
+        }
+      }
+      pal[2][3] = 255;
+      pal[3][3] = c0 > c1 ? 255 : 0;
+      const std::uint32_t bits = load<std::uint32_t>(b + 4, Endian::little);
+      for (unsigned p = 0; p < 16; ++p) {
+        const std::uint32_t x = bx * 4 + p % 4, y = by * 4 + p / 4;
+        if (x >= w || y >= h) continue;
+        const auto* c = pal[(bits >> (2 * p)) & 3];
+        put(px, std::size_t(y) * w + x, c[0], c[1], c[2], c[3]);
+      }
+    }
+}
+
+}  // namespace
+
+Result<Rgba8> decode_txmp(ByteView src, std::uint32_t w, std::uint32_t h, std::uint32_t format) {
+  if (w == 0 || h == 0 || w > kMaxDim || h > kMaxDim)
+    return make_error(kFormat, "TXMP", kNoOffset, fmt::format("size {}x{} (must be 1-16384)", w, h));
+  auto need = txmp_data_size(w, h, format, false);
+  if (!need) return make_error(kFormat, "TXMP", kNoOffset, fmt::format("unsupported TXMP format {}", format));
+  if (src.size() < *need)
+    return make_error(kFormat, "TXMP", kNoOffset, fmt::format("pixel data of 0x{:x} bytes, format {} {}x{} needs 0x{:x}", src.size(), format, w, h, *need));
+  Rgba8 img{w, h, ByteBuffer(std::size_t(w) * h * 4)};
+  const std::size_t n = std::size_t(w) * h;
+  const std::uint8_t* s = src.data();
+  for (std::size_t i = 0; i < n && format != 9; ++i) {
+    if (format <= 2) {
+      const unsigned v = load<std::uint16_t>(s + i * 2, Endian::little);
+      if (format == 0) put(img.pixels, i, x4((v >> 8) & 15), x4((v >> 4) & 15), x4(v & 15), x4(v >> 12));
+      else put(img.pixels, i, x5((v >> 10) & 31), x5((v >> 5) & 31), x5(v & 31), format == 1 ? 255 : (v & 0x8000 ? 255 : 0));
+    } else if (format == 7) {
+      put(img.pixels, i, s[i * 4], s[i * 4 + 1], s[i * 4 + 2], s[i * 4 + 3]);
+    } else {  // 8: bytes B, G, R, unused
+      put(img.pixels, i, s[i * 4 + 2], s[i * 4 + 1], s[i * 4], 255);
+    }
+  }
+  if (format == 9) decode_dxt1(src, w, h, img.pixels);
+  return img;
+}
+
+Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
+                                    Diagnostics& diags) {
+  diags.append(f.diags);
+  ExportStats st;
+  std::vector<std::int64_t> chunk_of(f.file.instance_count(), -1);
+  for (std::size_t k = 0; k < f.chunks.size(); ++k)
+    if (chunk_of[f.chunks[k].instance] < 0) chunk_of[f.chunks[k].instance] = static_cast<std::int64_t>(k);
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+    const Descriptor d = f.file.descriptor(i);
+    if (d.tag != make_tag("TXMP") || !f.has_data[i]) continue;
+    const std::string name = f.names[i].empty() ? fmt::format("TXMP#{}", i) : std::string(f.names[i]);
+    if (!glob_any(globs, name)) continue;
+    const ByteView inst = *f.file.instance_bytes(i);
+    const std::string lab = instance_label(i, d.tag, f.names[i]);
+    const std::uint64_t at = f.file.instance_file_offset(d);
+    if (inst.size() < 0xA4) {
+      diags.error(f.file.error(lab, at, "TXMP instance smaller than 0xa4 bytes"));
+      continue;
+    }
+    const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
+    const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
+    const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
+    if (chunk_of[i] < 0) {
+      diags.error(f.file.error(lab, at, f.layout[i] ? fmt::format("no pixel offset known for the TXMP layout with checksum 0x{:016x} (not exported)", f.layout[i]->checksum())
+                                                    : std::string("no layout for this TXMP (not exported)")));
+      continue;
+    }
+    const ChunkRef& c = f.chunks[static_cast<std::size_t>(chunk_of[i])];
+    const ByteView comp = (c.kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
+    if (c.value < 32 || c.value >= comp.size()) continue;  // reported by the walk
+    auto img = decode_txmp(comp.subspan(c.value), w, h, format);
+    if (!img) {
+      Error e = img.error();
+      diags.error(f.file.error(lab, at + 0x90, e.message + " (not exported)"));
+      continue;
+    }
+    if (flags & kSwapBytes) diags.note(f.file.error(lab, at + 0x88, "SwapBytes flag set: decoded without swapping (effect unverified)"));
+    image::Rgba rgba{img->width, img->height, std::move(img->pixels)};
+    ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
+    std::string fname = oni_file_name(name);
+    fname.replace(fname.size() - 4, 4, ".png");
+    ASSAY_CHECK(out.write(fname, png));
+    ++st.files;
+    st.bytes += png.size();
+  }
+  return st;
+}
+
+}  // namespace assay::oni

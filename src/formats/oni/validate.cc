@@ -1,0 +1,181 @@
+// InstanceFile::validate: the per-file rules of spec oni.md#oni-10-1 (header, tables, descriptors,
+// name directory, template entries, instance headers).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "assay/formats/oni/instance_file.h"
+#include "assay/formats/oni/names.h"
+
+namespace assay::oni {
+
+namespace {
+
+struct Checker {
+  const InstanceFile& f;
+  Diagnostics& out;
+  void error(std::string s, std::uint64_t o, std::string m) { out.error(f.error(std::move(s), o, std::move(m))); }
+  void warning(std::string s, std::uint64_t o, std::string m) { out.warning(f.error(std::move(s), o, std::move(m))); }
+  void note(std::string s, std::uint64_t o, std::string m) { out.note(f.error(std::move(s), o, std::move(m))); }
+
+  void header() {
+    const FileHeader& h = f.header();
+    // spec: oni.md#oni-3-2: never guess a platform from an unknown checksum.
+    if (h.checksum == 0x0003BA70A8D8AE11ull || h.checksum == 0x0003BA70A8DBAE11ull)
+      warning("header", 0, fmt::format("unknown template set 0x{:016x} (possibly PS2, unverified: 0x0003ba70a8d8ae11 or 0x0003ba70a8dbae11); layouts chosen per template", h.checksum));
+    else if (h.checksum != kChecksumV10 && h.checksum != kChecksumV11)
+      warning("header", 0, fmt::format("unknown template set 0x{:016x}; layouts chosen per template", h.checksum));
+    if (f.is_oni()) {
+      if (h.header_size != 0x40 || h.descriptor_size != 0x14 || h.template_entry_size != 0x10 || h.name_entry_size != 0x08)
+        warning("header", 0x0C, "VR32 record sizes are not 0x40/0x14/0x10/0x08");
+    } else if (!h.padding_zero) {
+      note("header", 0x30, "non-zero bytes in the unused 0x30-0x3f");
+    }
+    const std::uint64_t tend = kHeaderSize + std::uint64_t(h.instance_count) * kDescriptorSize +
+                               std::uint64_t(h.name_count) * kNameEntrySize + std::uint64_t(h.template_count) * kTemplateEntrySize;
+    if (tend > h.data_offset)
+      error("data block", 0x20, fmt::format("tables end at 0x{:x}, past the data block offset 0x{:x}", tend, h.data_offset));
+    if (!f.is_oni()) {
+      if (std::uint64_t(h.data_offset) + h.data_size > h.name_offset)
+        error("name block", 0x28, fmt::format("data block ends at 0x{:x}, past the name block offset 0x{:x}", std::uint64_t(h.data_offset) + h.data_size, h.name_offset));
+      const std::uint64_t nend = std::uint64_t(h.name_offset) + h.name_size;
+      if (nend < f.bytes().size())
+        warning("name block", 0x28, fmt::format("0x{:x} extra bytes after the name block", f.bytes().size() - nend));
+      if (h.template_count == 0) error("header", 0x1C, "no template entries: the engine treats the level as invalid");
+    } else if (!range_ok(h.raw_offset, h.raw_size, f.bytes().size())) {
+      error("raw block", 0x30, fmt::format("block 0x{:x}+0x{:x} outside the file", h.raw_offset, h.raw_size));
+    }
+    if (h.data_offset % 32 != 0) warning("data block", 0x20, "not 32-byte aligned");
+    if (h.name_offset % 32 != 0) warning("name block", 0x28, "not 32-byte aligned");
+  }
+
+  void descriptors(std::optional<std::uint32_t> expected_id) {
+    const std::uint32_t n = f.instance_count();
+    std::optional<std::uint32_t> file_id;
+    std::uint32_t unknown_bits = 0, odd_sizes = 0;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // bounded by the checked table
+    std::vector<std::uint32_t> tags_seen;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Descriptor d = f.descriptor(i);
+      const std::string s = fmt::format("descriptor[{}]", i);
+      const std::uint64_t at = f.descriptor_offset(i);
+      if (d.flags() & 0xFFF0) ++unknown_bits;
+      std::string_view nm;
+      if (!d.unnamed()) {
+        auto r = f.name(i);
+        if (!r) out.error(r.error());
+        else nm = *r;
+        if (r && nm.size() > 4 + 127) warning(s, at + 8, "name longer than 127 bytes after the tag");
+      }
+      if (d.placeholder()) {
+        if (d.unnamed()) error(s, at + 16, "placeholder without a name (flags 0x1 and 0x2)");
+        if (d.size != 0 || d.data_offset != 0) warning(s, at + 4, "placeholder with non-zero size or data offset");
+        continue;
+      }
+      if (d.size == 0) warning(s, at + 12, "instance with size 0 (OniSplit would treat it as a placeholder)");
+      if (d.size % 32 != 0) ++odd_sizes;
+      auto bytes = f.instance_bytes(i);
+      if (!bytes) {
+        out.error(bytes.error());
+        continue;
+      }
+      if (bytes->size() < kInstanceHeaderSize) {
+        error(s, at + 12, fmt::format("size 0x{:x} smaller than the 8-byte instance header", d.size));
+        continue;
+      }
+      ranges.emplace_back(f.instance_file_offset(d), f.instance_file_offset(d) + d.size);
+      if (d.duplicate()) ranges.pop_back();
+      const auto id = load<std::uint32_t>(bytes->data(), Endian::little);
+      const auto fid = load<std::uint32_t>(bytes->data() + 4, Endian::little);
+      const std::string lab = instance_label(i, d.tag, nm);
+      if (id != (i << 8 | 1))
+        error(lab, f.instance_file_offset(d), fmt::format("instance id 0x{:08x}, expected 0x{:08x}", id, i << 8 | 1));
+      if (!file_id) {
+        file_id = fid;
+        if (f.is_oni() && fid != 0) warning(lab, f.instance_file_offset(d) + 4, "a .oni instance should carry file id 0");
+        if (!f.is_oni() && expected_id && fid != *expected_id)
+          warning(lab, f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x}, the file name gives 0x{:08x} (file renamed?)", fid, *expected_id));
+      } else if (fid != *file_id) {
+        error(lab, f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x} differs from the file's 0x{:08x}", fid, *file_id));
+      }
+    }
+    if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
+    if (odd_sizes) note("descriptors", kHeaderSize, fmt::format("{} instance sizes are not a multiple of 32", odd_sizes));
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t k = 1; k < ranges.size(); ++k)
+      if (ranges[k].first < ranges[k - 1].second) {
+        warning("data block", ranges[k].first, "data ranges of two non-duplicate instances overlap");
+        break;
+      }
+  }
+
+  void name_directory() {
+    if (f.is_oni()) return;
+    const std::uint32_t n = f.instance_count(), m = f.name_count();
+    const std::uint64_t base = kHeaderSize + std::uint64_t(n) * kDescriptorSize;
+    std::vector<std::uint8_t> seen(n, 0);
+    std::string_view prev;
+    bool have_prev = false;
+    for (std::uint32_t k = 0; k < m; ++k) {
+      const std::uint32_t idx = f.name_entry_index(k);
+      const std::string s = fmt::format("name directory[{}]", k);
+      if (idx >= n) {
+        error(s, base + k * 8, fmt::format("instance index {} out of range ({} instances)", idx, n));
+        have_prev = false;
+        continue;
+      }
+      const Descriptor d = f.descriptor(idx);
+      if (d.unnamed()) {
+        error(s, base + k * 8, fmt::format("entry for unnamed descriptor {}", idx));
+        continue;
+      }
+      if (seen[idx]++) error(s, base + k * 8, fmt::format("descriptor {} listed twice", idx));
+      auto nm = f.name(idx);
+      if (!nm) continue;  // reported with the descriptor
+      if (have_prev) {
+        const int c = prev.compare(*nm);
+        if (c == 0) error(s, base + k * 8, fmt::format("duplicate name {}", *nm));
+        else if (c > 0) error(s, base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", *nm, prev));
+      }
+      prev = *nm;
+      have_prev = true;
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (!f.descriptor(i).unnamed() && !seen[i])
+        error(fmt::format("descriptor[{}]", i), f.descriptor_offset(i), "named descriptor missing from the name directory");
+  }
+
+  void template_entries() {
+    if (f.is_oni()) return;
+    std::map<std::uint32_t, std::uint32_t> real;
+    for (std::uint32_t i = 0; i < f.instance_count(); ++i) ++real[f.descriptor(i).tag];
+    std::map<std::uint32_t, std::uint32_t> listed;
+    const std::uint64_t base = kHeaderSize + std::uint64_t(f.instance_count()) * kDescriptorSize + std::uint64_t(f.name_count()) * kNameEntrySize;
+    for (std::uint32_t k = 0; k < f.template_count(); ++k) {
+      const TemplateEntry t = f.template_entry(k);
+      const std::string s = fmt::format("template entry[{}] {}", k, tag_string(t.tag));
+      if (listed.count(t.tag)) error(s, base + k * 16, "tag listed twice");
+      listed[t.tag] = t.count;
+      const auto it = real.find(t.tag);
+      const std::uint32_t have = it == real.end() ? 0 : it->second;
+      if (have == 0) note(s, base + k * 16, "template entry for a tag with no instances");
+      else if (have != t.count) warning(s, base + k * 16 + 12, fmt::format("instance count {}, the file has {}", t.count, have));
+    }
+    for (const auto& [tag, cnt] : real)
+      if (!listed.count(tag)) error("descriptors", kHeaderSize, fmt::format("tag {} ({} instances) has no template entry", tag_string(tag), cnt));
+  }
+};
+
+}  // namespace
+
+void InstanceFile::validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id) const {
+  Checker c{*this, out};
+  c.header();
+  c.descriptors(expected_file_id);
+  c.name_directory();
+  c.template_entries();
+}
+
+}  // namespace assay::oni
