@@ -1,8 +1,168 @@
-// CLI verbs specific to warriors (pack, family subcommands, hash algorithms, option hooks).
+// CLI verbs specific to warriors: `hash warriors`, `warriors classify`, `warriors load`,
+// `pack warriors` and `pack warriors-container`. Library calls only (docs/cli.md#warriors).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "assay/core/hash.h"
+#include "assay/core/mapped_file.h"
+#include "assay/core/output.h"
+#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/writer.h"
 #include "cli.h"
 
 namespace assay::cli {
 
-void register_warriors(Cli& cli) { (void)cli; }
+namespace {
+
+struct WarriorsArgs {
+  std::string disc, spec, out, like, files_dir, name;
+  std::vector<std::string> inputs;
+  bool json = false, flat = false, grouped = false, pack = false, force = false;
+};
+
+void print_counts(const Json& j) {
+  for (auto it = j["counts"].begin(); it != j["counts"].end(); ++it)
+    if (it.value().get<std::uint64_t>() != 0)
+      std::cout << fmt::format("{:<18} {:>7}  {:>14} bytes\n", it.key(), it.value().get<std::uint64_t>(),
+                               j["bytes"][it.key()].get<std::uint64_t>());
+  std::cout << fmt::format("{:<18} {:>7}\n", "total", j["entries"].get<std::uint64_t>());
+}
+
+void print_load(const Json& j) {
+  if (j.contains("entry")) std::cout << "entry: " << j["entry"].dump() << '\n';
+  if (j.contains("warning")) std::cout << "warning: " << j["warning"].get<std::string>() << '\n';
+  std::cout << "format: " << j["format"].get<std::string>() << "\nchunks: " << j["chunks"] << '\n';
+  for (const auto& c : j["chunk_counts"])
+    std::cout << fmt::format("  0x{:02X} {:<26} {}\n", c["type"].get<unsigned>(), c["name"].get<std::string>(),
+                             c["count"].get<std::uint64_t>());
+  std::cout << "chunk stack (bottom first): " << j["chunk_stack"].size() << '\n';
+  for (const auto& c : j["chunk_stack"])
+    std::cout << fmt::format("  0x{:02X} {} at 0x{:x}, {} bytes\n", c["type"].get<unsigned>(), c["name"].get<std::string>(),
+                             c["offset"].get<std::uint64_t>(), c["size"].get<std::uint64_t>());
+  std::cout << "objects: " << j["objects"].size() << '\n';
+  for (const auto& o : j["objects"]) std::cout << "  " << o.dump() << '\n';
+  std::cout << "stored: " << j["stored"].size() << '\n';
+  for (const auto& s : j["stored"]) std::cout << "  " << s.dump() << '\n';
+  std::cout << "trailing bytes: " << j["trailing"] << '\n';
+  for (const auto& d : j["diagnostics"])
+    std::cout << d["severity"].get<std::string>() << ": " << d["structure"].get<std::string>() << ": "
+              << d["message"].get<std::string>() << '\n';
+  if (j.contains("error"))
+    std::cout << "error: " << j["error"]["message"].get<std::string>()
+              << (j["error"]["offset"].is_null() ? std::string() : fmt::format(" (offset 0x{:x})", j["error"]["offset"].get<std::uint64_t>()))
+              << '\n';
+}
+
+// "0x28=FILE" or "40=FILE": a chunk of that type with the file's bytes.
+Result<warriors::ChunkSpec> parse_chunk_arg(const std::string& a) {
+  const auto eq = a.find('=');
+  if (eq == std::string::npos) return usage_error(a + ": expected TYPE=FILE (e.g. 0x28=bones.bin)");
+  std::uint32_t type;
+  try {
+    type = static_cast<std::uint32_t>(std::stoul(a.substr(0, eq), nullptr, 0));
+  } catch (...) {
+    return usage_error(a + ": bad chunk type");
+  }
+  ASSAY_TRY(MappedFile f, MappedFile::open(a.substr(eq + 1)));
+  return warriors::ChunkSpec{type, 0, ByteBuffer(f.bytes().begin(), f.bytes().end()), 0};
+}
+
+int run_pack_container(const WarriorsArgs& a) {
+  ByteBuffer out;
+  if (a.pack) {
+    std::vector<ByteBuffer> res;
+    for (const auto& f : a.inputs) {
+      auto m = MappedFile::open(f);
+      if (!m) return report(m.error());
+      res.emplace_back(m->bytes().begin(), m->bytes().end());
+    }
+    auto p = warriors::write_pack(res);
+    if (!p) return report(p.error());
+    out = std::move(*p);
+  } else {
+    std::vector<warriors::ChunkSpec> chunks;
+    for (const auto& f : a.inputs) {
+      auto c = parse_chunk_arg(f);
+      if (!c) return report(c.error());
+      chunks.push_back(std::move(*c));
+    }
+    // The resource hash: crc32 of the name as given (case kept, no prefix; spec #wr-3-4).
+    std::uint32_t h = warriors::parse_hash(a.name).value_or(crc32(a.name));
+    for (auto& c : chunks) c.id = h;
+    auto r = warriors::write_resource(h, chunks);
+    if (!r) return report(r.error());
+    out = std::move(*r);
+  }
+  auto w = write_file_atomic(a.out, out, a.force);
+  return w ? kExitOk : report(w.error());
+}
+
+int run_pack_disc(const Cli& cli, const WarriorsArgs& a) {
+  auto in = Input::open(a.like);
+  if (!in) return report(in.error());
+  auto disc = warriors::Disc::open(*in);
+  if (!disc) return report(disc.error());
+  auto rep = warriors::collect_replacements(*disc, a.files_dir);
+  if (!rep) return report(rep.error());
+  auto st = warriors::repack(*disc, *rep, a.out, a.force);
+  if (!st) return report(st.error());
+  if (!cli.quiet)
+    std::fprintf(stderr, "pack warriors: %u of %u entries replaced, WAD %llu bytes\n", st->replaced, disc->count(),
+                 static_cast<unsigned long long>(st->wad_size));
+  return kExitOk;
+}
+
+}  // namespace
+
+void register_warriors(Cli& cli) {
+  cli.hashes["warriors"] = [](const std::string& s) { return hex8(warriors::name_hash(s)); };
+  auto a = std::make_shared<WarriorsArgs>();
+  auto* fam = cli.app.add_subcommand("warriors", "The Warriors: classify WAD entries, load chunk containers");
+  fam->require_subcommand(1);
+
+  auto* classify = fam->add_subcommand("classify", "count the WAD entries of DISC by kind (spec warriors.md#wr-8)");
+  classify->add_option("disc", a->disc, "folder, WARRIORS.DIR or ISO image")->required();
+  classify->add_flag("--json", a->json, "machine-readable output");
+  cli.add_read_options(*classify);
+  classify->callback([&cli, a] {
+    auto in = Input::open(a->disc);
+    if (!in) return cli.fail(report(in.error()));
+    ReadOptions ro = cli.read;
+    auto j = warriors::classify_disc(*in, ro);
+    if (!j) return cli.fail(report(j.error().in_file(a->disc)));
+    a->json ? print_json(*j) : print_counts(*j);
+  });
+
+  auto* load = fam->add_subcommand("load", "load one entry (DISC:NAME, DISC:0xHASH) or a container FILE");
+  load->add_option("entry", a->spec, "DISC:NAME | DISC:0xHASH | FILE")->required();
+  load->add_flag("--json", a->json, "machine-readable output");
+  load->add_flag("--flat", a->flat, "force the flat loader");
+  load->add_flag("--grouped", a->grouped, "force the grouped loader");
+  cli.add_read_options(*load);
+  load->callback([&cli, a] {
+    const auto shape = a->flat ? warriors::ContainerShape::flat
+                               : a->grouped ? warriors::ContainerShape::grouped : warriors::ContainerShape::automatic;
+    auto j = warriors::load_spec(a->spec, shape, cli.read);
+    if (!j) return cli.fail(report(j.error()));
+    a->json ? print_json(*j) : print_load(*j);
+    if (j->contains("error")) cli.fail(kExitProblems);
+  });
+
+  auto* pd = cli.pack->add_subcommand("warriors", "rebuild WARRIORS.DIR/.WAD like DISC with files replaced");
+  pd->add_option("-o,--output", a->out, "output folder")->required();
+  pd->add_option("--like", a->like, "the original disc (folder, DIR or ISO)")->required();
+  pd->add_option("files", a->files_dir, "folder of replacement files (<name> or <8-hex-hash>.bin)")->required();
+  pd->add_flag("-f,--force", a->force, "overwrite existing files");
+  pd->callback([&cli, a] { cli.fail(run_pack_disc(cli, *a)); });
+
+  auto* pc = cli.pack->add_subcommand("warriors-container", "write a chunk container (resource or --pack)");
+  pc->add_option("-o,--output", a->out, "output file")->required();
+  pc->add_option("--name", a->name, "resource name hashed as-is (or 0xHASH)")->default_val("resource");
+  pc->add_flag("--pack", a->pack, "inputs are resources: write a pack");
+  pc->add_option("inputs", a->inputs, "TYPE=FILE chunks, or resource files with --pack")->required();
+  pc->add_flag("-f,--force", a->force, "overwrite an existing file");
+  pc->callback([&cli, a] { cli.fail(run_pack_container(*a)); });
+}
 
 }  // namespace assay::cli

@@ -1,11 +1,385 @@
-// The warriors record for the CLI (placeholder until the format lands).
-#include "assay/formats/format.h"
+// The warriors Format record and the family's verbs: disc (DIR/WAD, folder or ISO) and loose
+// chunk-container inputs. spec: warriors.md#wr-1-2, #wr-2, #wr-5, #wr-8, #wr-10.
+#include "assay/formats/warriors/warriors.h"
+
+#include <fmt/format.h>
+
+#include <mutex>
+#include <system_error>
+
+#include "assay/core/glob.h"
+#include "assay/core/progress.h"
+#include "assay/core/thread_pool.h"
+#include "assay/formats/warriors/samples.h"
+#include "assay/formats/warriors/writer.h"
+
+namespace assay::warriors {
+
+namespace {
+
+bool is_loose_container(const Input& in) {
+  if (in.is_directory || in.bytes.size() < 32) return false;
+  const std::uint32_t count = load<std::uint32_t>(in.bytes.data(), Endian::little);
+  if (count == 0) return false;
+  return check_exact_pack(in.bytes).exact || check_exact_resource(in.bytes).exact;
+}
+
+int identify(const Input& in) {
+  if (looks_like_disc(in)) return 100;
+  if (!in.is_directory && in.bytes.size() >= 16 &&
+      load<std::uint32_t>(in.bytes.data() + 12, Endian::little) == kPackageMarker && check_exact_pack(in.bytes).exact)
+    return 90;
+  if (is_loose_container(in)) return 50;  // strict: C1-C7 over the whole file
+  return 0;
+}
+
+struct DiscCtx {
+  Disc disc;
+  NameTable names;
+};
+
+Result<DiscCtx> open_disc(const Input& in, const ReadOptions& opt) {
+  ASSAY_TRY(Disc d, Disc::open(in));
+  ASSAY_TRY(NameTable n, NameTable::load(opt.names_files));
+  return DiscCtx{std::move(d), std::move(n)};
+}
+
+EntryKind kind_of(const DiscCtx& c, const DirEntry& e) {
+  auto bytes = c.disc.entry_bytes(e);
+  if (!bytes) return EntryKind::other;
+  const std::string* n = c.names.find(e.hash);
+  return classify_entry(*bytes, n ? std::optional<std::string_view>(*n) : std::nullopt);
+}
+
+Json header_json(const ContainerHeader& h) {
+  return Json{{"count", h.count}, {"size", h.size}, {"zero", h.zero}, {"id", h.id}};
+}
+
+unsigned thread_count(const ReadOptions& opt) { return opt.threads ? opt.threads : default_threads(); }
+
+// ---- info / list ----
+Result<Json> info(const Input& in, const ReadOptions& opt) {
+  if (looks_like_disc(in)) {
+    ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+    return Json{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entries", c.disc.count()},
+                {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
+  }
+  ByteReader r(in.bytes, Endian::little, kFormat);
+  ASSAY_TRY(std::uint32_t count, r.u32(0, "container header"));
+  const bool pack = check_exact_pack(in.bytes).exact;
+  const ExactInfo x = pack ? check_exact_pack(in.bytes) : check_exact_resource(in.bytes);
+  return Json{{"format", kFormat},
+              {"container", pack ? "pack" : "resource"},
+              {"header", header_json({count, *r.u32(4, ""), *r.u32(8, ""), *r.u32(12, "")})},
+              {"exact", x.exact},
+              {"size", in.bytes.size()}};
+}
+
+Result<Json> list_container(const Input& in) {
+  LoadResult r = load_container(in.bytes, HandlerTable());  // all raw: list what the file holds
+  if (r.error) return *r.error;
+  Json entries = Json::array();
+  for (const auto& c : r.chunks)
+    entries.push_back({{"index", c.index}, {"group", c.group}, {"type", c.header.type},
+                       {"type_name", chunk_type_name(c.header.type)}, {"offset", c.offset},
+                       {"size", c.header.size}, {"id", c.header.id}, {"name", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)}});
+  return Json{{"format", kFormat}, {"container", to_string(r.shape)}, {"entries", entries}};
+}
+
+Result<Json> list(const Input& in, const ReadOptions& opt) {
+  if (!looks_like_disc(in)) return list_container(in);
+  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  const std::uint32_t n = c.disc.count();
+  std::vector<EntryKind> kinds(n);
+  parallel_for(n, thread_count(opt), [&](std::size_t i) { kinds[i] = kind_of(c, c.disc.entry(static_cast<std::uint32_t>(i))); });
+  Json entries = Json::array();
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const DirEntry e = c.disc.entry(i);
+    Json j{{"index", i}, {"hash", e.hash}};
+    if (const std::string* name = c.names.find(e.hash)) j["name"] = *name;
+    else j["name"] = nullptr;
+    j["offset"] = e.offset;
+    j["size"] = e.size;
+    j["kind"] = to_string(kinds[i]);
+    j["file"] = entry_file_name(e, c.names);
+    entries.push_back(std::move(j));
+  }
+  return Json{{"format", kFormat}, {"entries", std::move(entries)}};
+}
+
+// ---- verify ----
+void prefix(Diagnostics& out, const Diagnostics& in, const std::string& label, std::uint64_t base) {
+  for (Diagnostic d : in.items()) {
+    d.where.structure = d.where.structure.empty() ? label : label + ": " + d.where.structure;
+    if (d.where.offset != kNoOffset) d.where.offset += base;
+    out.add(std::move(d));
+  }
+}
+
+void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table, Diagnostics& out) {
+  const std::string label = entry_label(e, c.names);
+  auto bytes = c.disc.entry_bytes(e);
+  if (!bytes) return;  // D5 already reported
+  const std::string* name = c.names.find(e.hash);
+  const EntryKind kind = classify_entry(*bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
+  auto err = [&](std::string m) { out.error(make_error(kFormat, label, e.offset, std::move(m))); };
+  auto warn = [&](std::string m) { out.warning(make_error(kFormat, label, e.offset, std::move(m))); };
+  const bool marker = bytes->size() >= 16 && load<std::uint32_t>(bytes->data() + 12, Endian::little) == kPackageMarker;
+  if (name) {
+    const auto expected = kind_from_name(*name);
+    if (expected && *expected != kind) {
+      if (*expected == EntryKind::resource) err(fmt::format("V2: named {} but not an exact resource ({})", *name, to_string(kind)));
+      else if (*expected == EntryKind::pack) err(fmt::format("V1: named {} but not an exact pack: {}", *name, check_exact_pack(*bytes).why));
+      else warn(fmt::format("V21: named {} but its structure is {}", *name, to_string(kind)));
+    }
+  }
+  if (marker && kind != EntryKind::pack && !(name && kind_from_name(*name) == EntryKind::pack))
+    err("V1: carries the pack marker but is not an exact pack: " + check_exact_pack(*bytes).why);
+  if (!is_container(kind)) return;
+  LoadOptions lo;
+  lo.shape = kind == EntryKind::pack ? ContainerShape::grouped : ContainerShape::flat;
+  LoadResult r = load_container(*bytes, table, lo);
+  Diagnostics local = r.diags;
+  if (r.error) local.error(*r.error);
+  if (name && kind_from_name(*name) == EntryKind::resource && name->size() > 4 &&
+      name->substr(name->size() - 4) == ".lev" && r.ok() &&
+      (!r.stacks.chunks().empty() || r.stacks.objects().size() != 1))
+    local.warning(make_error(kFormat, "level", kNoOffset, "V13: the load does not end with an empty chunk stack and one object"));
+  prefix(out, local, label, e.offset);
+}
+
+void verify_disc(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  auto c = open_disc(in, opt);
+  if (!c) return out.error(c.error());
+  c->disc.validate(out);
+  const std::uint32_t n = c->disc.count();
+  const HandlerTable table = HandlerTable::standard();
+  Progress progress("verify", n, opt.progress);
+  // Blocks of entries keep memory bounded by the problems found, not by the disc.
+  constexpr std::uint32_t kBlock = 256;
+  for (std::uint32_t b = 0; b < n; b += kBlock) {
+    const std::uint32_t m = std::min(kBlock, n - b);
+    std::vector<Diagnostics> per(m);
+    parallel_for(m, thread_count(opt), [&](std::size_t k) {
+      verify_entry(*c, c->disc.entry(b + static_cast<std::uint32_t>(k)), table, per[k]);
+      progress.advance();
+    });
+    for (auto& d : per) out.append(d);
+  }
+  progress.finish();
+}
+
+void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  if (looks_like_disc(in)) return verify_disc(in, opt, out);
+  LoadResult r = load_container(in.bytes, HandlerTable::standard());
+  out.append(r.diags);
+  if (r.error) out.error(*r.error);
+}
+
+// ---- extract ----
+bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
+
+bool selected(const std::vector<std::string>& sel, const DirEntry& e, const std::string& file) {
+  if (sel.empty()) return true;
+  for (const auto& s : sel) {
+    if (auto h = parse_hash(s)) {
+      if (*h == e.hash) return true;
+      continue;
+    }
+    if (has_glob_chars(s) ? glob_match(s, file) : (name_hash(s) == e.hash || s == file)) return true;
+  }
+  return false;
+}
+
+Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir,
+                             Diagnostics&) {
+  ExtractStats st;
+  if (!looks_like_disc(in)) {
+    LoadResult r = load_container(in.bytes, HandlerTable());
+    if (r.error) return *r.error;
+    for (const auto& c : r.chunks) {
+      const std::string file = fmt::format("{:04}_{:02x}.bin", c.index, c.header.type);
+      if (!x.globs.empty() && !glob_any(x.globs, file)) continue;
+      ASSAY_CHECK(dir.write(file, in.bytes.subspan(c.offset + 16, c.header.size)));
+      ++st.files, st.bytes += c.header.size;
+    }
+    return st;
+  }
+  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  std::map<std::uint32_t, std::uint32_t> seen;  // hash -> first row (D9 duplicates get "<index>_")
+  Progress progress("extract", c.disc.count(), opt.progress);
+  for (std::uint32_t i = 0; i < c.disc.count(); ++i) {
+    const DirEntry e = c.disc.entry(i);
+    progress.advance();
+    std::string file = entry_file_name(e, c.names);
+    if (!seen.emplace(e.hash, i).second) file = fmt::format("{}_{}", i, file);
+    if (!selected(x.globs, e, file)) continue;
+    ASSAY_TRY(ByteView bytes, c.disc.entry_bytes(e));
+    ASSAY_CHECK(dir.write(file, bytes));
+    ++st.files, st.bytes += bytes.size();
+  }
+  progress.finish();
+  return st;
+}
+
+Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
+  const DiscImage d = samples::disc(samples::disc_entries());
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "warriors", ec);
+  if (ec) return io_error((dir / "warriors").string(), ec.message());
+  ASSAY_CHECK(write_file_atomic(dir / "warriors" / "WARRIORS.DIR", d.dir, true));
+  ASSAY_CHECK(write_file_atomic(dir / "warriors" / "WARRIORS.WAD", d.wad, true));
+  ASSAY_CHECK(write_file_atomic(dir / "warriors_level1.lev", samples::level(), true));
+  return std::vector<std::string>{"warriors/WARRIORS.DIR", "warriors/WARRIORS.WAD", "warriors_level1.lev"};
+}
+
+}  // namespace
+
+// ---- family verbs ----
+Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
+  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  const std::uint32_t n = c.disc.count();
+  std::vector<EntryKind> kinds(n);
+  parallel_for(n, thread_count(opt), [&](std::size_t i) { kinds[i] = kind_of(c, c.disc.entry(static_cast<std::uint32_t>(i))); });
+  std::array<std::uint64_t, kEntryKindCount> count{}, bytes{};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    ++count[static_cast<int>(kinds[i])];
+    bytes[static_cast<int>(kinds[i])] += c.disc.entry(i).size;
+  }
+  Json counts = Json::object(), sizes = Json::object();
+  for (int k = 0; k < kEntryKindCount; ++k) {
+    counts[std::string(to_string(static_cast<EntryKind>(k)))] = count[k];
+    sizes[std::string(to_string(static_cast<EntryKind>(k)))] = bytes[k];
+  }
+  return Json{{"format", kFormat}, {"entries", n}, {"counts", counts}, {"bytes", sizes}};
+}
+
+Json load_result_json(const LoadResult& r, std::uint64_t base) {
+  Json j;
+  j["format"] = to_string(r.shape);
+  j["ok"] = r.ok();
+  j["header"] = header_json(r.header);
+  j["chunks"] = r.chunks.size();
+  std::map<std::uint32_t, std::uint64_t> per_type;
+  for (const auto& c : r.chunks) ++per_type[c.header.type];
+  Json counts = Json::array();
+  for (auto [t, n] : per_type) counts.push_back({{"type", t}, {"name", chunk_type_name(t)}, {"count", n}});
+  j["chunk_counts"] = counts;
+  if (r.shape == ContainerShape::grouped) {
+    j["groups"] = r.group_ids.size();
+    j["ended_by_zero_group"] = r.ended_by_zero_group;
+  }
+  Json stack = Json::array();
+  for (const auto& c : r.stacks.chunks()) {
+    Json s{{"type", c.type}, {"name", chunk_type_name(c.type)}, {"offset", base + c.offset}, {"size", c.data.size()}, {"id", c.id}};
+    std::visit([&](const auto& v) {
+      using T = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<T, ClumpValue>) s["value"] = {{"kind", "clump"}, {"atomics", v.atomics}, {"stamp", v.section.stamp}};
+      else if constexpr (std::is_same_v<T, TexDictValue>) s["value"] = {{"kind", "texture_dictionary"}, {"textures", v.textures}};
+      else if constexpr (std::is_same_v<T, WorldValue>) s["value"] = {{"kind", "world"}};
+      else if constexpr (std::is_same_v<T, SpritePage>)
+        s["value"] = {{"kind", "sprite_page"}, {"rects", v.rects}, {"first_glyph", v.first_glyph}, {"textures", v.dictionary.textures}};
+      else s["value"] = nullptr;
+    }, c.value);
+    stack.push_back(std::move(s));
+  }
+  j["chunk_stack"] = stack;
+  Json objects = Json::array();
+  for (const auto& o : r.stacks.objects()) {
+    Json oj{{"type", object_kind(o)}};
+    std::visit([&](const auto& v) {
+      using T = std::decay_t<decltype(v)>;
+      if constexpr (std::is_same_v<T, Animation>) oj.update({{"name", v.name}, {"duration", v.duration}, {"channels", v.channels}});
+      else if constexpr (std::is_same_v<T, CollisionMesh>)
+        oj.update({{"cells", {v.nx, v.ny, v.nz}}, {"triangles", v.triangles}, {"vertices", v.vertices}});
+      else if constexpr (std::is_same_v<T, Character>) {
+        Json clips = Json::array();
+        for (const auto& a : v.clips) clips.push_back(a.name);
+        oj.update({{"clips", clips}, {"default_slots", v.default_slots}, {"anim_ranges", v.anim_ranges}});
+      } else if constexpr (std::is_same_v<T, WorldObject>) oj["textures"] = v.textures.textures;
+      else if constexpr (std::is_same_v<T, GameObjectList>)
+        oj.update({{"list_bytes", v.list_bytes}, {"definition_bytes", v.definition_bytes}, {"instance_bytes", v.instance_bytes}});
+      else if constexpr (std::is_same_v<T, Level>)
+        oj.update({{"triangles", v.mesh.triangles}, {"vertices", v.mesh.vertices}, {"occluders", v.occluders},
+                   {"skyline_atomics", v.skyline.atomics}, {"sky_box_atomics", v.sky_box.atomics},
+                   {"cloud_box_atomics", v.cloud_box.atomics}});
+    }, o);
+    objects.push_back(std::move(oj));
+  }
+  j["objects"] = objects;
+  Json stored = Json::array();
+  for (const auto& s : r.stored) {
+    Json sj{{"type", s.type}, {"name", chunk_type_name(s.type)}, {"slot", s.slot}, {"offset", base + s.offset}, {"size", s.size}};
+    for (const auto& [k, v] : s.fields) sj[k] = v;
+    if (!s.strings.empty()) sj["strings"] = s.strings;
+    stored.push_back(std::move(sj));
+  }
+  j["stored"] = stored;
+  j["consumed"] = r.consumed;
+  j["trailing"] = r.trailing;
+  Json diags = Json::array();
+  for (const auto& d : r.diags.items())
+    diags.push_back({{"severity", to_string(d.severity)},
+                     {"structure", d.where.structure},
+                     {"offset", d.where.offset == kNoOffset ? Json(nullptr) : Json(base + d.where.offset)},
+                     {"message", d.where.message}});
+  j["diagnostics"] = diags;
+  if (r.error) {
+    const Error& e = *r.error;
+    j["error"] = {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
+                  {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(base + e.offset)}};
+  }
+  return j;
+}
+
+Result<Json> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt) {
+  std::error_code ec;
+  LoadOptions lo;
+  lo.shape = shape;
+  const HandlerTable table = HandlerTable::standard();
+  if (std::filesystem::exists(spec, ec) && !std::filesystem::is_directory(spec, ec)) {
+    ASSAY_TRY(Input in, Input::open(spec));
+    if (!looks_like_disc(in)) {
+      Json j = load_result_json(load_container(in.bytes, table, lo));
+      j["file"] = spec;
+      return j;
+    }
+  }
+  const auto colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0)
+    return usage_error(fmt::format("{}: expected DISC:NAME, DISC:0xHASH or a container file", spec));
+  ASSAY_TRY(Input in, Input::open(spec.substr(0, colon)));
+  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  const std::string sel = spec.substr(colon + 1);
+  auto e = c.disc.find(name_hash(sel));
+  if (!e) return usage_error(fmt::format("{}: no entry with hash {:08x}", spec, name_hash(sel)));
+  ASSAY_TRY(ByteView bytes, c.disc.entry_bytes(*e));
+  const std::string* name = c.names.find(e->hash);
+  const EntryKind kind = classify_entry(bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
+  Json j = load_result_json(load_container(bytes, table, lo), e->offset);
+  j["entry"] = {{"index", e->index}, {"hash", e->hash}, {"name", name ? Json(*name) : Json(nullptr)},
+                {"offset", e->offset}, {"size", e->size}, {"kind", to_string(kind)}};
+  if (!is_container(kind))
+    j["warning"] = fmt::format("entry kind is {}, not a resource or pack (spec: warriors.md#wr-5-3)", to_string(kind));
+  return j;
+}
+
+}  // namespace assay::warriors
 
 namespace assay {
 
 const Format kWarriorsFormat = {
     .name = "warriors",
-    .description = "The Warriors WARRIORS.DIR/.WAD and chunk containers",
+    .description = "The Warriors WARRIORS.DIR/.WAD (folder, DIR file or ISO) and chunk containers",
+    .identify = warriors::identify,
+    .info = warriors::info,
+    .list = warriors::list,
+    .verify = warriors::verify,
+    .extract = warriors::extract,
+    .open_inner = nullptr,
+    .write_samples = warriors::write_samples,
+    .list_columns = {"index", "file", "offset", "size", "kind"},
 };
+
 
 }  // namespace assay

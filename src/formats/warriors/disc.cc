@@ -1,0 +1,258 @@
+// spec: warriors.md#wr-1-2, #wr-2-1 .. #wr-2-5.
+#include "assay/formats/warriors/disc.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <sstream>
+#include <system_error>
+
+#include "assay/core/hash.h"
+#include "assay/core/mapped_file.h"
+#include "disc_iso.h"
+
+namespace assay::warriors {
+
+namespace {
+
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+// Finds `name` case-insensitively among the regular files of `folder` (spec: #wr-1-2).
+std::optional<std::filesystem::path> find_in_folder(const std::filesystem::path& folder, std::string_view name) {
+  std::error_code ec;
+  for (const auto& de : std::filesystem::directory_iterator(folder, ec)) {
+    if (!de.is_regular_file(ec)) continue;
+    if (iequals(de.path().filename().string(), name)) return de.path();
+  }
+  return std::nullopt;
+}
+
+struct MappedPair {
+  MappedFile dir, wad;
+};
+
+Result<Disc> open_files(const std::filesystem::path& dir_path, const std::filesystem::path& wad_path,
+                        DiscSource source) {
+  ASSAY_TRY(MappedFile dir, MappedFile::open(dir_path));
+  ASSAY_TRY(MappedFile wad, MappedFile::open(wad_path));
+  auto owner = std::make_shared<MappedPair>(MappedPair{std::move(dir), std::move(wad)});
+  return Disc::from_views(owner->dir.bytes(), owner->wad.bytes(), owner, source);
+}
+
+}  // namespace
+
+std::string_view base_name(std::string_view name) {
+  if (istarts_with(name, "./")) name.remove_prefix(2);
+  if (istarts_with(name, "ee_files/")) name.remove_prefix(9);
+  return name;
+}
+
+std::string normalise_name(std::string_view name) {
+  std::string s = "./ee_files/";
+  s += base_name(name);
+  for (char& c : s) c = ascii_lower(c);
+  return s;
+}
+
+std::optional<std::uint32_t> parse_hash(std::string_view s) {
+  if (s.size() < 3 || s.size() > 10 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return std::nullopt;
+  std::uint32_t v = 0;
+  for (char c : s.substr(2)) {
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return std::nullopt;
+    v = (v << 4) | static_cast<std::uint32_t>(d);
+  }
+  return v;
+}
+
+std::uint32_t name_hash(std::string_view name) {
+  if (auto h = parse_hash(name)) return *h;
+  return crc32(normalise_name(name));
+}
+
+std::string_view to_string(DiscSource s) {
+  switch (s) {
+    case DiscSource::folder: return "folder";
+    case DiscSource::dir_file: return "dir_file";
+    case DiscSource::iso: return "iso";
+  }
+  return "?";
+}
+
+Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const void> owner, DiscSource source) {
+  // D1: size >= 16 and = 16 + 12 * count, checked before any row is read.
+  if (dir.size() < kDirHeaderSize)
+    return make_error(kFormat, "DIR header", 0, fmt::format("D1: DIR is {} bytes, needs at least 16", dir.size()));
+  const std::uint32_t count = load<std::uint32_t>(dir.data(), Endian::little);
+  const std::uint64_t rows = std::uint64_t{count} * kDirRowSize;  // u32 x 16: cannot wrap
+  if (dir.size() != kDirHeaderSize + rows)
+    return make_error(kFormat, "DIR header", 0,
+                      fmt::format("D1: count {} needs a DIR of {} bytes, file has {}", count,
+                                  kDirHeaderSize + rows, dir.size()));
+  Disc d;
+  d.dir_ = dir;
+  d.wad_ = wad;
+  d.count_ = count;
+  d.source_ = source;
+  d.owner_ = std::move(owner);
+  return d;
+}
+
+DirEntry Disc::entry(std::uint32_t i) const noexcept {
+  const std::uint8_t* p = dir_.data() + kDirHeaderSize + kDirRowSize * i;
+  return {i, load<std::uint32_t>(p, Endian::little), load<std::uint32_t>(p + 4, Endian::little),
+          load<std::uint32_t>(p + 8, Endian::little)};
+}
+
+Result<ByteView> Disc::entry_bytes(const DirEntry& e) const {
+  if (!range_ok(e.offset, e.size, wad_.size()))
+    return make_error(kFormat, fmt::format("DIR row {}", e.index), kDirHeaderSize + kDirRowSize * e.index,
+                      fmt::format("D5: entry {:08x} [0x{:x}, +{}) lies past the WAD's end (0x{:x})", e.hash,
+                                  e.offset, e.size, wad_.size()));
+  return wad_.subspan(e.offset, e.size);
+}
+
+std::optional<DirEntry> Disc::find(std::uint32_t hash) const noexcept {
+  for (std::uint32_t i = 0; i < count_; ++i) {
+    DirEntry e = entry(i);
+    if (e.hash == hash) return e;
+  }
+  return std::nullopt;
+}
+
+void Disc::validate(Diagnostics& out) const {
+  auto row_at = [](std::uint32_t i) { return kDirHeaderSize + kDirRowSize * i; };
+  for (std::size_t b = 4; b < 16; ++b)
+    if (dir_[b] != 0) {
+      out.warning(make_error(kFormat, "DIR header", 4, "D2: bytes 0x04-0x0F are not zero"));
+      break;
+    }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> hashes;  // (hash, row), for D9
+  hashes.reserve(count_);
+  std::uint64_t last_end = 0;
+  for (std::uint32_t i = 0; i < count_; ++i) {
+    const DirEntry e = entry(i);
+    const std::string row = fmt::format("DIR row {} ({:08x})", i, e.hash);
+    hashes.emplace_back(e.hash, i);
+    if (e.offset % kSector != 0)
+      out.error(make_error(kFormat, row, row_at(i), fmt::format("D3: wadOffset 0x{:x} is not a multiple of 2,048", e.offset)));
+    if (!range_ok(e.offset, e.size, wad_.size()))
+      out.error(make_error(kFormat, row, row_at(i),
+                           fmt::format("D5: entry [0x{:x}, +{}) ends past the WAD ({} bytes)", e.offset, e.size, wad_.size())));
+    if (e.size == 0) out.warning(make_error(kFormat, row, row_at(i), "D10: entry of size 0"));
+    if (i > 0) {
+      const DirEntry p = entry(i - 1);
+      const bool zero_pair = (p.size == 0 || e.size == 0) && e.offset == p.offset;
+      if (e.offset <= p.offset && !zero_pair)
+        out.error(make_error(kFormat, row, row_at(i),
+                             fmt::format("D4: wadOffset 0x{:x} does not increase (previous row 0x{:x})", e.offset, p.offset)));
+      const std::uint64_t prev_end = std::uint64_t{p.offset} + p.size;
+      if (e.offset < prev_end)
+        out.error(make_error(kFormat, row, row_at(i),
+                             fmt::format("D6: entry starts at 0x{:x}, inside the previous entry (ends 0x{:x})", e.offset, prev_end)));
+      else if (e.offset - prev_end >= kSector)
+        out.warning(make_error(kFormat, row, row_at(i),
+                               fmt::format("D7: gap of {} bytes after the previous entry", e.offset - prev_end)));
+    }
+    last_end = std::max<std::uint64_t>(last_end, std::uint64_t{e.offset} + e.size);
+  }
+  if (wad_.size() % kSector != 0 || (wad_.size() >= last_end && wad_.size() - last_end >= kSector))
+    out.warning(make_error(kFormat, "WAD", wad_.size(),
+                           fmt::format("D8: WAD size {} is not a multiple of 2,048 ending within 2,048 bytes of the last entry (0x{:x})",
+                                       wad_.size(), last_end)));
+  std::sort(hashes.begin(), hashes.end());
+  for (std::size_t k = 1; k < hashes.size(); ++k)
+    if (hashes[k].first == hashes[k - 1].first)
+      out.warning(make_error(kFormat, fmt::format("DIR row {} ({:08x})", hashes[k].second, hashes[k].first),
+                             row_at(hashes[k].second),
+                             fmt::format("D9: hash also used by row {}; this row is unreachable by name", hashes[k - 1].second)));
+}
+
+Result<Disc> Disc::open(const Input& in) {
+  if (in.is_directory) {
+    auto dir = find_in_folder(in.path, "WARRIORS.DIR");
+    if (!dir) return io_error(in.name, "no WARRIORS.DIR in this folder");
+    auto wad = find_in_folder(in.path, "WARRIORS.WAD");
+    if (!wad) return io_error(in.name, "no WARRIORS.WAD in this folder");
+    return open_files(*dir, *wad, DiscSource::folder);
+  }
+  if (iso_has_signature(in.bytes)) {
+    ASSAY_TRY(IsoFiles files, find_iso_files(in));
+    auto span = [&](const IsoExtent& x) { return in.bytes.subspan(x.offset, x.size); };
+    return from_views(span(files.dir), span(files.wad), in.owner, DiscSource::iso);
+  }
+  if (in.path.empty() || !iequals(in.path.filename().string(), "WARRIORS.DIR"))
+    return make_error(kFormat, "disc", kNoOffset, "not a folder, WARRIORS.DIR or ISO image");
+  auto wad = find_in_folder(in.path.has_parent_path() ? in.path.parent_path() : ".", "WARRIORS.WAD");
+  if (!wad) return io_error(in.name, "no WARRIORS.WAD beside this WARRIORS.DIR");
+  ASSAY_TRY(MappedFile w, MappedFile::open(*wad));
+  struct Owner {
+    std::shared_ptr<const void> dir;
+    MappedFile wad;
+  };
+  auto owner = std::make_shared<Owner>(Owner{in.owner, std::move(w)});
+  return from_views(in.bytes, owner->wad.bytes(), owner, DiscSource::dir_file);
+}
+
+bool looks_like_disc(const Input& in) {
+  if (in.is_directory)
+    return find_in_folder(in.path, "WARRIORS.DIR").has_value() && find_in_folder(in.path, "WARRIORS.WAD").has_value();
+  if (iso_has_signature(in.bytes)) return find_iso_files(in).ok();
+  if (in.path.empty() || !iequals(in.path.filename().string(), "WARRIORS.DIR")) return false;
+  if (in.bytes.size() < kDirHeaderSize) return false;
+  const std::uint64_t count = load<std::uint32_t>(in.bytes.data(), Endian::little);
+  return in.bytes.size() == kDirHeaderSize + kDirRowSize * count;
+}
+
+Result<NameTable> NameTable::load(const std::vector<std::string>& files) {
+  NameTable t;
+  for (const auto& f : files) {
+    ASSAY_TRY(std::string text, read_text_file(f));
+    std::istringstream is(text);
+    std::string line;
+    while (std::getline(is, line)) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      std::size_t b = 0;
+      while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+      if (b < line.size() && line[b] != '#') t.add(std::string_view(line).substr(b));
+    }
+  }
+  return t;
+}
+
+void NameTable::add(std::string_view name) {
+  if (name.empty() || parse_hash(name)) return;
+  names_.emplace(name_hash(name), std::string(base_name(name)));
+}
+
+const std::string* NameTable::find(std::uint32_t hash) const {
+  auto it = names_.find(hash);
+  return it == names_.end() ? nullptr : &it->second;
+}
+
+std::string entry_file_name(const DirEntry& e, const NameTable& names) {
+  if (const std::string* n = names.find(e.hash)) return *n;
+  return hex8(e.hash) + ".bin";
+}
+
+std::string entry_label(const DirEntry& e, const NameTable& names) {
+  std::string s = fmt::format("entry[{}] {:08x}", e.index, e.hash);
+  if (const std::string* n = names.find(e.hash)) s += " (" + *n + ")";
+  return s;
+}
+
+}  // namespace assay::warriors
