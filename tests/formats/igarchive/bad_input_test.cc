@@ -268,6 +268,28 @@ TEST(IgArchiveBadInput, HostileNamesStayUnderOutput) {
   }
 }
 
+// Globs select by logical name (library level: the same ExtractSettings the CLI fills).
+TEST(IgArchiveExtract, GlobsSelectByLogicalName) {
+  WriterOptions o;
+  o.version = 0x0B;
+  std::vector<WriterFile> f = {{.name = "levels/a.igz", .path = "build/x/levels/a.igz", .data = text(40000, 1)},
+                               {.name = "levels/b.bin", .data = text(10, 2)},
+                               {.name = "c.igz", .data = text(10, 3)}};
+  const ByteBuffer bytes = build(f, o);
+  const Archive a = open_ok(bytes);
+  assay::testing::TempDir t;
+  ExtractSettings s;
+  s.globs = {"*.igz"};
+  s.window = 0x8000;  // force several batches
+  auto r = extract_all(a, OutputDir(t / "o", false), s);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(r->files, 2u);
+  EXPECT_EQ(r->bytes, 40010u);
+  EXPECT_EQ(assay::testing::read_file(t / "o" / "levels" / "a.igz"), f[0].data);
+  EXPECT_EQ(assay::testing::read_file(t / "o" / "c.igz"), f[2].data);
+  EXPECT_FALSE(fs::exists(t / "o" / "levels" / "b.bin"));
+}
+
 // Allocation safety: a stored file whose length claims more than the archive holds.
 TEST(IgArchiveBadInput, StoredLengthBeyondFile) {
   ByteBuffer m = fixture(8, Endian::little);
