@@ -1,0 +1,139 @@
+// The igz verbs through the built CLI: identify, info/list/dump --json, verify exit codes,
+// ARCHIVE::INNER and verify --deep over an igArchive of igz files (docs/cli.md#igz).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "assay/formats/igarchive/writer.h"
+#include "assay/formats/igz/writer.h"
+#include "testing/testing.h"
+
+namespace assay::igz {
+namespace {
+
+using testing::run_cli;
+using testing::shell_quote;
+using nlohmann::json;
+
+ByteBuffer sample(std::uint32_t version = 9, Endian e = Endian::big) {
+  auto b = build_sample({version, e, 9});
+  EXPECT_TRUE(b.ok());
+  return *b;
+}
+
+TEST(IgzCli, SampleInfoListDump) {
+  ASSAY_REQUIRE_SAMPLE(path, "alchemy/igModelTool_test_img.igz");
+  const std::string p = shell_quote(path.string());
+  auto id = run_cli("identify " + p);
+  EXPECT_EQ(id.exit_code, 0);
+  EXPECT_NE(id.out.find(": igz"), std::string::npos);
+
+  auto info = run_cli("info --json " + p);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const json i = json::parse(info.out);
+  EXPECT_EQ(i["format"], "igz");
+  EXPECT_EQ(i["version"], 9);
+  EXPECT_EQ(i["platform"], 9);
+  EXPECT_EQ(i["byte_order"], "big");
+  EXPECT_EQ(i["pointer_size"], 4);
+  ASSERT_EQ(i["pools"].size(), 4u);
+  EXPECT_EQ(i["pools"][1]["name"], "ImageObject");
+  EXPECT_EQ(i["pools"][1]["offset"], 0x958);
+  EXPECT_EQ(i["pools"][1]["size"], 0x60);
+  EXPECT_EQ(i["pools"][1]["alignment"], 0x10);
+  ASSERT_EQ(i["fixups"].size(), 11u);
+  EXPECT_EQ(i["fixups"][4]["tag"], "RVTB");
+  EXPECT_EQ(i["fixups"][4]["count"], 3);
+
+  auto list = run_cli("list --json " + p);
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const json l = json::parse(list.out);
+  EXPECT_EQ(l["format"], "igz");
+  ASSERT_EQ(l["entries"].size(), 3u);
+  EXPECT_EQ(l["entries"][2]["type"], "igImage2");
+  EXPECT_EQ(l["entries"][2]["pool"], "ImageObject");
+  EXPECT_EQ(l["entries"][2]["offset"], 0x958);
+  EXPECT_EQ(l["entries"][2]["size"], 0x60);
+  EXPECT_EQ(l["entries"][1]["index"], 1);
+
+  for (const char* verb : {"igz dump --json ", "dump --json "}) {
+    auto dump = run_cli(verb + p);
+    ASSERT_EQ(dump.exit_code, 0) << dump.err;
+    const json d = json::parse(dump.out);
+    EXPECT_EQ(d["root"]["object"], 0);
+    EXPECT_EQ(d["root"]["list"], json::array({2}));
+    EXPECT_EQ(d["names"][0]["name"], "image");
+    EXPECT_EQ(d["externals"]["ids"][0]["name"], "843cd0c2::61455ac9");
+    EXPECT_EQ(d["types"][1]["name"], "igImage2");
+    EXPECT_EQ(d["strings"]["referenced"], json::array({"image", "_magsstaff_diffuse"}));
+  }
+  auto v = run_cli("verify " + p);
+  EXPECT_EQ(v.exit_code, 0) << v.out;
+}
+
+TEST(IgzCli, VerifyExitCodes) {
+  testing::TempDir dir;
+  ByteBuffer good = sample();
+  testing::write_file(dir / "good.igz", good);
+  ByteBuffer bad = good;
+  bad.resize(bad.size() - 1);  // the last pool now runs past the end
+  testing::write_file(dir / "bad.igz", bad);
+  auto ok = run_cli("verify --json " + shell_quote((dir / "good.igz").string()));
+  EXPECT_EQ(ok.exit_code, 0);
+  EXPECT_TRUE(json::parse(ok.out)["files"][0]["ok"].get<bool>());
+  auto fail = run_cli("verify --json " + shell_quote((dir / "bad.igz").string()));
+  EXPECT_EQ(fail.exit_code, 1);
+  const json j = json::parse(fail.out);
+  EXPECT_FALSE(j["files"][0]["ok"].get<bool>());
+  EXPECT_GT(j["files"][0]["errors"].get<int>(), 0);
+  auto dump = run_cli("igz dump " + shell_quote((dir / "bad.igz").string()));
+  EXPECT_EQ(dump.exit_code, 1);
+  // unknown platform: error, fixed by --igz-pointer-size
+  ByteBuffer plat = good;
+  store<std::uint32_t>(plat.data() + 0x0C, 40, Endian::big);
+  testing::write_file(dir / "plat.igz", plat);
+  EXPECT_EQ(run_cli("info " + shell_quote((dir / "plat.igz").string())).exit_code, 1);
+  EXPECT_EQ(run_cli("verify --igz-pointer-size 4 " + shell_quote((dir / "plat.igz").string())).exit_code, 0);
+}
+
+TEST(IgzCli, InsideAnArchive) {
+  testing::TempDir dir;
+  igarchive::WriterOptions o;
+  o.version = 0x0B;
+  o.endian = Endian::big;
+  std::vector<igarchive::WriterFile> files;
+  files.push_back({.name = "x.igz", .data = sample(9, Endian::big)});
+  files.push_back({.name = "y.igz", .data = sample(8, Endian::little)});
+  ByteBuffer broken = sample(9, Endian::big);
+  store<std::uint32_t>(broken.data() + 0x10, 0xFFFFFFFF, Endian::big);  // numFixups
+  files.push_back({.name = "z.igz", .data = broken});
+  auto archive = igarchive::write_archive(files, o);
+  ASSERT_TRUE(archive.ok()) << archive.error().str();
+  testing::write_file(dir / "bootstrap.bld", *archive);
+  const std::string a = (dir / "bootstrap.bld").string();
+
+  auto dump = run_cli("dump --json " + shell_quote(a + "::x.igz"));
+  ASSERT_EQ(dump.exit_code, 0) << dump.err;
+  const json d = json::parse(dump.out);
+  EXPECT_EQ(d["version"], 9);
+  EXPECT_EQ(d["root"]["list"].size(), 2u);
+  auto info = run_cli("info --json " + shell_quote(a + "::y.igz"));
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_EQ(json::parse(info.out)["byte_order"], "little");
+  EXPECT_EQ(run_cli("verify " + shell_quote(a + "::x.igz")).exit_code, 0);
+
+  auto deep = run_cli("verify --deep --json " + shell_quote(a));
+  const json j = json::parse(deep.out);
+  bool names_z = false, names_x = false;
+  for (const auto& p : j["files"][0]["problems"]) {
+    const std::string s = p["structure"];
+    if (p["severity"] == "error" && s.find("z.igz") != std::string::npos) names_z = true;
+    if (p["severity"] == "error" && s.find("x.igz") != std::string::npos) names_x = true;
+  }
+  EXPECT_TRUE(names_z) << deep.out;
+  EXPECT_FALSE(names_x);
+  EXPECT_EQ(deep.exit_code, 1);
+}
+
+}  // namespace
+}  // namespace assay::igz
