@@ -179,26 +179,38 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
     lv.offset = data_abs + k.image_offset;
     lv.stored_width = swizzled ? 2 * k.trx_w : k.trx_w;
     lv.stored_height = swizzled ? 2 * k.trx_h : k.trx_h;
+    // the level itself must fit the image (the texture's size disagrees with its data otherwise)
     std::uint64_t texels = 0, bytes_needed = 0;
+    if (!mul_ok(lv.width, lv.height, texels) || !mul_ok(texels, h.depth, bytes_needed) ||
+        (bytes_needed + 7) / 8 > k.image.size())
+      return texture_error(tex, data_abs + p,
+                           fmt::format("level {}: {} x {} x {} bits needs more than the {} bytes of its image (R10)",
+                                       i, lv.width, lv.height, h.depth, k.image.size()));
+    // so must the transfer (spec: #rw-5-9 step 4.3)
     if (!mul_ok(lv.stored_width, lv.stored_height, texels) || !mul_ok(texels, h.depth, bytes_needed) ||
         bytes_needed / 8 > k.image.size())
       return texture_error(tex, data_abs + p,
-                           fmt::format("level {}: {} x {} x {} bits needs more than the {} bytes of its image", i,
-                                       lv.stored_width, lv.stored_height, h.depth, k.image.size()));
-    if (lv.stored_width < lv.width || lv.stored_height < lv.height)
-      return texture_error(tex, data_abs + p,
-                           fmt::format("level {}: the {} x {} transfer is smaller than the {} x {} level", i,
-                                       lv.stored_width, lv.stored_height, lv.width, lv.height));
+                           fmt::format("level {}: the {} x {} transfer of {} bits needs more than the {} bytes of its "
+                                       "image (R10)",
+                                       i, lv.stored_width, lv.stored_height, h.depth, k.image.size()));
     if (swizzled) {
       const std::uint32_t ew = std::max(lv.width, min_w), eh = std::max(lv.height, min_h);
-      if (lv.stored_width != ew || lv.stored_height != eh)  // R11
+      if (lv.stored_width != ew || lv.stored_height != eh) {  // R11
         report(diag, Severity::warning, texture_label(tex), data_abs + p,
                fmt::format("level {}: TRXREG x 2 is {} x {}, expected the padded {} x {} (R11)", i, lv.stored_width,
                            lv.stored_height, ew, eh));
+        // a transfer smaller than the level: unswizzle at the padded size when the image holds it
+        if ((lv.stored_width < lv.width || lv.stored_height < lv.height) &&
+            std::uint64_t{ew} * eh * h.depth / 8 <= k.image.size())
+          lv.stored_width = ew, lv.stored_height = eh;
+      }
       if (!std::has_single_bit(lv.stored_width) || lv.stored_width < 16 || lv.stored_height % 4 != 0)
         unsupported(fmt::format("level {}: a {} x {} transfer cannot be unswizzled", i, lv.stored_width,
                                 lv.stored_height));
     }
+    if (lv.stored_width < lv.width || lv.stored_height < lv.height)
+      unsupported(fmt::format("level {}: the {} x {} transfer is smaller than the {} x {} level", i, lv.stored_width,
+                              lv.stored_height, lv.width, lv.height));
     tex.levels.push_back(lv);
     p = k.next;
   }

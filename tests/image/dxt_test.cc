@@ -1,0 +1,121 @@
+// BC1-BC3 and D3D texel decoding against hand-computed blocks (spec: renderware.md#rw-6-4, #rw-6-2).
+#include <gtest/gtest.h>
+
+#include "assay/image/dxt.h"
+
+namespace assay::image {
+namespace {
+
+std::array<int, 4> px(const Rgba& img, std::uint32_t x, std::uint32_t y) {
+  const std::uint8_t* p = img.pixels.data() + (std::size_t{y} * img.width + x) * 4;
+  return {p[0], p[1], p[2], p[3]};
+}
+
+using C = std::array<int, 4>;
+
+TEST(Dxt, Bc1FourColourMode) {
+  // c0 = 0xF800 (red) > c1 = 0x001F (blue); every row uses codes 0, 1, 2, 3
+  const std::uint8_t b[8] = {0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4};
+  auto img = decode_blocks(BlockFormat::bc1, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    EXPECT_EQ(px(*img, 0, y), (C{255, 0, 0, 255}));
+    EXPECT_EQ(px(*img, 1, y), (C{0, 0, 255, 255}));
+    EXPECT_EQ(px(*img, 2, y), (C{170, 0, 85, 255}));  // (2 c0 + c1) / 3
+    EXPECT_EQ(px(*img, 3, y), (C{85, 0, 170, 255}));  // (c0 + 2 c1) / 3
+  }
+}
+
+TEST(Dxt, Bc1ThreeColourModeHasTransparentBlack) {
+  const std::uint8_t b[8] = {0x1F, 0x00, 0x00, 0xF8, 0xE4, 0xE4, 0xE4, 0xE4};  // c0 < c1
+  auto img = decode_blocks(BlockFormat::bc1, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(px(*img, 2, 0), (C{127, 0, 127, 255}));  // (c0 + c1) / 2
+  EXPECT_EQ(px(*img, 3, 0), (C{0, 0, 0, 0}));
+}
+
+TEST(Dxt, Bc2ExplicitAlphaAndFourColours) {
+  std::uint8_t b[16] = {0x10, 0x32, 0x54, 0x76, 0x98, 0xBA, 0xDC, 0xFE,  // alpha k = k
+                        0x1F, 0x00, 0x00, 0xF8, 0xE4, 0xE4, 0xE4, 0xE4};
+  auto img = decode_blocks(BlockFormat::bc2, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  for (int k = 0; k < 16; ++k) EXPECT_EQ(px(*img, k & 3, k >> 2)[3], k * 17) << k;
+  // c0 <= c1 still decodes in the four-colour mode
+  EXPECT_EQ(px(*img, 2, 0), (C{85, 0, 170, 2 * 17}));
+  EXPECT_EQ(px(*img, 3, 1), (C{170, 0, 85, 7 * 17}));
+}
+
+// 3-bit codes k % 8 for texel k, packed little-endian
+void codes(std::uint8_t* b) {
+  std::uint64_t bits = 0;
+  for (int k = 0; k < 16; ++k) bits |= std::uint64_t(k % 8) << (3 * k);
+  for (int i = 0; i < 6; ++i) b[i] = static_cast<std::uint8_t>(bits >> (8 * i));
+}
+
+TEST(Dxt, Bc3InterpolatedAlpha) {
+  std::uint8_t b[16] = {255, 0};
+  codes(b + 2);
+  b[8] = 0x00, b[9] = 0xF8;  // red
+  auto img = decode_blocks(BlockFormat::bc3, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  const int expect[8] = {255, 0, 218, 182, 145, 109, 72, 36};  // ((8-j) 255 + (j-1) 0) / 7
+  for (int k = 0; k < 16; ++k) EXPECT_EQ(px(*img, k & 3, k >> 2)[3], expect[k % 8]) << k;
+  std::uint8_t c[16] = {0, 255};  // a0 <= a1: six-value mode with 0 and 255
+  codes(c + 2);
+  auto img2 = decode_blocks(BlockFormat::bc3, c, 4, 4);
+  ASSERT_TRUE(img2.ok());
+  const int expect2[8] = {0, 255, 51, 102, 153, 204, 0, 255};
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(px(*img2, k & 3, k >> 2)[3], expect2[k]) << k;
+}
+
+TEST(Dxt, SmallLevelsCropWholeBlocks) {
+  const std::uint8_t b[8] = {0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4};
+  auto img = decode_blocks(BlockFormat::bc1, b, 2, 1);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(img->pixels.size(), 8u);
+  EXPECT_EQ(px(*img, 1, 0), (C{0, 0, 255, 255}));
+  std::uint64_t n = 0;
+  ASSERT_TRUE(block_level_size(BlockFormat::bc1, 1, 1, n));
+  EXPECT_EQ(n, 8u);
+  ASSERT_TRUE(block_level_size(BlockFormat::bc3, 64, 64, n));
+  EXPECT_EQ(n, 4096u);  // spec #rw-6-2: 64 x 64 DXT5 = 4,096
+  ASSERT_TRUE(block_level_size(BlockFormat::bc1, 128, 128, n));
+  EXPECT_EQ(n, 8192u);
+  EXPECT_FALSE(decode_blocks(BlockFormat::bc1, ByteView(b, 7), 4, 4).ok());
+  EXPECT_FALSE(decode_blocks(BlockFormat::bc2, ByteView(b, 8), 4, 4).ok());
+}
+
+TEST(D3dPixels, ByteOrders) {
+  const std::uint8_t bgra[4] = {1, 2, 3, 4};
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::bgra8888, bgra, 1, 1), 0, 0), (C{3, 2, 1, 4}));
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::bgrx8888, bgra, 1, 1), 0, 0), (C{3, 2, 1, 255}));
+  const std::uint8_t r565[2] = {0x00, 0xF8}, g565[2] = {0xE0, 0x07};
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::r5g6b5, r565, 1, 1), 0, 0), (C{255, 0, 0, 255}));
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::r5g6b5, g565, 1, 1), 0, 0), (C{0, 255, 0, 255}));
+  const std::uint8_t a1r[2] = {0x00, 0xFC}, b0[2] = {0x1F, 0x00};
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::a1r5g5b5, a1r, 1, 1), 0, 0), (C{255, 0, 0, 255}));
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::a1r5g5b5, b0, 1, 1), 0, 0), (C{0, 0, 255, 0}));
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::x1r5g5b5, b0, 1, 1), 0, 0), (C{0, 0, 255, 255}));
+  const std::uint8_t argb4[2] = {0x0F, 0xF0};  // a 15, r 0, g 0, b 15
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::a4r4g4b4, argb4, 1, 1), 0, 0), (C{0, 0, 255, 255}));
+  const std::uint8_t al[2] = {0x40, 0x80};
+  EXPECT_EQ(px(*decode_pixels(PixelFormat::a8l8, al, 1, 1), 0, 0), (C{0x40, 0x40, 0x40, 0x80}));
+  EXPECT_FALSE(decode_pixels(PixelFormat::bgra8888, bgra, 2, 1).ok());
+}
+
+TEST(Dxt, Bc1EncoderRoundTripsFlatBlocks) {
+  Rgba img{8, 4, ByteBuffer(8 * 4 * 4)};
+  for (std::uint32_t y = 0; y < 4; ++y)
+    for (std::uint32_t x = 0; x < 8; ++x) {
+      std::uint8_t* p = img.pixels.data() + (y * 8 + x) * 4;
+      p[0] = x < 4 ? 255 : 0, p[1] = 0, p[2] = x < 4 ? 0 : 255, p[3] = 255;  // exact 565 colours
+    }
+  const ByteBuffer bc = encode_bc1(img);
+  ASSERT_EQ(bc.size(), 16u);
+  auto back = decode_blocks(BlockFormat::bc1, bc, 8, 4);
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->pixels, img.pixels);
+}
+
+}  // namespace
+}  // namespace assay::image
