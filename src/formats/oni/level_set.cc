@@ -112,6 +112,7 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
   }
   std::sort(files.begin(), files.end());
   files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::stable_sort(files.begin(), files.end(), load_before);  // a collision names the Final file first
   if (files.empty()) return usage_error("no level<N>_<suffix>.dat files to check");
   // Group by level; collisions (spec: oni.md#oni-2-2).
   std::map<unsigned, std::vector<std::filesystem::path>> by_level;
