@@ -1,0 +1,30 @@
+// libFuzzer target for RenderWare streams: the walker, verify, texture dictionaries (every level
+// decoded), clump summaries and the format record's info/list. Corpus: fuzz/corpus/renderware/
+// (files made by assay's own writer).
+#include <cstddef>
+#include <cstdint>
+
+#include "assay/formats/format.h"
+#include "assay/formats/renderware/clump.h"
+#include "assay/formats/renderware/texture.h"
+#include "assay/formats/renderware/verify.h"
+#include "assay/formats/renderware/walker.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace assay;
+  const ByteView b(data, size);
+  Diagnostics d;
+  (void)rw::walk(b, 0, d.sink());
+  (void)rw::verify_stream(b, 0, d.sink(), {.walk = {.warriors = (size & 1) != 0}});
+  if (auto dict = rw::TextureDictionary::open(b, 0, d.sink()); dict.ok())
+    for (std::size_t i = 0; i < dict->textures().size(); ++i)
+      for (std::uint32_t l = 0; l < dict->textures()[i].levels.size(); ++l) (void)dict->decode(i, l);
+  (void)rw::summarize_clump(b, 0, d.sink());
+  (void)rw::find_section(b, rw::id::kTextureDictionary);
+  Input in = Input::from_buffer("fuzz.txd", ByteBuffer(b.begin(), b.end()));
+  if (kRenderWareFormat.identify(in) > 0) {
+    (void)kRenderWareFormat.info(in, {});
+    (void)kRenderWareFormat.list(in, {});
+  }
+  return 0;
+}
