@@ -279,7 +279,7 @@ Result<ByteBuffer> Writer::finish() const {
 
 Result<ByteBuffer> build_sample(const Layout& layout) { return build_sample(layout, 2); }
 
-Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t count) {
+Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t count, std::uint32_t image_bytes) {
   Writer w(layout);
   const std::uint32_t ps = w.pointer_size();
   const std::uint32_t def = w.add_pool("Default", 16);
@@ -297,7 +297,12 @@ Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t count) {
   w.add_external_name(ns, nm, false);  // named external 0
   w.add_external_name(ns, hn, true);   // named handle 0
   const std::uint32_t exid = w.add_external_id(fnv1a32("texture", true), fnv1a32("textures", true));
-  const std::uint32_t blob = w.alloc(image, 0x10, 4);
+  const std::uint32_t blob = w.alloc(image, std::max<std::uint32_t>(0x10, image_bytes), 4);
+  std::uint32_t lcg = 12345;
+  for (std::uint32_t i = 0; i + 4 <= image_bytes; i += 4) {
+    lcg = lcg * 1664525u + 1013904223u;
+    w.put_u32(blob + i, (lcg >> 10) & 0x3F3F3F3Fu);  // some redundancy, like vertex data
+  }
   const std::uint32_t mh = w.add_memory_handle(ps == 8 ? (std::uint64_t{1} << 63) | 0x10 : 0x80000010u, blob);
 
   const std::uint32_t root = w.add_object(def, t_list);  // first, at the pool start

@@ -103,7 +103,9 @@ class Writer {
 // ROFS RPID REXT RNEX RHND RMHN ROOT ONAM): a root igObjectList of two objects that point at
 // each other, an igNameList naming them, strings, externals and one memory handle.
 Result<ByteBuffer> build_sample(const Layout& layout);
-// The same graph with `objects` demo objects (bench / deep-verify fixtures).
-Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t objects);
+// The same graph with `objects` demo objects and, when image_bytes > 0, an Image pool of that
+// many deterministic pseudo-random bytes (vertex-like payload; bench / deep-verify fixtures).
+Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t objects,
+                                std::uint32_t image_bytes = 0);
 
 }  // namespace assay::igz

@@ -1,0 +1,161 @@
+// igz performance (docs/PERFORMANCE.md#igz), figures printed as ratios measured in one run:
+//  1. verify --deep over a synthetic igArchive of 2,000 igz files (the generic
+//     verify_inner_files through the igarchive Format record), 2 threads vs 1 thread;
+//  2. decoding the fixups of one igz vs decompressing it from its archive (LZMA).
+// `bench_igz --write-archive=PATH` writes the 2,000-file archive for the CLI-level run
+// (bench/igz_deep.sh).
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+#include <map>
+
+#include "assay/formats/format.h"
+#include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/writer.h"
+#include "assay/formats/igz/graph.h"
+#include "assay/formats/igz/writer.h"
+
+namespace {
+
+using namespace assay;
+
+constexpr std::uint32_t kFiles = 2000;
+
+// 2,000 igz of every version/byte order, 24 objects and 8 KiB of payload each, LZMA.
+const ByteBuffer& deep_archive() {
+  static const ByteBuffer archive = [] {
+    std::vector<igarchive::WriterFile> files;
+    const igz::Layout layouts[] = {{9, Endian::big, 9}, {8, Endian::little, 8}, {7, Endian::big, 9},
+                                   {10, Endian::little, 1}};
+    for (std::uint32_t i = 0; i < kFiles; ++i) {
+      auto b = igz::build_sample(layouts[i % 4], 24, 8192);
+      files.push_back({.name = fmt::format("objects/file_{:04}.igz", i), .data = std::move(*b)});
+    }
+    igarchive::WriterOptions o;
+    o.version = 0x0B;
+    o.endian = Endian::big;
+    return *igarchive::write_archive(files, o);
+  }();
+  return archive;
+}
+
+// A model-like igz (18 objects, ~200 KiB of vertex-like payload, as igModelTool_model.igz).
+const ByteBuffer& one_igz() {
+  static const ByteBuffer b = *igz::build_sample({9, Endian::big, 9}, 16, 200 * 1024);
+  return b;
+}
+
+void BM_DeepVerify(benchmark::State& state) {
+  const ByteBuffer& a = deep_archive();
+  const Input in = Input::from_buffer("deep.bld", a);
+  ReadOptions opt;
+  opt.threads = static_cast<unsigned>(state.range(0));
+  std::size_t problems = 0;
+  for (auto _ : state) {
+    Diagnostics d;
+    verify_inner_files(kIgArchiveFormat, in, opt, d);
+    problems = d.count(Severity::error);
+    benchmark::DoNotOptimize(problems);
+  }
+  if (problems != 0) state.SkipWithError("the synthetic archive does not verify");
+  state.counters["files"] = kFiles;
+}
+BENCHMARK(BM_DeepVerify)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+
+void BM_DecodeFixups(benchmark::State& state) {
+  const ByteBuffer& b = one_igz();
+  for (auto _ : state) {
+    auto f = igz::IgzFile::open(b);
+    const igz::Fixups fx = igz::decode_fixups(*f, nullptr);
+    benchmark::DoNotOptimize(fx.lists.size());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+}
+BENCHMARK(BM_DecodeFixups)->Unit(benchmark::kMicrosecond);
+
+// Fixups plus the object graph and every verify check.
+void BM_VerifyOne(benchmark::State& state) {
+  const ByteBuffer& b = one_igz();
+  for (auto _ : state) {
+    Diagnostics d;
+    igz::verify(b, {}, d);
+    benchmark::DoNotOptimize(d.items().size());
+  }
+}
+BENCHMARK(BM_VerifyOne)->Unit(benchmark::kMicrosecond);
+
+void BM_Decompress(benchmark::State& state) {
+  static const ByteBuffer archive = [] {
+    std::vector<igarchive::WriterFile> files{{.name = "model.igz", .data = one_igz()}};
+    igarchive::WriterOptions o;
+    o.version = 0x0B;
+    o.endian = Endian::big;
+    return *igarchive::write_archive(files, o);
+  }();
+  auto a = igarchive::Archive::open(archive);
+  const auto* f = a->find("model.igz");
+  ByteBuffer out;
+  for (auto _ : state) {
+    auto r = a->read(*f, out, 1);
+    benchmark::DoNotOptimize(out.data());
+    if (!r) state.SkipWithError("decompression failed");
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * one_igz().size()));
+}
+BENCHMARK(BM_Decompress)->Unit(benchmark::kMicrosecond);
+
+// Console output plus the ratios, from the same run.
+class RatioReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) {
+      times_[r.benchmark_name()] = r.GetAdjustedRealTime();
+      cpu_[r.benchmark_name()] = r.GetAdjustedCPUTime();
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    auto find = [](const std::map<std::string, double>& m, std::string_view prefix) {
+      for (const auto& [n, v] : m)  // by name prefix (suffixes vary by version)
+        if (n.starts_with(prefix)) return v;
+      return 0.0;
+    };
+    auto t = [&](std::string_view p) { return find(times_, p); };
+    auto cpu = [&](std::string_view p) { return find(cpu_, p); };
+    const double t1 = t("BM_DeepVerify/1/");
+    const double t2 = t("BM_DeepVerify/2/");
+    if (t1 > 0 && t2 > 0)
+      std::printf("RATIO deep verify of %u igz, 1 thread / 2 threads: %.2fx (%.1f ms vs %.1f ms)\n",
+                  kFiles, t1 / t2, t1, t2);
+    // single-threaded work: CPU time, so that other load on the machine does not skew it
+    const double dec = cpu("BM_DecodeFixups"), unz = cpu("BM_Decompress"), ver = cpu("BM_VerifyOne");
+    if (dec > 0 && unz > 0 && ver > 0)
+      std::printf("RATIO one %zu-byte igz (CPU time): decompress / decode fixups: %.0fx (%.1f us vs "
+                  "%.2f us); decompress / full verify: %.0fx (%.1f us)\n",
+                  one_igz().size(), unz / dec, unz, dec, unz / ver, ver);
+  }
+
+ private:
+  std::map<std::string, double> times_, cpu_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strncmp(argv[i], "--write-archive=", 16) == 0) {
+      const ByteBuffer& a = deep_archive();
+      std::ofstream(argv[i] + 16, std::ios::binary).write(reinterpret_cast<const char*>(a.data()),
+                                                          static_cast<std::streamsize>(a.size()));
+      std::printf("wrote %s (%zu bytes, %u igz)\n", argv[i] + 16, a.size(), kFiles);
+      return 0;
+    }
+  benchmark::Initialize(&argc, argv);
+  RatioReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
