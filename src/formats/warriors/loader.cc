@@ -196,7 +196,8 @@ struct Loader {
       out.chunks.push_back(rec);
       auto ok = r.read_from_stream(ctx, h, w);
       if (!ok) {
-        Error e = ctx.chunk_error(ok.error().message);
+        Error e = ctx.chunk_error(ok.error().structure.empty() ? ok.error().message
+                                                          : ok.error().structure + ": " + ok.error().message);
         e.offset = ok.error().offset == kNoOffset ? at : ok.error().offset;
         return e;
       }
@@ -211,7 +212,8 @@ struct Loader {
     if (r.on_loaded) {
       auto ok = r.on_loaded(ctx);
       if (!ok) {
-        Error e = ctx.chunk_error(ok.error().message);
+        Error e = ctx.chunk_error(ok.error().structure.empty() ? ok.error().message
+                                                          : ok.error().structure + ": " + ok.error().message);
         e.offset = ok.error().offset == kNoOffset ? at : ok.error().offset;
         return e;
       }

@@ -9,6 +9,7 @@
 
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
+#include "assay/formats/renderware/writer.h"
 #include "assay/formats/warriors/chunks.h"
 
 namespace assay::warriors {
@@ -212,30 +213,27 @@ ByteBuffer u32s(std::initializer_list<std::uint32_t> v) {
 }  // namespace
 
 ByteBuffer rw_texture_dictionary(std::uint16_t textures) {
-  ByteWriter st;
-  st.u16(textures);
-  st.u16(6);  // PS2 device id
-  ByteBuffer body = rw_section(1, st.buffer());
+  // Valid PS2 natives through the RenderWare writer: 8 x 8 PAL4, two colours.
+  std::vector<ByteBuffer> natives;
   for (std::uint16_t i = 0; i < textures; ++i) {
-    ByteBuffer native = cat({rw_section(1, u32s({0x00325350, 0})), rw_section(3, {})});
-    ByteBuffer s = rw_section(0x15, native);
-    body.insert(body.end(), s.begin(), s.end());
+    rw::writer::Ps2Texture t;
+    t.name = "tex" + std::to_string(i);
+    t.width = t.height = 8;
+    t.pal4 = true;
+    t.palette.assign(16, 0xFF000000u);
+    t.palette[1] = 0xFFFFFFFFu;
+    t.levels.push_back(ByteBuffer(64, static_cast<std::uint8_t>(i & 1)));
+    auto n = rw::writer::ps2_texture_native(t);
+    if (n) natives.push_back(std::move(*n));
   }
-  ByteBuffer ext = rw_section(3, {});
-  body.insert(body.end(), ext.begin(), ext.end());
-  return rw_section(0x16, body);
+  return rw::writer::texture_dictionary(natives, 6);
 }
 
 ByteBuffer rw_clump(std::uint32_t atomics) {
-  ByteBuffer body = cat({rw_section(1, u32s({atomics, 0, 0})), rw_section(0x0E, rw_section(1, u32s({0}))),
-                         rw_section(0x1A, rw_section(1, u32s({0})))});
-  for (std::uint32_t i = 0; i < atomics; ++i) {
-    ByteBuffer a = rw_section(0x14, cat({rw_section(1, u32s({0, 0, 5, 0})), rw_section(3, {})}));
-    body.insert(body.end(), a.begin(), a.end());
-  }
-  ByteBuffer ext = rw_section(3, {});
-  body.insert(body.end(), ext.begin(), ext.end());
-  return rw_section(0x10, body);
+  rw::writer::ClumpDesc d;
+  d.frames = 1;
+  d.geometries.assign(atomics, rw::writer::ClumpGeometry{});
+  return rw::writer::clump(d);
 }
 
 ByteBuffer rw_world() {

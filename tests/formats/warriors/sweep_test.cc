@@ -3,6 +3,8 @@
 // must give a clean result or a clear error, never a crash (run under ASan/UBSan too).
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "assay/formats/warriors/chunks.h"
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
@@ -33,7 +35,8 @@ void exercise(ByteView b, const HandlerTable& t) {
 TEST(WarriorsSweep, TruncatedContainers) {
   const HandlerTable t = HandlerTable::standard();
   for (const auto& f : fixtures()) {
-    for (std::size_t n = 0; n < f.size(); ++n) {
+    const std::size_t step = std::max<std::size_t>(1, f.size() / 300);  // keeps ASan runs short
+    for (std::size_t n = 0; n < f.size(); n += (n < 64 ? 1 : step)) {
       ByteBuffer cut(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(n));  // its own allocation: ASan sees overreads
       exercise(cut, t);
     }
@@ -44,8 +47,18 @@ TEST(WarriorsSweep, MutatedWords) {
   const HandlerTable t = HandlerTable::standard();
   const std::uint32_t values[] = {0, 1, 0x53, 0x54, 0xFF, 0x7FFFFFFF, 0xFFFFFFFF, 0x10, 0x2d2};
   for (const auto& f : fixtures()) {
-    const std::size_t step = f.size() > 4096 ? 12 : 4;
-    for (std::size_t at = 0; at + 4 <= f.size(); at += step) {
+    // every header word (container, group and chunk headers), plus a sample of data words
+    std::set<std::size_t> at_set;
+    for (std::size_t k = 0; k < 16 && k + 4 <= f.size(); k += 4) at_set.insert(k);
+    LoadResult raw = load_container(f, HandlerTable());
+    for (const auto& c : raw.chunks)
+      for (std::size_t k = 0; k < 16; k += 4) at_set.insert(c.offset + k), at_set.insert(c.offset >= 16 ? c.offset - 16 + k : k);
+    for (const auto& c : raw.chunks)  // the payload fields the models read (counts, sizes, slots)
+      for (std::size_t k = 0; k < std::min<std::size_t>(c.header.size, 160); k += 4) at_set.insert(c.offset + 16 + k);
+    const std::size_t step = std::max<std::size_t>(4, (f.size() / 200) & ~std::size_t{3});
+    for (std::size_t k = 0; k + 4 <= f.size(); k += step) at_set.insert(k);
+    for (std::size_t at : at_set) {
+      if (at + 4 > f.size()) continue;
       for (std::uint32_t v : values) {
         ByteBuffer m = f;
         test::set32(m, at, v);
