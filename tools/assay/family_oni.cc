@@ -34,7 +34,7 @@ void add_check(Cli& cli, CLI::App& oni) {
       std::fprintf(stderr, "assay: oni check needs layouts: --layouts FILE, --exe Oni.exe, or %s beside the files\n", kLayoutsBeside);
       return cli.fail(kExitUsage);
     }
-    auto rep = check_level_set(in, *layouts, cli.read.threads);
+    auto rep = check_level_set(in, *layouts, cli.read.threads, cli.progress());
     if (!rep) return cli.fail(report(rep.error()));
     rep->diags.append(lw);
     if (a->json) {

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "assay/core/hash.h"
+#include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 
 namespace assay::oni {
@@ -95,7 +96,8 @@ std::uint64_t count_errors(const LoadedFile& f) { return f.diags.count(Severity:
 
 }  // namespace
 
-Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads) {
+Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads,
+                                    bool progress) {
   CheckReport rep;
   std::vector<std::filesystem::path> files;
   for (const auto& in : inputs) {
@@ -149,8 +151,12 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
   if (groups[0].level != 0) rep.diags.warning(make_error(kFormat, "", kNoOffset, "no level 0 file: the other levels are linked without it"));
   // Each file is loaded and walked once, in parallel; results land in fixed slots.
   std::vector<std::unique_ptr<LoadedFile>> loaded_all(jobs.size());
-  parallel_for(jobs.size(), threads == 0 ? default_threads() : threads,
-               [&](std::size_t j) { loaded_all[j] = load_file(jobs[j].second, &layouts); });
+  Progress bar("oni check", jobs.size(), progress);
+  parallel_for(jobs.size(), threads == 0 ? default_threads() : threads, [&](std::size_t j) {
+    loaded_all[j] = load_file(jobs[j].second, &layouts);
+    bar.advance();
+  });
+  bar.finish();
   for (std::size_t j = 0, k = 0; j < jobs.size(); ++j) {
     auto& g = groups[jobs[j].first];
     if (j > 0 && jobs[j].first != jobs[j - 1].first) k = 0;

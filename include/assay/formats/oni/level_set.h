@@ -95,7 +95,9 @@ struct CheckReport {
 };
 
 // `assay oni check`: inputs are folders (their level*.dat files) and files.
-Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads);
+// `progress` draws a bar on stderr (core Progress) while the files load.
+Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads,
+                                    bool progress = false);
 
 // The level files of a folder, tools files skipped (spec: oni.md#oni-2-1).
 std::vector<std::filesystem::path> level_files_in(const std::filesystem::path& dir);
