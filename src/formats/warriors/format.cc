@@ -116,6 +116,62 @@ void prefix(Diagnostics& out, const Diagnostics& in, const std::string& label, s
   }
 }
 
+bool ends_with_ci(std::string_view s, std::string_view suf) {
+  if (s.size() < suf.size()) return false;
+  for (std::size_t i = 0; i < suf.size(); ++i) {
+    char c = s[s.size() - suf.size() + i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    if (c != suf[i]) return false;
+  }
+  return true;
+}
+
+// V13: the 18 chunks of spec #wr-6-3 in order, ending with an empty chunk stack and one object.
+void check_level_shape(const LoadResult& r, Diagnostics& out) {
+  static constexpr std::uint32_t kOrder[18] = {0x53, 0x2A, 0x47, 0x2A, 0x47, 0x2A, 0x47, 0x2A, 0x15,
+                                               0x40, 0x52, 0x07, 0x04, 0x05, 0x06, 0x03, 0x17, 0x51};
+  bool same = r.chunks.size() == 18;
+  for (std::size_t i = 0; same && i < 18; ++i) same = r.chunks[i].header.type == kOrder[i];
+  if (!same && r.ok()) out.warning(make_error(kFormat, "level", 0, "V13: chunk order differs from the 18 chunks of spec 6.3"));
+  if (r.ok() && (!r.stacks.chunks().empty() || r.stacks.objects().size() != 1))
+    out.warning(make_error(kFormat, "level", kNoOffset, "V13: the load does not end with an empty chunk stack and one object"));
+}
+
+// V18-V20 over the named streamed-world files (spec #wr-9-2, #wr-9-4).
+void verify_worlds(const DiscCtx& c, Diagnostics& out) {
+  for (std::uint32_t i = 0; i < c.disc.count(); ++i) {
+    const DirEntry e = c.disc.entry(i);
+    const std::string* name = c.names.find(e.hash);
+    if (name == nullptr || !ends_with_ci(*name, "_sec.mem")) continue;
+    auto bytes = c.disc.entry_bytes(e);
+    if (!bytes || classify_entry(*bytes) != EntryKind::world_manifest) continue;
+    const std::string world = name->substr(0, name->size() - 8);
+    const std::string label = entry_label(e, c.names);
+    auto w32 = [&](std::uint64_t at) { return load<std::uint32_t>(bytes->data() + at, Endian::little); };
+    const std::uint32_t parts = w32(8);
+    auto size_of = [&](const std::string& n) -> std::optional<std::uint32_t> {
+      auto f = c.disc.find(name_hash(n));
+      return f ? std::optional<std::uint32_t>(f->size) : std::nullopt;
+    };
+    if (auto s = size_of(world + "_sec.wld"); s && *s != w32(0))
+      out.warning(make_error(kFormat, label, e.offset, fmt::format("V19: worldSize {} but {}_sec.wld is {} bytes", w32(0), world, *s)));
+    for (std::uint32_t k = 1; k <= parts; ++k)
+      if (auto s = size_of(fmt::format("{}_ms{}.sec", world, k)); s && *s != w32(4 + 8 * k))
+        out.warning(make_error(kFormat, label, e.offset + 4 + 8 * k,
+                               fmt::format("V19: part {} size {} but {}_ms{}.sec is {} bytes", k, w32(4 + 8 * k), world, k, *s)));
+    for (std::uint32_t k = parts + 1, misses = 0; misses < 2; ++k) {  // V20: parts above partCount
+      auto f = c.disc.find(name_hash(fmt::format("{}_ms{}.sec", world, k)));
+      if (!f) {
+        ++misses;
+        continue;
+      }
+      misses = 0;
+      out.note(make_error(kFormat, entry_label(*f, c.names), f->offset,
+                          fmt::format("V20: world part {} is above the manifest's partCount {}: never loaded", k, parts)));
+    }
+  }
+}
+
 void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table, Diagnostics& out) {
   const std::string label = entry_label(e, c.names);
   auto bytes = c.disc.entry_bytes(e);
@@ -133,6 +189,8 @@ void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table
       else warn(fmt::format("V21: named {} but its structure is {}", *name, to_string(kind)));
     }
   }
+  if (name && kind != EntryKind::world_part && ends_with_ci(*name, ".sec") && classify_entry(*bytes) == EntryKind::world_part)
+    warn(fmt::format("V18: world part header hash {:08x} is not crc32(\"{}\")", load<std::uint32_t>(bytes->data() + 12, Endian::little), *name));
   if (marker && kind != EntryKind::pack && !(name && kind_from_name(*name) == EntryKind::pack))
     err("V1: carries the pack marker but is not an exact pack: " + check_exact_pack(*bytes).why);
   if (!is_container(kind)) return;
@@ -141,10 +199,7 @@ void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table
   LoadResult r = load_container(*bytes, table, lo);
   Diagnostics local = r.diags;
   if (r.error) local.error(*r.error);
-  if (name && kind_from_name(*name) == EntryKind::resource && name->size() > 4 &&
-      name->substr(name->size() - 4) == ".lev" && r.ok() &&
-      (!r.stacks.chunks().empty() || r.stacks.objects().size() != 1))
-    local.warning(make_error(kFormat, "level", kNoOffset, "V13: the load does not end with an empty chunk stack and one object"));
+  if (name && name->size() > 4 && ends_with_ci(*name, ".lev")) check_level_shape(r, local);
   prefix(out, local, label, e.offset);
 }
 
@@ -167,6 +222,7 @@ void verify_disc(const Input& in, const ReadOptions& opt, Diagnostics& out) {
     for (auto& d : per) out.append(d);
   }
   progress.finish();
+  verify_worlds(*c, out);
 }
 
 void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {

@@ -182,6 +182,13 @@ struct Loader {
       return fail(fmt::format("chunk {} at 0x{:x}, type {}", index, at, type_label(h.type)), at + 4,
                   fmt::format("V3: size {} runs past the entry's end ({} bytes left)", h.size, entry.size() - pos));
     ChunkRecord rec{index, group, at, h, false};
+    if (h.zero != 0 || h.size % 16 != 0)  // V4
+      out.diags.warning(fail(fmt::format("chunk {}", index), at,
+                             fmt::format("V4: zero word 0x{:x}, size {} (the disc's are 0 and multiples of 16)", h.zero, h.size)));
+    if (h.type == 0x28 && h.size != 544) {  // V9 for the raw Chunk Bone Offsets
+      Error e = fail(fmt::format("chunk {}", index), at, fmt::format("V9: Chunk Bone Offsets chunk is {} bytes, the disc's are 544", h.size));
+      h.size < 544 ? out.diags.error(std::move(e)) : out.diags.warning(std::move(e));
+    }
     if (!chunk_type_on_disc(h.type))
       out.diags.warning(fail(fmt::format("chunk {}", index), at, fmt::format("V5: type {} never occurs on the disc", type_label(h.type))));
     LoadContext ctx(entry, out);
