@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(cmd):
-    """Runs cmd; returns (seconds, peak RSS bytes of the child)."""
+    """Runs cmd; returns (seconds, peak RSS bytes of the child, CPU seconds of the child)."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, ru = os.wait4(p.pid, 0)
@@ -29,7 +29,7 @@ def run(cmd):
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         sys.exit('failed: %s\n%s' % (' '.join(cmd), p.stderr.read().decode()))
-    return dt, ru.ru_maxrss * 1024
+    return dt, ru.ru_maxrss * 1024, ru.ru_utime + ru.ru_stime
 
 
 def best(n, fn):
@@ -41,15 +41,21 @@ def main():
     ap.add_argument('build', nargs='?', default=os.path.join(HERE, '..', 'build', 'default'))
     ap.add_argument('--mib', type=int, default=256)
     ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--archive', help='reuse (or create) the synthetic archive at this path')
     a = ap.parse_args()
     assay = os.path.join(a.build, 'assay')
     helper = os.path.join(a.build, 'bench', 'bench_igarchive')
     cores = os.cpu_count() or 1
     tmp = tempfile.mkdtemp(prefix='iga-bench-')
     try:
-        big, tiny = os.path.join(tmp, 'big.bld'), os.path.join(tmp, 'tiny.bld')
+        big, tiny = a.archive or os.path.join(tmp, 'big.bld'), os.path.join(tmp, 'tiny.bld')
         t0 = time.perf_counter()
-        gen = subprocess.run([helper, 'gen', big, str(a.mib)], check=True, capture_output=True, text=True).stdout.strip()
+        if a.archive and os.path.exists(big + '.info'):
+            gen = open(big + '.info').read().strip()
+        else:
+            gen = subprocess.run([helper, 'gen', big, str(a.mib)], check=True, capture_output=True, text=True).stdout.strip()
+            if a.archive:
+                open(big + '.info', 'w').write(gen)
         print('generated in %.1f s: %s' % (time.perf_counter() - t0, gen))
         subprocess.run([helper, 'tiny', tiny], check=True)
         largest = int(gen.rsplit(' ', 1)[1])
@@ -57,8 +63,8 @@ def main():
 
         def baseline():
             out = subprocess.run([helper, 'baseline', big], check=True, capture_output=True, text=True).stdout.split()
-            return float(out[0]), int(out[1])
-        base_s, base_bytes = best(a.runs, baseline)
+            return float(out[0]), int(out[1]), float(out[2])
+        base_s, base_bytes, base_cpu = best(a.runs, baseline)
         assert base_bytes == total
         single = total / base_s
 
@@ -68,14 +74,14 @@ def main():
                 shutil.rmtree(out, ignore_errors=True)
                 return run(cmd_prefix + [out])
             return go
-        ex_s, ex_rss = best(a.runs, extract([assay, 'extract', '-q', '--threads', str(cores), big, '-o']))
-        py_s, py_rss = best(1, extract([sys.executable, os.path.join(HERE, 'igarchive_extract.py'), big]))
+        ex_s, ex_rss, ex_cpu = best(a.runs, extract([assay, '-q', 'extract', '--threads', str(cores), big, '-o']))
+        py_s, py_rss, py_cpu = best(1, extract([sys.executable, os.path.join(HERE, 'igarchive_extract.py'), big]))
         # Output check: assay and the Python baseline agree byte for byte.
         ref = os.path.join(tmp, 'ref')
         run([sys.executable, os.path.join(HERE, 'igarchive_extract.py'), big, ref])
         mine = os.path.join(tmp, 'out')
         shutil.rmtree(mine, ignore_errors=True)
-        run([assay, 'extract', '-q', big, '-o', mine])
+        run([assay, '-q', 'extract', big, '-o', mine])
         same = subprocess.run(['diff', '-rq', ref, mine]).returncode == 0
         shutil.rmtree(ref, ignore_errors=True)
 
@@ -92,8 +98,12 @@ def main():
         print('plain liblzma, 1 thread, same blocks: %.1f MiB/s (%.3f s)' % (single / mib, base_s))
         print('assay extract --threads %d:          %.1f MiB/s (%.3f s)' % (cores, ex_rate / mib, ex_s))
         print('  ratio vs cores x single-thread:     %.2f (target >= 0.85)' % (ex_rate / (cores * single)))
+        print('  CPU: baseline %.2f s, extract %.2f s (user+sys); CPU-normalised ratio %.2f' % (
+            base_cpu, ex_cpu, base_cpu / ex_cpu))
+        print('  load average at the end: %.1f' % os.getloadavg()[0])
         print('python3 single-thread extractor:      %.1f MiB/s (%.3f s)' % (total / py_s / mib, py_s))
-        print('  assay extract speed-up vs python:   %.2fx' % (py_s / ex_s))
+        print('  assay extract speed-up vs python:   %.2fx (wall); CPU: python %.2f s, so %.2fx with %d idle cores' % (
+            py_s / ex_s, py_cpu, py_cpu / (ex_cpu / cores), cores))
         print('outputs identical to the python extractor: %s' % same)
         print('peak RSS of extract: %.1f MiB; largest file + 64 MiB = %.1f MiB (%s)' % (
             ex_rss / mib, (largest + 64 * mib) / mib, 'ok' if ex_rss <= largest + 64 * mib else 'OVER'))

@@ -9,7 +9,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <optional>
+#include <thread>
 
 #include "assay/core/glob.h"
 #include "assay/core/progress.h"
@@ -42,66 +45,98 @@ void release_pages(ByteView all, std::uint64_t from, std::uint64_t to) {
 }
 
 struct Segment {
-  std::size_t out;          // index into outs
+  AtomicFile* out;          // stable: outputs live in a deque
   std::uint64_t buf_off;    // in the window buffer
   std::uint64_t size;
   bool last;                // the file's final piece: commit after writing
 };
 
+// One batch of blocks decoded together into one buffer.
+struct Window {
+  ByteBuffer buf;
+  std::vector<BlockJob> jobs;
+  std::vector<Segment> segs;
+  std::uint64_t used = 0, lo = ~std::uint64_t{0}, hi = 0;
+  void clear() {
+    jobs.clear();
+    segs.clear();
+    used = 0, lo = ~std::uint64_t{0}, hi = 0;
+  }
+};
+
 }  // namespace
 
+// Two windows: while one is written out (by a writer thread, in order, committing the files it
+// completes), the next one is decoded on all cores.
 Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const ExtractSettings& s) {
-  ExtractResult res;
+  struct {
+    std::atomic<std::uint64_t> files{0}, bytes{0};
+  } res;
   std::vector<const FileEntry*> sel;
   std::uint64_t total = 0;
   for (const FileEntry& f : a.files())
     if (glob_any(s.globs, f.name)) sel.push_back(&f), total += f.length;
   Progress progress("extract", total, s.progress);
   const std::uint64_t window = std::max<std::uint64_t>(s.window, kBlockSize);
-  ByteBuffer buf;
-  std::vector<BlockJob> jobs;
-  std::vector<Segment> segs;
-  std::vector<std::optional<AtomicFile>> outs;
-  std::uint64_t used = 0, lo = ~std::uint64_t{0}, hi = 0;
   const ByteView data = a.data();
+  std::deque<AtomicFile> outs;  // uncommitted ones are discarded (temporaries removed) on error
+  Window win[2];
+  int cur = 0;
+  std::thread writer;
+  std::optional<Error> writer_error;
 
-  auto write_segments = [&](std::size_t upto_job) -> Result<void> {
-    // Writes the pieces of the jobs before `upto_job`; commits the files they complete.
-    std::uint64_t limit = upto_job < jobs.size() ? static_cast<std::uint64_t>(jobs[upto_job].out.data() - buf.data()) : used;
-    for (const Segment& g : segs) {
+  // Writes the pieces that lie before buffer offset `limit`; commits the files they complete.
+  auto write_window = [&](Window& w, std::uint64_t limit) -> Result<void> {
+    for (const Segment& g : w.segs) {
       if (g.buf_off + g.size > limit) break;
-      ASSAY_CHECK(outs[g.out]->write(ByteView(buf.data() + g.buf_off, g.size)));
+      ASSAY_CHECK(g.out->write(ByteView(w.buf.data() + g.buf_off, g.size)));
+      res.bytes += g.size;
       if (g.last) {
-        ASSAY_CHECK(outs[g.out]->commit());
-        outs[g.out].reset();
+        ASSAY_CHECK(g.out->commit());
         ++res.files;
       }
-      res.bytes += g.size;
     }
+    progress.advance(w.used);
+    if (s.release_input_pages && w.hi > w.lo) release_pages(data, w.lo, w.hi);
+    return {};
+  };
+  auto join_writer = [&]() -> Result<void> {
+    if (writer.joinable()) writer.join();
+    if (writer_error) return *writer_error;
     return {};
   };
   auto flush = [&]() -> Result<void> {
-    if (jobs.empty() && segs.empty()) return {};
+    Window& w = win[cur];
+    if (w.jobs.empty()) return {};
     std::size_t failed = 0;
-    auto r = decode_blocks(a, jobs, s.threads, &failed);
+    auto r = decode_blocks(a, w.jobs, s.threads, &failed);
     if (!r) {
-      auto w = write_segments(failed);  // keep the files finished before the broken one
-      (void)w;
+      ASSAY_CHECK(join_writer());
+      (void)write_window(w, static_cast<std::uint64_t>(w.jobs[failed].out.data() - w.buf.data()));
       outs.clear();  // discards the temporaries of unfinished files
       return r.error();
     }
-    ASSAY_CHECK(write_segments(jobs.size()));
-    progress.advance(used);
-    if (s.release_input_pages && hi > lo) release_pages(data, lo, hi);
-    jobs.clear();
-    segs.clear();
-    used = 0, lo = ~std::uint64_t{0}, hi = 0;
+    ASSAY_CHECK(join_writer());
+    writer = std::thread([&, &w = w] {
+      auto wr = write_window(w, w.used);
+      if (!wr) writer_error = wr.error();
+    });
+    cur ^= 1;
+    win[cur].clear();
     return {};
   };
+  auto finish = [&]() -> Result<void> {
+    ASSAY_CHECK(flush());
+    return join_writer();
+  };
+  struct JoinOnExit {
+    std::thread& t;
+    ~JoinOnExit() { if (t.joinable()) t.join(); }
+  } join_on_exit{writer};
 
   for (const FileEntry* f : sel) {
     if (f->compression == Compression::stored) {
-      ASSAY_CHECK(flush());
+      ASSAY_CHECK(finish());
       if (!range_ok(f->offset, f->length, data.size()))
         return a.error(fmt::format("file[{}]", f->index), f->offset,
                        fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}",
@@ -126,27 +161,28 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
       ++res.files;
       continue;
     }
-    if (buf.empty()) buf.resize(window);
-    outs.emplace_back();
-    ASSAY_TRY(AtomicFile out, dir.open(f->name));
-    outs.back().emplace(std::move(out));
+    ASSAY_TRY(AtomicFile opened, dir.open(f->name));
+    outs.push_back(std::move(opened));
+    AtomicFile* out = &outs.back();
     for (std::size_t j = 0; j < blocks.size(); ++j) {
       const Block& b = blocks[j];
-      if (used + b.usize > window) ASSAY_CHECK(flush());  // this file's output stays open
-      jobs.push_back({f, b, std::span<std::uint8_t>(buf.data() + used, b.usize)});
+      if (win[cur].used + b.usize > window) ASSAY_CHECK(flush());  // this file's output stays open
+      Window& w = win[cur];
+      if (w.buf.empty()) w.buf.resize(window);
+      w.jobs.push_back({f, b, std::span<std::uint8_t>(w.buf.data() + w.used, b.usize)});
       const bool last = j + 1 == blocks.size();
-      if (!segs.empty() && segs.back().out == outs.size() - 1 && segs.back().buf_off + segs.back().size == used && !segs.back().last)
-        segs.back().size += b.usize, segs.back().last = last;
+      if (!w.segs.empty() && w.segs.back().out == out && w.segs.back().buf_off + w.segs.back().size == w.used)
+        w.segs.back().size += b.usize, w.segs.back().last = last;
       else
-        segs.push_back({outs.size() - 1, used, b.usize, last});
-      used += b.usize;
-      lo = std::min(lo, b.offset);
-      hi = std::max(hi, b.offset + std::min<std::uint64_t>(b.span, data.size() - b.offset));
+        w.segs.push_back({out, w.used, b.usize, last});
+      w.used += b.usize;
+      w.lo = std::min(w.lo, b.offset);
+      w.hi = std::max(w.hi, b.offset + std::min<std::uint64_t>(b.span, data.size() - b.offset));
     }
   }
-  ASSAY_CHECK(flush());
+  ASSAY_CHECK(finish());
   progress.finish();
-  return res;
+  return ExtractResult{res.files.load(), res.bytes.load()};
 }
 
 namespace {
