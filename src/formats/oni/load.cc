@@ -6,6 +6,7 @@
 
 #include "assay/core/mapped_file.h"
 #include "assay/formats/oni/level_set.h"
+#include "capped.h"
 
 namespace assay::oni {
 
@@ -25,7 +26,7 @@ struct Loader {
     if (!std::filesystem::is_regular_file(p, ec)) return;
     auto m = MappedFile::open(p);
     if (!m) {
-      f.diags.error(m.error());
+      detail::capped_error(f.diags, m.error());
       return;
     }
     auto sp = std::make_shared<MappedFile>(std::move(*m));
@@ -49,7 +50,7 @@ struct Loader {
           for (const auto& c : layouts->all())
             if (c.tag() == t.tag) known += fmt::format("{}0x{:016x}", known.empty() ? "" : ", ", c.checksum());
           const std::string lev = f.fname ? fmt::format("level {}: ", f.fname->level) : "";
-          f.diags.error(err(fmt::format("template entry[{}] {}", k, tag_string(t.tag)), base + k * 16,
+          detail::capped_error(f.diags, err(fmt::format("template entry[{}] {}", k, tag_string(t.tag)), base + k * 16,
                             known.empty() ? fmt::format("{}template {} checksum 0x{:016x} unknown to the {} (level invalid)", lev, tag_string(t.tag), t.checksum, layouts->source)
                                           : fmt::format("{}template {}: checksums do not match (file 0x{:016x}, {} has {}; level invalid)", lev, tag_string(t.tag), t.checksum, layouts->source, known)));
           continue;
@@ -71,7 +72,7 @@ struct Loader {
       }
       auto c = layouts->choose_without_table(tag, file.header().checksum);
       if (!c) {
-        if (!reported[tag]) f.diags.error(c.error().in_file(f.display));
+        if (!reported[tag]) detail::capped_error(f.diags, c.error().in_file(f.display));
         reported[tag] = true;
         by_tag[tag] = nullptr;
         continue;
@@ -87,18 +88,18 @@ struct Loader {
     Link l{i, r.offset, r.value >> 8, false};
     const std::uint64_t at = inst_off + r.offset;
     if ((r.value & 0xFF) != 0x01) {
-      f.diags.error(err(label(i), at, fmt::format("bad link value 0x{:08x} (low byte must be 01)", r.value)));
+      detail::capped_error(f.diags, err(label(i), at, fmt::format("bad link value 0x{:08x} (low byte must be 01)", r.value)));
       l.bad = true;
     } else if (l.target >= f.file.instance_count()) {
-      f.diags.error(err(label(i), at, fmt::format("link to missing index {} ({} instances)", l.target, f.file.instance_count())));
+      detail::capped_error(f.diags, err(label(i), at, fmt::format("link to missing index {} ({} instances)", l.target, f.file.instance_count())));
       l.bad = true;
     } else {
       const Descriptor t = f.file.descriptor(l.target);
       if (r.tag != 0 && t.tag != r.tag) {
-        f.diags.error(err(label(i), at, fmt::format("link to wrong template: {} is {}, the layout wants {}", l.target, tag_string(t.tag), tag_string(r.tag))));
+        detail::capped_error(f.diags, err(label(i), at, fmt::format("link to wrong template: {} is {}, the layout wants {}", l.target, tag_string(t.tag), tag_string(r.tag))));
         l.bad = true;
       } else if (t.unnamed() && !f.has_data[l.target]) {
-        f.diags.error(err(label(i), at, fmt::format("link to unnamed instance {} without data", l.target)));
+        detail::capped_error(f.diags, err(label(i), at, fmt::format("link to unnamed instance {} without data", l.target)));
         l.bad = true;
       }
     }
@@ -133,13 +134,13 @@ struct Loader {
     const bool present = f.file.is_oni() || (sep ? f.sep_present : f.raw_present);
     const ByteView file = sep ? f.sep : f.raw;
     const std::uint64_t at = inst_off + r.offset;
-    if (!present) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} but the {} file is missing", which, r.value, which)));
-    else if (r.value < 32) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} inside the 32 junk bytes", which, r.value)));
-    else if (r.value >= file.size()) f.diags.error(err(label(i), at, fmt::format("{} offset 0x{:x} at or past the end of the {} (0x{:x} bytes)", which, r.value, which, file.size())));
+    if (!present) detail::capped_error(f.diags, err(label(i), at, fmt::format("{} offset 0x{:x} but the {} file is missing", which, r.value, which)));
+    else if (r.value < 32) detail::capped_error(f.diags, err(label(i), at, fmt::format("{} offset 0x{:x} inside the 32 junk bytes", which, r.value)));
+    else if (r.value >= file.size()) detail::capped_error(f.diags, err(label(i), at, fmt::format("{} offset 0x{:x} at or past the end of the {} (0x{:x} bytes)", which, r.value, which, file.size())));
     else if (c.size && !range_ok(r.value, *c.size, file.size()))
-      f.diags.error(err(label(i), at, fmt::format("{} chunk 0x{:x}+0x{:x} past the end of the {} (0x{:x} bytes)", which, r.value, *c.size, which, file.size())));
-    else if (r.value % 32 != 0) f.diags.warning(err(label(i), at, fmt::format("{} offset 0x{:x} not 32-byte aligned", which, r.value)));
-    if (f.file.is_oni() && r.kind == FieldKind::sep) f.diags.warning(err(label(i), at, ".oni with a .sep offset: treated as a raw-block offset (unverified)"));
+      detail::capped_error(f.diags, err(label(i), at, fmt::format("{} chunk 0x{:x}+0x{:x} past the end of the {} (0x{:x} bytes)", which, r.value, *c.size, which, file.size())));
+    else if (r.value % 32 != 0) detail::capped_warning(f.diags, err(label(i), at, fmt::format("{} offset 0x{:x} not 32-byte aligned", which, r.value)));
+    if (f.file.is_oni() && r.kind == FieldKind::sep) detail::capped_warning(f.diags, err(label(i), at, ".oni with a .sep offset: treated as a raw-block offset (unverified)"));
     f.chunks.push_back(c);
   }
 
@@ -154,7 +155,7 @@ struct Loader {
       refs.clear();
       auto w = walk_instance(*f.layout[i], inst, refs);
       if (!w) {
-        f.diags.error(err(label(i), off + w.error().offset, w.error().message));
+        detail::capped_error(f.diags, err(label(i), off + w.error().offset, w.error().message));
         continue;
       }
       high += w->count_high_nonzero;
@@ -166,7 +167,7 @@ struct Loader {
       wi.link_count = static_cast<std::uint32_t>(f.links.size()) - wi.first_link;
       f.walked.push_back(wi);
     }
-    if (high) f.diags.warning(err("walk", kNoOffset, fmt::format("{} 8-byte array counts have a non-zero high half", high)));
+    if (high) detail::capped_warning(f.diags, err("walk", kNoOffset, fmt::format("{} 8-byte array counts have a non-zero high half", high)));
   }
 };
 
@@ -181,14 +182,14 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   if (auto n = parse_level_file_name(f->display); n) f->fname = *n;
   auto file = InstanceFile::open(bytes, f->display);
   if (!file) {
-    f->diags.error(file.error());
+    detail::capped_error(f->diags, file.error());
     return f;
   }
   f->file = std::move(*file);
   f->opened = true;
   const InstanceFile& fl = f->file;
   if (!fl.is_oni() && !f->fname && f->display.size() > 4 && f->display.substr(f->display.size() - 4) == ".dat")
-    f->diags.warning(parse_level_file_name(f->display).error());
+    detail::capped_warning(f->diags, parse_level_file_name(f->display).error());
   fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt);
   const std::uint32_t n = fl.instance_count();
   f->names.assign(n, {});
@@ -203,7 +204,7 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   }
   if (!opt.walk) return f;
   if (layouts == nullptr || layouts->empty()) {
-    f->diags.warning(fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));
+    detail::capped_warning(f->diags, fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));
     return f;
   }
   Loader ld{*f, layouts};
@@ -225,7 +226,7 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const L
     auto f = std::make_unique<LoadedFile>();
     f->path = path;
     f->display = path.filename().string();
-    f->diags.error(m.error());
+    detail::capped_error(f->diags, m.error());
     return f;
   }
   auto sp = std::make_shared<MappedFile>(std::move(*m));

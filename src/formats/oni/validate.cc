@@ -8,6 +8,7 @@
 
 #include "assay/formats/oni/instance_file.h"
 #include "assay/formats/oni/names.h"
+#include "capped.h"
 
 namespace assay::oni {
 
@@ -16,9 +17,9 @@ namespace {
 struct Checker {
   const InstanceFile& f;
   Diagnostics& out;
-  void error(std::string s, std::uint64_t o, std::string m) { out.error(f.error(std::move(s), o, std::move(m))); }
-  void warning(std::string s, std::uint64_t o, std::string m) { out.warning(f.error(std::move(s), o, std::move(m))); }
-  void note(std::string s, std::uint64_t o, std::string m) { out.note(f.error(std::move(s), o, std::move(m))); }
+  void error(std::string s, std::uint64_t o, std::string m) { detail::capped_error(out, f.error(std::move(s), o, std::move(m))); }
+  void warning(std::string s, std::uint64_t o, std::string m) { detail::capped_warning(out, f.error(std::move(s), o, std::move(m))); }
+  void note(std::string s, std::uint64_t o, std::string m) { detail::capped_note(out, f.error(std::move(s), o, std::move(m))); }
 
   void header() {
     const FileHeader& h = f.header();
@@ -65,7 +66,7 @@ struct Checker {
       std::string_view nm;
       if (!d.unnamed()) {
         auto r = f.name(i);
-        if (!r) out.error(r.error());
+        if (!r) detail::capped_error(out, r.error());
         else nm = *r;
         if (r && nm.size() > 4 + 127) warning(s, at + 8, "name longer than 127 bytes after the tag");
       }
@@ -78,7 +79,7 @@ struct Checker {
       if (d.size % 32 != 0) ++odd_sizes;
       auto bytes = f.instance_bytes(i);
       if (!bytes) {
-        out.error(bytes.error());
+        detail::capped_error(out, bytes.error());
         continue;
       }
       if (bytes->size() < kInstanceHeaderSize) {

@@ -311,3 +311,26 @@ TEST(OniLevelSet, ExtractAndPackCli) {
 
 }  // namespace
 }  // namespace assay::oni
+
+namespace assay::oni {
+namespace {
+
+TEST(OniLevelSet, ManyProblemsAreCappedPerFile) {
+  LevelFileSpec spec;
+  spec.template_checksums = {{make_tag("ZLST"), 0xa3}};
+  for (int i = 0; i < 6000; ++i) {
+    test::Bytes z(0x24);
+    z.u16(0x1E, 1).u32(0x20, test::link_to(0xFFFFFF));  // a missing index
+    spec.instances.push_back({make_tag("ZLST"), "", 0, z.b});
+  }
+  auto b = write_level_file(spec);
+  ASSERT_TRUE(b.ok());
+  const LayoutSet layouts = test::sample_layouts();
+  auto f = load_file("", *b, nullptr, &layouts);
+  EXPECT_EQ(f->diags.items().size(), 5001u);
+  EXPECT_NE(f->diags.items().back().where.message.find("not listed"), std::string::npos);
+  EXPECT_EQ(f->links.size(), 6000u);  // every link still walked and counted
+}
+
+}  // namespace
+}  // namespace assay::oni

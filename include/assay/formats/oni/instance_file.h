@@ -23,6 +23,8 @@ inline constexpr std::uint64_t kNameEntrySize = 0x08;
 inline constexpr std::uint32_t kInstanceHeaderSize = 8;
 // Link values are index << 8 | 1 (spec: oni.md#oni-3-7), so an index fits in 24 bits.
 inline constexpr std::uint32_t kMaxInstances = 0x1000000;
+// Name scans stop after this many bytes (the engine asserts names below 128 bytes after the tag).
+inline constexpr std::size_t kMaxNameScan = 0x10000;
 
 // Descriptor flags, low 16 bits (spec: oni.md#oni-3-6).
 inline constexpr std::uint16_t kFlagUnnamed = 0x01;
