@@ -146,7 +146,7 @@ struct Loader {
 
   void walk() {
     std::vector<FieldRef> refs;
-    std::uint32_t high = 0;
+    std::uint32_t high = 0, spare = 0;
     for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
       const Descriptor d = f.file.descriptor(i);
       if (!f.has_data[i] || d.duplicate() || f.layout[i] == nullptr) continue;
@@ -159,6 +159,7 @@ struct Loader {
         continue;
       }
       high += w->count_high_nonzero;
+      spare += inst.size() > (w->end + 31) / 32 * 32;
       WalkedInstance wi{i, static_cast<std::uint32_t>(w->end), static_cast<std::uint32_t>(f.links.size()), 0};
       for (const FieldRef& r : refs) {
         if (r.kind == FieldKind::link) check_link(i, off, r);
@@ -167,6 +168,8 @@ struct Loader {
       wi.link_count = static_cast<std::uint32_t>(f.links.size()) - wi.first_link;
       f.walked.push_back(wi);
     }
+    if (spare)
+      detail::capped(f.diags, Severity::note, err("walk", kNoOffset, fmt::format("{} instances are larger than their walked end rounded to 32 (spare bytes)", spare)));
     if (high) detail::capped_warning(f.diags, err("walk", kNoOffset, fmt::format("{} 8-byte array counts have a non-zero high half", high)));
   }
 };
