@@ -14,10 +14,11 @@ now() { date +%s.%N; }
 secs() { echo "$2 - $1" | bc -l; }
 
 "$GEN" generate "$WORK/big" 1 >/dev/null
+"$GEN" generate "$WORK/half" 2 >/dev/null
 "$GEN" generate "$WORK/small" 64 >/dev/null
-BIG=$(stat -c %s "$WORK/big/WARRIORS.WAD"); SMALL=$(stat -c %s "$WORK/small/WARRIORS.WAD")
-echo "WAD: big $BIG bytes, small $SMALL bytes, 10701 entries each"
-cat "$WORK/big/WARRIORS.WAD" "$WORK/small/WARRIORS.WAD" > /dev/null  # same cache state below
+BIG=$(stat -c %s "$WORK/big/WARRIORS.WAD"); HALF=$(stat -c %s "$WORK/half/WARRIORS.WAD"); SMALL=$(stat -c %s "$WORK/small/WARRIORS.WAD")
+echo "WAD: big $BIG bytes, half $HALF bytes, small $SMALL bytes, 10701 entries each (same headers)"
+cat "$WORK/big/WARRIORS.WAD" "$WORK/half/WARRIORS.WAD" "$WORK/small/WARRIORS.WAD" > /dev/null  # same cache state below
 # measure CMD...: prints "wall cpu" (seconds; cpu = user + sys), best of two runs
 measure() {
   best=""
@@ -32,6 +33,7 @@ SHA=$(measure sha256sum "$WORK/big/WARRIORS.WAD")
 VERIFY=$(measure "$ASSAY" -q verify "$WORK/big")
 CBIG=$(measure "$ASSAY" -q warriors classify "$WORK/big")
 CSMALL=$(measure "$ASSAY" -q warriors classify "$WORK/small")
+KBIG=$("$GEN" classify-cpu "$WORK/big" 5); KHALF=$("$GEN" classify-cpu "$WORK/half" 5); KSMALL=$("$GEN" classify-cpu "$WORK/small" 5)
 HBIG=$("$GEN" heap "$WORK/big"); HSMALL=$("$GEN" heap "$WORK/small")
 w() { echo "${1%% *}"; }
 c() { echo "${1##* }"; }
@@ -42,4 +44,9 @@ printf 'verify / sha256sum (wall): %.3f (must be < 2)\n' "$(echo "$(w "$VERIFY")
 printf 'classify: big wall %s s cpu %s s; small wall %s s cpu %s s\n' "$(w "$CBIG")" "$(c "$CBIG")" "$(w "$CSMALL")" "$(c "$CSMALL")"
 printf 'classify big / small (WAD %.1fx larger): wall %.2f\n' \
   "$(echo "$BIG / $SMALL" | bc -l)" "$(echo "$(w "$CBIG") / $(w "$CSMALL")" | bc -l)"
+printf 'verify / sha256sum (cpu): %.3f\n' "$(echo "$(c "$VERIFY") / $(c "$SHA")" | bc -l)"
+printf 'classify cpu (single thread, in process; s, page faults): big %s, half %s, small %s\n' "$KBIG" "$KHALF" "$KSMALL"
+printf 'classify cpu big / half (WAD 2x larger, same pages touched): %.2f\n' "$(echo "$(w "$KBIG") / $(w "$KHALF")" | bc -l)"
+printf 'classify cpu big / small (WAD 32x larger; small entries share pages): %.2f\n' "$(echo "$(w "$KBIG") / $(w "$KSMALL")" | bc -l)"
+printf 'load average at the end: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf 'heap after verify+classify, big / small: %s / %s bytes = %.3f\n' "$HBIG" "$HSMALL" "$(echo "$HBIG / $HSMALL" | bc -l)"
