@@ -55,7 +55,8 @@ void add_check(Cli& cli, CLI::App& oni) {
                   {"diagnostics", diags}});
     } else {
       for (const auto& d : rep->diags.items())
-        if (d.severity != Severity::note) std::cout << diagnostic_text(d) << '\n';
+        if (d.severity != Severity::note)
+          std::cout << (d.where.file.empty() ? "" : d.where.file + ": ") << diagnostic_text(d) << '\n';
       Json rows = Json::array();
       for (const auto& l : rep->levels) {
         std::string files;

@@ -190,8 +190,11 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
         if (h == kUnresolved) ++unresolved;
         else if (!is0 && h != kBadHandle && (h >> 24) < first_slot) ++*c.into_level0;
       }
-      if (unresolved)
-        rep.diags.warning(make_error(kFormat, "", kNoOffset, fmt::format("{}: {} links unresolved (no loaded file has data for the name)", f.display, unresolved)));
+      if (unresolved) {
+        Error e = make_error(kFormat, "links", kNoOffset, fmt::format("{} links unresolved (no loaded file has data for the name)", unresolved));
+        e.file = f.display;
+        rep.diags.warning(e);
+      }
       c.links += f.links.size();
       c.unresolved += unresolved;
       hash_file(hs, f, loaded, handles);

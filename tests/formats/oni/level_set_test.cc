@@ -248,6 +248,9 @@ TEST(OniLevelSet, CheckCli) {
   auto bad = run_cli("oni check " + shell_quote(s.dir.path().string()) + " --json");
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_EQ(nlohmann::json::parse(bad.out)["levels"][1]["problems"], 1);
+  auto bad_text = run_cli("oni check " + shell_quote(s.dir.path().string()));
+  EXPECT_NE(bad_text.out.find("level1_X.dat: error: oni: instance[2] ZLST ZLSTlist at 0x"), std::string::npos) << bad_text.out;
+  EXPECT_NE(bad_text.out.find("link to missing index 77"), std::string::npos);
   EXPECT_EQ(run_cli("oni check /nonexistent-dir-assay").exit_code, 2);
 }
 
