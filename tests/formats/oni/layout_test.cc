@@ -255,3 +255,47 @@ TEST(OniLayout, TxmpSizes) {
 
 }  // namespace
 }  // namespace assay::oni
+
+namespace assay::oni {
+namespace {
+
+// spec: oni.md#oni-8: a .oni has no template table; several layouts for a tag are chosen by the
+// header's set through the per-template checksums of oni.md#oni-9-2.
+TEST(OniLayout, ChoiceWithoutTemplateTable) {
+  const std::string txmp = " 4 02 02 05 80 04 06 02 03 03 02 09 4e 41 58 54 09 50 4d 58 54 02 02 02 02 02 06\n";
+  auto s = parse_layouts_file("TXMP 0x0000000891187581" + txmp + "TXMP 0x00000008911eeb5f" + txmp +
+                                  "ZANM 0x00000000000000a4 2 02 02 05 18 04 06 06\n",
+                              "t");
+  ASSERT_TRUE(s.ok()) << s.error().str();
+  auto v10 = s->choose_without_table(make_tag("TXMP"), kChecksumV10);
+  ASSERT_TRUE(v10.ok());
+  EXPECT_EQ((*v10)->checksum(), 0x891187581ull);
+  ASSERT_EQ((*v10)->chunk_rules.size(), 1u);
+  EXPECT_EQ((*v10)->chunk_rules[0].offset, 0x9Cu);
+  EXPECT_EQ((*v10)->chunk_rules[0].kind, FieldKind::raw);
+  auto v11 = s->choose_without_table(make_tag("TXMP"), kChecksumV11);
+  ASSERT_TRUE(v11.ok());
+  EXPECT_EQ((*v11)->checksum(), 0x8911EEB5Full);
+  EXPECT_EQ((*v11)->chunk_rules[0].offset, 0xA0u);
+  EXPECT_EQ((*v11)->chunk_rules[0].kind, FieldKind::sep);
+  auto unknown = s->choose_without_table(make_tag("TXMP"), 0x1234);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("cannot choose a layout for TXMP"), std::string::npos);
+  EXPECT_TRUE(s->choose_without_table(make_tag("ZANM"), 0x1234).ok());  // one candidate
+  EXPECT_FALSE(s->choose_without_table(make_tag("ZZZZ"), kChecksumV10).ok());
+  // The v1.0 TXMP walk reports its pixel offset at 0x9c with the size from the header fields.
+  std::vector<FieldRef> refs;
+  test::Bytes inst(0xC0);
+  inst.u32(0x9C, 0x40);
+  ASSERT_TRUE(walk_instance(**v10, inst.b, refs).ok());
+  ASSERT_EQ(refs.size(), 1u);
+  EXPECT_EQ(refs[0].offset, 0x9Cu);
+  EXPECT_EQ(refs[0].size, ChunkSize::txmp);
+  // With a 0x0A opcode in the layout, the opcode wins over the table.
+  auto op = parse_layouts_file("TXMP 0x0000000891187581 4 02 02 05 80 04 06 02 03 03 02 09 4e 41 58 54 09 50 4d 58 54 0a 02 02 02 02 06\n", "t");
+  ASSERT_TRUE(op.ok());
+  EXPECT_TRUE(op->all()[0].chunk_rules.empty());
+}
+
+}  // namespace
+}  // namespace assay::oni
