@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "assay/core/hash.h"
+#include "assay/formats/format.h"
 #include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/writer.h"
 #include "helpers.h"
@@ -207,6 +208,43 @@ TEST(WarriorsNames, NamesFileGivesNamesAndFiles) {
   EXPECT_EQ(*t->find(0x7E23A6F2), "GLOBAL.LUA");
   EXPECT_EQ(entry_file_name({0, 0, 5, 0x393F70E2}, *t), "level1.lev");
   EXPECT_EQ(entry_file_name({0, 0, 5, 0x0000ABCD}, *t), "0000abcd.bin");
+}
+
+}  // namespace
+}  // namespace assay::warriors
+
+namespace assay::warriors {
+namespace {
+
+TEST(WarriorsIdentify, StrictAboutWhatItClaims) {
+  auto score = [](const Input& in) { return kWarriorsFormat.identify(in); };
+  // RenderWare streams, short and random files are not ours
+  EXPECT_EQ(score(Input::from_buffer("a.dff", rw_clump(2))), 0);
+  EXPECT_EQ(score(Input::from_buffer("a.txd", rw_texture_dictionary(1))), 0);
+  EXPECT_EQ(score(Input::from_buffer("z", ByteBuffer(64, 0))), 0);   // count 0
+  EXPECT_EQ(score(Input::from_buffer("r", ByteBuffer(100, 0x5A))), 0);
+  // a world part parses loosely but is not a container
+  EXPECT_EQ(score(Input::from_buffer("p", samples::world_part("x_ms1.sec"))), 0);
+  // exact containers are
+  EXPECT_GT(score(Input::from_buffer("l", samples::level())), 0);
+  EXPECT_GT(score(Input::from_buffer("p", samples::pack())), 0);
+  // a DIR is recognised by its name and its size rule
+  assay::testing::TempDir tmp;
+  const DiscImage d = samples::disc(samples::disc_entries());
+  assay::testing::write_file(tmp / "OTHER.DIR", d.dir);
+  EXPECT_EQ(score(*Input::open(tmp / "OTHER.DIR")), 0);
+  ByteBuffer bad = d.dir;
+  bad.push_back(0);
+  assay::testing::write_file(tmp / "WARRIORS.DIR", bad);
+  EXPECT_EQ(score(*Input::open(tmp / "WARRIORS.DIR")), 0);
+  assay::testing::write_file(tmp / "WARRIORS.DIR", d.dir);
+  EXPECT_EQ(score(*Input::open(tmp / "WARRIORS.DIR")), 100);
+  EXPECT_EQ(score(*Input::open(tmp.path())), 0);  // a folder needs the WAD too
+  assay::testing::write_file(tmp / "WARRIORS.WAD", d.wad);
+  EXPECT_EQ(score(*Input::open(tmp.path())), 100);
+  // an ISO without the files is not ours
+  assay::testing::write_file(tmp / "x.iso", test::make_iso({{"SYSTEM.CNF;1", ByteBuffer(5, 'a')}}));
+  EXPECT_EQ(score(*Input::open(tmp / "x.iso")), 0);
 }
 
 }  // namespace
