@@ -194,6 +194,14 @@ TEST(OniLevelSet, ExportThenPackKeepsTheCounts) {
   EXPECT_EQ(z->descriptor(1).tag, make_tag("ZPTS"));
   EXPECT_TRUE(z->descriptor(2).placeholder());
   EXPECT_EQ(z->raw_block().size() % 32, 0u);
+  auto zl = load_file(out / "level0_Final.dat.oni" / "ZTEXbrick.oni", &layouts);
+  EXPECT_FALSE(zl->diags.has_errors()) << zl->diags.items().front().where.str();
+  ASSERT_EQ(zl->links.size(), 2u);  // to the placeholder (index 2) and to the unnamed ZPTS (index 1)
+  EXPECT_EQ(zl->links[0].target, 2u);
+  EXPECT_EQ(zl->links[1].target, 1u);
+  ASSERT_EQ(zl->chunks.size(), 1u);
+  EXPECT_EQ(zl->chunks[0].value, 32u);  // first chunk of the raw block
+  EXPECT_EQ(zl->raw[32], 0x5A);
   auto a = check_level_set({s.dir.path()}, layouts, 1);
   auto b = check_level_set({out / "packed"}, layouts, 1);
   ASSERT_TRUE(a.ok());
