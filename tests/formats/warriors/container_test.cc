@@ -273,3 +273,24 @@ TEST(WarriorsContainer, WriterProducesTheSpecsBytes) {
 
 }  // namespace
 }  // namespace assay::warriors
+
+namespace assay::warriors {
+namespace {
+
+TEST(WarriorsContainer, DeepStacksWarnV7) {
+  std::vector<ChunkSpec> many(2049, ChunkSpec{0x28, 0, {}, 0});
+  auto b = write_resource(1, many);
+  ASSERT_TRUE(b);
+  LoadResult r = load_flat(*b, HandlerTable::standard());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.stacks.chunks().size(), 2049u);
+  bool v7 = false;
+  for (const auto& d : r.diags.items()) v7 = v7 || d.where.message.rfind("V7:", 0) == 0;
+  EXPECT_TRUE(v7);
+  std::vector<ChunkSpec> ok(2048, ChunkSpec{0x28, 0, {}, 0});
+  LoadResult s = load_flat(*write_resource(1, ok), HandlerTable::standard());
+  for (const auto& d : s.diags.items()) EXPECT_NE(d.where.message.rfind("V7:", 0), 0u);
+}
+
+}  // namespace
+}  // namespace assay::warriors
