@@ -27,6 +27,35 @@ struct IsoCloser {
   void operator()(iso9660_t* p) const { iso9660_close(p); }
 };
 
+// spec: #wr-1-2: a file with the multi-extent flag (+25 bit 7) or a non-zero interleave (+26,
+// +27) is an error. libiso9660 2.1 does not report these, so the root records are read here
+// (ECMA-119: root extent and length in the primary descriptor's record at +156).
+Result<void> check_root_records(ByteView img) {
+  const std::uint8_t* pvd = img.data() + 16 * 2048;
+  const std::uint64_t extent = load<std::uint32_t>(pvd + 156 + 2, Endian::little);
+  const std::uint64_t length = load<std::uint32_t>(pvd + 156 + 10, Endian::little);
+  if (!range_ok(extent * 2048, length, img.size()))
+    return make_error(kFormat, "ISO root directory", 16 * 2048 + 156, "root directory extent lies past the image's end");
+  for (std::uint64_t sector = 0; sector * 2048 < length; ++sector) {
+    const std::uint64_t base = extent * 2048 + sector * 2048;
+    for (std::uint64_t pos = 0; pos + 34 <= 2048 && base + pos + 34 <= img.size();) {
+      const std::uint8_t len = img[base + pos];
+      if (len == 0) break;  // no more records in this sector
+      if (len < 34 || pos + len > 2048) return make_error(kFormat, "ISO root directory record", base + pos, "bad record length");
+      const std::uint8_t name_len = img[base + pos + 32];
+      if (33u + name_len <= len) {
+        const std::string name = iso_plain_name(std::string(reinterpret_cast<const char*>(img.data() + base + pos + 33), name_len).c_str());
+        const bool ours = name == "WARRIORS.DIR" || name == "WARRIORS.WAD";
+        if (ours && ((img[base + pos + 25] & 0x80) != 0 || img[base + pos + 26] != 0 || img[base + pos + 27] != 0))
+          return make_error(kFormat, "ISO root directory record", base + pos,
+                            name + " is multi-extent or interleaved (not supported)");
+      }
+      pos += len;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 bool iso_has_signature(ByteView image) {
@@ -42,6 +71,7 @@ Result<IsoFiles> find_iso_files(const Input& image) {
   if (image.bytes[16 * 2048] == 1 && block != 2048)
     return make_error(kFormat, "ISO primary volume descriptor", 16 * 2048 + 128,
                       fmt::format("logical block size {} is not 2,048", block));
+  ASSAY_CHECK(check_root_records(image.bytes));
   std::unique_ptr<iso9660_t, IsoCloser> iso(iso9660_open(image.path.c_str()));
   if (!iso) return make_error(kFormat, "ISO image", 16 * 2048, "libiso9660 cannot read the volume descriptors");
   CdioList_t* list = iso9660_ifs_readdir(iso.get(), "/");

@@ -249,3 +249,23 @@ TEST(WarriorsIdentify, StrictAboutWhatItClaims) {
 
 }  // namespace
 }  // namespace assay::warriors
+
+namespace assay::warriors {
+namespace {
+
+TEST(WarriorsDiscArgument, InterleavedIsoFileIsAnError) {
+  const ByteBuffer dir = test::le32({1, 0, 0, 0, 0, 5, 0x7E23A6F2});
+  ByteBuffer iso = test::make_iso({{"WARRIORS.DIR;1", dir}, {"WARRIORS.WAD;1", ByteBuffer(2048, 1)}});
+  // root records: ".", "..", then WARRIORS.DIR at 20 * 2048 + 34 + 34
+  const std::size_t rec = 20 * 2048 + 34 + 34;
+  ASSERT_EQ(iso[rec + 32], 14);
+  iso[rec + 26] = 1;  // interleave unit size
+  assay::testing::TempDir tmp;
+  assay::testing::write_file(tmp / "i.iso", iso);
+  auto d = Disc::open(*Input::open(tmp / "i.iso"));
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("interleaved"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace assay::warriors
