@@ -66,6 +66,11 @@ int run_pack(Cli& cli, const PackArgs& p) {
 }  // namespace
 
 void register_igarchive(Cli& cli) {
+  cli.read_option_hooks.push_back([](CLI::App& sub, ReadOptions& ro) {
+    sub.add_option_function<std::string>(
+        "--igarchive-max-member", [&ro](const std::string& v) { ro.family["igarchive-max-member"] = v; },
+        "igarchive: largest member (bytes) extract/verify accept (default 1 GiB)");
+  });
   auto args = std::make_shared<PackArgs>();
   auto* sub = cli.pack->add_subcommand("igarchive", "build an Alchemy igArchive from a folder");
   sub->add_option("-o,--output", args->out, "archive to write")->required();

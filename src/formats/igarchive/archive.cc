@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "assay/core/hash.h"
+#include "assay/core/mapped_file.h"
 #include "assay/core/thread_pool.h"
 
 namespace assay::igarchive {
@@ -632,6 +633,13 @@ ByteView Archive::toc_pad() const noexcept {
   }
   if (first < end || first > data_.size()) return {};
   return data_.subspan(end, first - end);
+}
+
+Result<ArchiveFile> open_file(const std::string& path, const DiagSink& diags) {
+  ASSAY_TRY(MappedFile m, MappedFile::open(path));
+  auto owner = std::make_shared<MappedFile>(std::move(m));
+  ASSAY_TRY(Archive a, Archive::open(owner->bytes(), path, diags));
+  return ArchiveFile{owner, std::move(a)};
 }
 
 }  // namespace assay::igarchive

@@ -135,6 +135,10 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
   } join_on_exit{writer};
 
   for (const FileEntry* f : sel) {
+    if (f->length > s.member_cap)
+      return a.error(fmt::format("file[{}]", f->index), f->offset,
+                     fmt::format("'{}' is 0x{:x} bytes, above the member cap 0x{:x} (--igarchive-max-member)",
+                                 f->name, f->length, s.member_cap));
     if (f->compression == Compression::stored) {
       ASSAY_CHECK(finish());
       if (!range_ok(f->offset, f->length, data.size()))

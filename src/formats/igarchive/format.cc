@@ -85,6 +85,12 @@ Result<Json> list(const Input& in, const ReadOptions&) {
 void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   iga::VerifyOptions vo;
   vo.threads = opt.threads;
+  if (auto it = opt.family.find("igarchive-max-member"); it != opt.family.end()) {
+    try {
+      vo.member_cap = std::stoull(it->second);
+    } catch (...) {
+    }
+  }
   iga::verify(in.bytes, in.name, vo, out);
 }
 
@@ -96,6 +102,13 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const Extr
   s.globs = x.globs;
   s.progress = opt.progress;
   s.release_input_pages = !in.path.empty() && !in.is_directory;  // a read-only file mapping
+  if (auto it = opt.family.find("igarchive-max-member"); it != opt.family.end()) {
+    try {
+      s.member_cap = std::stoull(it->second);
+    } catch (...) {
+      return usage_error("--igarchive-max-member needs a number of bytes");
+    }
+  }
   ASSAY_TRY(iga::ExtractResult r, iga::extract_all(a, dir, s));
   return ExtractStats{r.files, r.bytes};
 }

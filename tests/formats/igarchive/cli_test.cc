@@ -156,3 +156,26 @@ TEST(IgArchiveCli, BadArchivesExitOne) {
 
 }  // namespace
 }  // namespace assay::igarchive
+
+namespace assay::igarchive {
+namespace {
+
+TEST(IgArchiveCli, MemberCapAndOpenFile) {
+  assay::testing::TempDir t;
+  write_file(t / "in" / "big.txt", test::text(5000, 1));
+  const fs::path arc = t / "a.arc";
+  ASSERT_EQ(run_cli("pack igarchive -o " + q(arc) + " " + q(t / "in")).exit_code, 0);
+  auto r = run_cli("extract --igarchive-max-member 4999 " + q(arc) + " -o " + q(t / "o"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("member cap"), std::string::npos);
+  EXPECT_FALSE(fs::exists(t / "o" / "big.txt"));
+  EXPECT_EQ(run_cli("extract --igarchive-max-member 5000 " + q(arc) + " -o " + q(t / "o")).exit_code, 0);
+  auto f = open_file(arc.string());
+  ASSERT_TRUE(f.ok()) << f.error().str();
+  ASSERT_EQ(f->archive.files().size(), 1u);
+  EXPECT_EQ(test::read_ok(f->archive, f->archive.files()[0]), test::text(5000, 1));
+  EXPECT_EQ(open_file((t / "missing").string()).error().kind, ErrorKind::io);
+}
+
+}  // namespace
+}  // namespace assay::igarchive

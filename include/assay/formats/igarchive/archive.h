@@ -184,6 +184,7 @@ class Archive {
   [[nodiscard]] Error error(std::string_view structure, std::uint64_t offset, std::string msg) const;
 
  private:
+  friend struct ArchiveFile;
   Archive() = default;
   Result<void> parse_header(const DiagSink& diags);
   Result<void> parse_toc(const DiagSink& diags);
@@ -205,6 +206,14 @@ class Archive {
   bool prefix_little_ = true;
   bool names_ok_ = false;
 };
+
+// An archive together with the mapping that owns its bytes (Archive itself is a non-owning view).
+struct ArchiveFile {
+  std::shared_ptr<const void> owner;  // keeps archive.data() alive
+  Archive archive;
+};
+// Maps `path` read-only and opens it (I/O errors are ErrorKind::io).
+Result<ArchiveFile> open_file(const std::string& path, const DiagSink& diags = {});
 
 // One block to decode into a caller buffer: the unit of parallel work for read() and extract.
 struct BlockJob {

@@ -24,6 +24,9 @@ struct ExtractSettings {
   // peak memory stays at the decode window, whatever the archive's size.
   bool release_input_pages = false;
   std::uint64_t window = 16u << 20;  // uncompressed bytes decoded per parallel batch
+  // A member longer than this is an error (spec: alchemy.md#verify, default 1 GiB); the CLI's
+  // --igarchive-max-member raises it. Extraction streams, so memory does not grow with it.
+  std::uint64_t member_cap = kDefaultMemberCap;
 };
 
 struct ExtractResult {
