@@ -91,7 +91,8 @@ TEST(RwBadInput, HugeCountsDoNotAllocate) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 92, 0x80000000u, Endian::little);
   store<std::uint32_t>(nat.data() + 96, 0x80000000u, Endian::little);
-  EXPECT_FALSE(TextureDictionary::open(testing::dictionary(nat, 1)).ok());
+  const ByteBuffer nat_dict = testing::dictionary(nat, 1);
+  EXPECT_FALSE(TextureDictionary::open(nat_dict).ok());
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ ByteBuffer patched(ByteBuffer b, std::size_t at, std::uint32_t v) {
 
 TEST(RwClump, AtomicCountMismatchR20) {
   const ByteBuffer b = w::clump({.frames = 1, .geometries = {{3, 1, ""}}});
-  auto s = summarize_clump(patched(b, 24, 2));  // clump struct atomicCount at 12 + 12
+  const ByteBuffer s_bytes = patched(b, 24, 2);
+      auto s = summarize_clump(s_bytes);  // clump struct atomicCount at 12 + 12
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("R20"), std::string::npos) << s.error().str();
 }
@@ -62,7 +63,8 @@ TEST(RwClump, AtomicIndexOutOfRangeR20) {
   for (const auto& s : t->sections)
     if (s.header.type == id::kAtomic) atomic_struct = s.body_offset() + 12;
   ASSERT_NE(atomic_struct, 0u);
-  auto s = summarize_clump(patched(b, atomic_struct + 4, 7));  // geometry index 7
+  const ByteBuffer s_bytes = patched(b, atomic_struct + 4, 7);
+      auto s = summarize_clump(s_bytes);  // geometry index 7
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("R20"), std::string::npos) << s.error().str();
 }
@@ -74,11 +76,13 @@ TEST(RwClump, GeometryStructTooShortR21) {
   for (const auto& s : t->sections)
     if (s.header.type == id::kGeometry) {
       // triangle count 1000 in a struct sized for 1
-      auto r = summarize_clump(patched(b, s.body_offset() + 12 + 4, 1000));
+      const ByteBuffer r_bytes = patched(b, s.body_offset() + 12 + 4, 1000);
+      auto r = summarize_clump(r_bytes);
       ASSERT_FALSE(r.ok());
       EXPECT_NE(r.error().message.find("R21"), std::string::npos) << r.error().str();
       // vertex count 0xFFFFFFFF: no overflow, no allocation, a clear error
-      auto r2 = summarize_clump(patched(b, s.body_offset() + 12 + 8, 0xFFFFFFFFu));
+      const ByteBuffer r2_bytes = patched(b, s.body_offset() + 12 + 8, 0xFFFFFFFFu);
+      auto r2 = summarize_clump(r2_bytes);
       ASSERT_FALSE(r2.ok());
       EXPECT_NE(r2.error().message.find("R21"), std::string::npos) << r2.error().str();
     }
@@ -91,7 +95,8 @@ TEST(RwClump, MaterialListIndicesR19) {
   for (const auto& s : t->sections)
     if (s.header.type == id::kMaterialList) {
       // the index -1 becomes 0: entry 0 reuses material 0 (>= its position)
-      auto r = summarize_clump(patched(b, s.body_offset() + 12 + 4, 0));
+      const ByteBuffer r_bytes = patched(b, s.body_offset() + 12 + 4, 0);
+      auto r = summarize_clump(r_bytes);
       ASSERT_FALSE(r.ok());
       EXPECT_NE(r.error().message.find("R19"), std::string::npos) << r.error().str();
     }
@@ -103,7 +108,8 @@ TEST(RwClump, FrameCountLargerThanStruct) {
   ASSERT_TRUE(t.ok());
   for (const auto& s : t->sections)
     if (s.header.type == id::kFrameList) {
-      auto r = summarize_clump(patched(b, s.body_offset() + 12, 0x10000000u));
+      const ByteBuffer r_bytes = patched(b, s.body_offset() + 12, 0x10000000u);
+      auto r = summarize_clump(r_bytes);
       ASSERT_FALSE(r.ok());
       EXPECT_NE(r.error().message.find("frames need"), std::string::npos);
     }

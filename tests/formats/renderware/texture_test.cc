@@ -204,7 +204,8 @@ TEST(RwPs2, LevelsPastThePaletteRegionFail) {
 TEST(RwPs2, DepthDisagreeingWithFormatIsAnError) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 92 + 8, 32, Endian::little);  // raster header (body at 92): depth at +8
-  auto d = TextureDictionary::open(testing::dictionary(nat, 1));
+  const ByteBuffer d_bytes = testing::dictionary(nat, 1);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("depth"), std::string::npos) << d.error().str();
 }
@@ -213,12 +214,14 @@ TEST(RwPs2, TextureLargerThanItsDataIsAnError) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 92 + 0, 64, Endian::little);  // width 64 in a 16-wide transfer
   store<std::uint32_t>(nat.data() + 92 + 4, 64, Endian::little);
-  auto d = TextureDictionary::open(testing::dictionary(nat, 1));
+  const ByteBuffer d_bytes = testing::dictionary(nat, 1);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("64 x 64 x 8 bits needs more than the 256 bytes"), std::string::npos) << d.error().str();
   ByteBuffer big = testing::ps2_fixture_native();
   store<std::uint32_t>(big.data() + 168 + 0x20, 64, Endian::little);  // TRXREG width 64
-  auto d2 = TextureDictionary::open(testing::dictionary(big, 1));
+  const ByteBuffer d2_bytes = testing::dictionary(big, 1);
+  auto d2 = TextureDictionary::open(d2_bytes);
   ASSERT_FALSE(d2.ok());
   EXPECT_NE(d2.error().message.find("transfer"), std::string::npos) << d2.error().str();
 }
@@ -233,7 +236,8 @@ TEST(RwDictionary, CountMismatchR7) {
 TEST(RwDictionary, RasterStructMustHoldTwoStructsR8) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 156, 0x02, Endian::little);  // the data struct becomes a String
-  auto d = TextureDictionary::open(testing::dictionary(nat, 1));
+  const ByteBuffer d_bytes = testing::dictionary(nat, 1);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R8"), std::string::npos) << d.error().str();
 }
@@ -262,7 +266,8 @@ TEST(RwD3d, UncompressedFormats) {
     t.levels = {lvl};
     auto nat = w::d3d9_texture_native(t);
     ASSERT_TRUE(nat.ok());
-    auto d = TextureDictionary::open(w::texture_dictionary({*nat}, 2, kStampGtaSa));
+    const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
+  auto d = TextureDictionary::open(d_bytes);
     ASSERT_TRUE(d.ok()) << d.error().str();
     auto img = d->decode(0);
     ASSERT_TRUE(img.ok()) << img.error().str();
@@ -278,7 +283,8 @@ TEST(RwD3d, Pal8AndMips) {
   t.levels = {{0, 1, 0, 1, 1, 1, 0, 0}, {1, 0}};
   auto nat = w::d3d9_texture_native(t);
   ASSERT_TRUE(nat.ok());
-  auto d = TextureDictionary::open(w::texture_dictionary({*nat}, 2, kStampGtaSa));
+  const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_TRUE(d.ok()) << d.error().str();
   EXPECT_EQ(d->textures()[0].levels.size(), 2u);
   auto img = d->decode(0);
@@ -300,7 +306,8 @@ TEST(RwD3d, LevelSizeDisagreeingWithWidthHeightIsAnError) {
   t.levels = {ByteBuffer(256)};  // 32 x 32 DXT1 needs 512
   auto nat = w::d3d9_texture_native(t);
   ASSERT_TRUE(nat.ok());
-  auto d = TextureDictionary::open(w::texture_dictionary({*nat}, 2, kStampGtaSa));
+  const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("needs 512 bytes but 256"), std::string::npos) << d.error().str();
   EXPECT_NE(d.error().structure.find("bad"), std::string::npos);
@@ -318,7 +325,8 @@ TEST(RwD3d, StructSizeR15AndUnknownFormatR16) {
   b.insert(b.begin() + 12 + 12 + 88 + 4 + 8, 0);
   for (std::size_t at : {std::size_t{4}, std::size_t{16}})
     store<std::uint32_t>(b.data() + at, load<std::uint32_t>(b.data() + at, Endian::little) + 1, Endian::little);
-  auto d = TextureDictionary::open(w::texture_dictionary({b}, 2, kStampGtaSa));
+  const ByteBuffer d_bytes = w::texture_dictionary({b}, 2, kStampGtaSa);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R15"), std::string::npos) << d.error().str();
   // an unknown D3D format: listed, a warning, not decoded
@@ -326,7 +334,8 @@ TEST(RwD3d, StructSizeR15AndUnknownFormatR16) {
   u.d3d_format = 0x12345;
   auto nu = w::d3d9_texture_native(u);
   Diagnostics diags;
-  auto du = TextureDictionary::open(w::texture_dictionary({*nu}, 2, kStampGtaSa), 0, diags.sink());
+  const ByteBuffer du_bytes = w::texture_dictionary({*nu}, 2, kStampGtaSa);
+  auto du = TextureDictionary::open(du_bytes, 0, diags.sink());
   ASSERT_TRUE(du.ok()) << du.error().str();
   EXPECT_EQ(diags.count(Severity::warning), 1u);
   EXPECT_FALSE(du->decode(0).ok());
@@ -343,7 +352,8 @@ TEST(RwD3d, D3d8CompressionByte) {
   ASSERT_TRUE(nat.ok());
   ByteBuffer b = *nat;
   store<std::uint32_t>(b.data() + 24, kPlatformD3D8, Endian::little);
-  auto d = TextureDictionary::open(w::texture_dictionary({b}, 1, kStampGtaSa));
+  const ByteBuffer d_bytes = w::texture_dictionary({b}, 1, kStampGtaSa);
+  auto d = TextureDictionary::open(d_bytes);
   ASSERT_TRUE(d.ok()) << d.error().str();
   EXPECT_EQ(d->textures()[0].format, TexelFormat::dxt3);
   auto img = d->decode(0);

@@ -71,5 +71,8 @@ struct ClumpOptions {
 // (R1, R2, R19, R20, R21) fail; warnings go to `diag`.
 Result<ClumpSummary> summarize_clump(ByteView bytes, std::uint64_t base = 0,
                                      const DiagSink& diag = {}, const ClumpOptions& options = {});
+// The summary views its buffer (names): a temporary buffer would dangle.
+Result<ClumpSummary> summarize_clump(const ByteBuffer&& bytes, std::uint64_t base = 0, const DiagSink& diag = {},
+                                     const ClumpOptions& options = {}) = delete;
 
 }  // namespace assay::rw

@@ -104,6 +104,9 @@ class TextureDictionary {
   static Result<TextureDictionary> open(ByteView bytes, std::uint64_t base = 0,
                                         const DiagSink& diag = {},
                                         const TextureOptions& options = {});
+  // The dictionary views its buffer: a temporary buffer would dangle.
+  static Result<TextureDictionary> open(const ByteBuffer&& bytes, std::uint64_t base = 0,
+                                        const DiagSink& diag = {}, const TextureOptions& options = {}) = delete;
 
   [[nodiscard]] std::uint64_t offset() const { return offset_; }
   [[nodiscard]] std::uint32_t stamp() const { return stamp_; }
