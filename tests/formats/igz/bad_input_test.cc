@@ -27,21 +27,22 @@ Diagnostics run_verify(ByteView b, OpenOptions o = {}) {
   return d;
 }
 
-// Every reader entry point over one input; none may crash.
-void exercise(ByteView b) {
+// Every reader entry point over one input; none may crash. Returns verify's error count.
+std::size_t exercise(ByteView b) {
   Diagnostics d;
   verify(b, {}, d);
   (void)info_json(b, {});
   (void)list_json(b, {});
   Diagnostics d2;
   (void)dump_json(b, {}, d2);
+  return d.count(Severity::error);
 }
 
 TEST(IgzBadInput, TruncationSweep) {
-  for (auto [v, e, p] : {std::tuple{9u, Endian::big, 9u}, std::tuple{8u, Endian::little, 8u}}) {
+  for (auto [v, e, p, step] : {std::tuple{9u, Endian::big, 9u, 1u}, std::tuple{8u, Endian::little, 8u, 3u}}) {
     const ByteBuffer good = sample(v, e, p);
     ASSERT_FALSE(run_verify(good).has_errors());
-    for (std::size_t n = 0; n < good.size(); n += (n < 0x800 ? 13 : 1)) {
+    for (std::size_t n = 0; n < good.size(); n += (n < 0x800 ? 13 : step)) {
       const ByteView cut(good.data(), n);
       const Diagnostics d = run_verify(cut);
       EXPECT_TRUE(d.has_errors()) << "prefix " << n;  // the last pool always runs past the end
@@ -53,12 +54,14 @@ TEST(IgzBadInput, TruncationSweep) {
 TEST(IgzBadInput, MutationSweep) {
   const ByteBuffer good = sample(9, Endian::big, 9);
   std::size_t flagged = 0, runs = 0;
-  for (std::size_t i = 0; i < good.size(); i += (i < 0x214 || i >= 0x800 ? 1 : 29)) {
-    for (std::uint8_t x : {std::uint8_t{0xFF}, std::uint8_t{0x80}, std::uint8_t{0x01}}) {
+  // every byte of the used descriptors, the pool names, the fixups and the pools; a sample of
+  // the (zero) rest of the header
+  auto dense = [](std::size_t i) { return i < 0x60 || (i >= 0x224 && i < 0x240) || i >= 0x800; };
+  for (std::size_t i = 0; i < good.size(); i += dense(i) ? 1 : 37) {
+    for (std::uint8_t x : {std::uint8_t{0xFF}, std::uint8_t{0x01}}) {
       ByteBuffer m = good;
       m[i] ^= x;
-      exercise(m);
-      flagged += run_verify(m).count(Severity::error) != 0;
+      flagged += exercise(m) != 0;
       ++runs;
     }
   }
