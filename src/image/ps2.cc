@@ -2,6 +2,7 @@
 #include "assay/image/ps2.h"
 
 #include <bit>
+#include <cstring>
 #include <vector>
 
 namespace assay::image::ps2 {
@@ -52,6 +53,39 @@ bool unswizzle4(ByteView src, std::uint32_t w, std::uint32_t h, std::uint8_t* ou
       const std::size_t k = band + row[x];
       o[x] = static_cast<std::uint8_t>((src[k >> 1] >> ((k & 1) * 4)) & 0xF);
     }
+  }
+  return true;
+}
+
+bool unswizzle8_lut(ByteView src, std::uint32_t w, std::uint32_t h, const std::uint32_t lut[256],
+                    std::uint8_t* out, std::uint32_t out_w, std::uint32_t out_h) {
+  if (!sizes_ok(w, h, out_w, out_h) || src.size() < std::uint64_t{w} * h) return false;
+  if (out_w == 0 || out_h == 0) return true;
+  const auto t = row_tables(w, out_w);
+  std::vector<std::uint32_t> row_px(out_w);
+  for (std::uint32_t y = 0; y < out_h; ++y) {
+    const std::uint8_t* band = src.data() + std::size_t{y & ~3u} * w;
+    const std::uint32_t* row = t.data() + std::size_t{y & 7} * out_w;
+    for (std::uint32_t x = 0; x < out_w; ++x) row_px[x] = lut[band[row[x]]];
+    std::memcpy(out + std::size_t{y} * out_w * 4, row_px.data(), std::size_t{out_w} * 4);
+  }
+  return true;
+}
+
+bool unswizzle4_lut(ByteView src, std::uint32_t w, std::uint32_t h, const std::uint32_t lut[16],
+                    std::uint8_t* out, std::uint32_t out_w, std::uint32_t out_h) {
+  if (!sizes_ok(w, h, out_w, out_h) || src.size() < std::uint64_t{w} * h / 2) return false;
+  if (out_w == 0 || out_h == 0) return true;
+  const auto t = row_tables(w, out_w);
+  std::vector<std::uint32_t> row_px(out_w);
+  for (std::uint32_t y = 0; y < out_h; ++y) {
+    const std::size_t band = std::size_t{y & ~3u} * w;
+    const std::uint32_t* row = t.data() + std::size_t{y & 7} * out_w;
+    for (std::uint32_t x = 0; x < out_w; ++x) {
+      const std::size_t k = band + row[x];
+      row_px[x] = lut[(src[k >> 1] >> ((k & 1) * 4)) & 0xF];
+    }
+    std::memcpy(out + std::size_t{y} * out_w * 4, row_px.data(), std::size_t{out_w} * 4);
   }
   return true;
 }

@@ -115,6 +115,21 @@ TEST(Ps2Swizzle, SwizzleInvertsUnswizzle) {
   EXPECT_EQ(back, idx);
 }
 
+TEST(Ps2Swizzle, LutPathsAgreeWithIndexPaths) {
+  std::uint32_t lut[256];
+  for (std::uint32_t i = 0; i < 256; ++i) lut[i] = i * 0x01010101u;
+  ByteBuffer src(64 * 16);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 31 + 7);
+  std::vector<std::uint8_t> idx(40 * 12), rgba(40 * 12 * 4);
+  ASSERT_TRUE(unswizzle8(src, 64, 16, idx.data(), 40, 12));
+  ASSERT_TRUE(unswizzle8_lut(src, 64, 16, lut, rgba.data(), 40, 12));
+  for (std::size_t k = 0; k < idx.size(); ++k) ASSERT_EQ(rgba[4 * k], idx[k]);
+  ASSERT_TRUE(unswizzle4(src, 64, 16, idx.data(), 40, 12));
+  ASSERT_TRUE(unswizzle4_lut(src, 64, 16, lut, rgba.data(), 40, 12));
+  for (std::size_t k = 0; k < idx.size(); ++k) ASSERT_EQ(rgba[4 * k + 3], idx[k]);
+  EXPECT_FALSE(unswizzle8_lut(src, 12, 4, lut, rgba.data(), 4, 4));
+}
+
 // spec: #rw-5-8 and the worked values of #rw-10-3
 TEST(Ps2Palette, Csm1Order) {
   EXPECT_EQ(csm1_entry(8), 16u);

@@ -41,6 +41,12 @@ bool unswizzle8(ByteView src, std::uint32_t w, std::uint32_t h, std::uint8_t* ou
 // `src` must hold W * H / 2 bytes; out gets one index per byte.
 bool unswizzle4(ByteView src, std::uint32_t w, std::uint32_t h, std::uint8_t* out,
                 std::uint32_t out_w, std::uint32_t out_h);
+// unswizzle8/unswizzle4 fused with a palette lookup: out receives lut[index] (4 bytes each,
+// out_w * out_h * 4 bytes). The decoders' fast path.
+bool unswizzle8_lut(ByteView src, std::uint32_t w, std::uint32_t h, const std::uint32_t lut[256],
+                    std::uint8_t* out, std::uint32_t out_w, std::uint32_t out_h);
+bool unswizzle4_lut(ByteView src, std::uint32_t w, std::uint32_t h, const std::uint32_t lut[16],
+                    std::uint8_t* out, std::uint32_t out_w, std::uint32_t out_h);
 // Inverse of unswizzle8/unswizzle4 (used by the writer): `indices` is w x h.
 void swizzle8(const std::uint8_t* indices, std::uint32_t w, std::uint32_t h, std::uint8_t* dst);
 void swizzle4(const std::uint8_t* indices, std::uint32_t w, std::uint32_t h, std::uint8_t* dst);

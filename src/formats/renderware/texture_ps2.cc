@@ -232,14 +232,16 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];
   const bool pal8 = tex.format == TexelFormat::pal8;
-  // palette LUT with CSM1 order and alpha expansion (spec: #rw-5-8)
-  std::uint8_t lut[256][4] = {};
+  // palette LUT with CSM1 order and alpha expansion (spec: #rw-5-8), as RGBA bytes in memory order
+  std::uint32_t lut[256] = {};
   for (std::uint32_t i = 0; i < tex.palette_entries; ++i) {
     const std::uint32_t e = pal8 ? image::ps2::csm1_entry(i) : i;
     const std::uint8_t* c = tex.palette.data() + std::size_t{e} * 4;
-    lut[i][0] = c[0], lut[i][1] = c[1], lut[i][2] = c[2], lut[i][3] = image::ps2::expand_alpha(c[3]);
+    const std::uint8_t rgba[4] = {c[0], c[1], c[2], image::ps2::expand_alpha(c[3])};
+    std::memcpy(&lut[i], rgba, 4);
   }
-  ByteBuffer idx(std::size_t{lv.width} * lv.height);
+  image::Rgba img{lv.width, lv.height, ByteBuffer(std::size_t{lv.width} * lv.height * 4)};
+  std::uint8_t* o = img.pixels.data();
   bool ok = false;
   const bool swizzled = pal8 || decode_stamp_raw(tex.stamp).version > 0x31000;
   if (!swizzled) {  // 4-bit linear transfer (old streams): nibbles row by row of stored_width
@@ -247,20 +249,14 @@ Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {
     for (std::uint32_t y = 0; y < lv.height; ++y)
       for (std::uint32_t x = 0; x < lv.width; ++x) {
         const std::size_t k = std::size_t{y} * lv.stored_width + x;
-        idx[std::size_t{y} * lv.width + x] = static_cast<std::uint8_t>((lv.data[k >> 1] >> ((k & 1) * 4)) & 0xF);
+        std::memcpy(o + (std::size_t{y} * lv.width + x) * 4, &lut[(lv.data[k >> 1] >> ((k & 1) * 4)) & 0xF], 4);
       }
   } else if (pal8) {
-    ok = image::ps2::unswizzle8(lv.data, lv.stored_width, lv.stored_height, idx.data(), lv.width, lv.height);
+    ok = image::ps2::unswizzle8_lut(lv.data, lv.stored_width, lv.stored_height, lut, o, lv.width, lv.height);
   } else {
-    ok = image::ps2::unswizzle4(lv.data, lv.stored_width, lv.stored_height, idx.data(), lv.width, lv.height);
+    ok = image::ps2::unswizzle4_lut(lv.data, lv.stored_width, lv.stored_height, lut, o, lv.width, lv.height);
   }
   if (!ok) return texture_error(tex, lv.offset, fmt::format("level {} cannot be unswizzled", level));
-  image::Rgba img{lv.width, lv.height, ByteBuffer(idx.size() * 4)};
-  std::uint8_t* o = img.pixels.data();
-  for (std::uint8_t v : idx) {
-    std::memcpy(o, lut[v], 4);
-    o += 4;
-  }
   return img;
 }
 
