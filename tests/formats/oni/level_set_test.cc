@@ -91,7 +91,8 @@ TEST(OniLevelSet, ResolutionHandles) {
 
 TEST(OniLevelSet, WrongTemplateChecksumMakesTheLevelInvalid) {
   SampleDir s;
-  auto f = InstanceFile::open(testing::read_file(s / "level1_X.dat"), "x");
+  const ByteBuffer f_bytes = testing::read_file(s / "level1_X.dat");
+  auto f = InstanceFile::open(f_bytes, "x");
   ASSERT_TRUE(f.ok());
   std::size_t at = 0;
   for (std::uint32_t k = 0; k < f->template_count(); ++k)
@@ -128,7 +129,8 @@ TEST(OniLevelSet, WalkProblemsNameFileInstanceTagNameOffset) {
   EXPECT_TRUE(has(rep->diags, ".raw offset 0x10 inside the 32 junk bytes"));
   EXPECT_EQ(rep->levels[0].problems, 4u);
   // The error offset is absolute: instance 1's field 0x20.
-  auto f = InstanceFile::open(testing::read_file(s / "level0_Final.dat"), "x");
+  const ByteBuffer f_bytes = testing::read_file(s / "level0_Final.dat");
+  auto f = InstanceFile::open(f_bytes, "x");
   const std::uint64_t want = f->instance_file_offset(f->descriptor(1)) + 0x20;
   bool found = false;
   for (const auto& d : rep->diags.items()) found |= d.where.message.find("wrong template") != std::string::npos && d.where.offset == want;
@@ -187,7 +189,8 @@ TEST(OniLevelSet, ExportThenPackKeepsTheCounts) {
   // level0: 4 named instances with data -> 4 .oni files (ZPTS travels inside ZTEXbrick.oni).
   EXPECT_TRUE(fs::exists(out / "level0_Final.dat.oni" / "ZTEXbrick.oni"));
   EXPECT_FALSE(fs::exists(out / "level0_Final.dat.oni" / "ZANMlevel1_only.oni"));  // a placeholder has no data
-  auto z = InstanceFile::open(testing::read_file(out / "level0_Final.dat.oni" / "ZTEXbrick.oni"), "z");
+  const ByteBuffer z_bytes = testing::read_file(out / "level0_Final.dat.oni" / "ZTEXbrick.oni");
+  auto z = InstanceFile::open(z_bytes, "z");
   ASSERT_TRUE(z.ok());
   EXPECT_TRUE(z->is_oni());
   EXPECT_EQ(z->instance_count(), 3u);  // main, unnamed ZPTS, placeholder ZANMwalk
@@ -308,7 +311,8 @@ TEST(OniLevelSet, ExtractAndPackCli) {
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_TRUE(fs::exists(out / "level5_Final.raw"));
   EXPECT_FALSE(fs::exists(out / "level5_Final.sep"));
-  auto f = InstanceFile::open(testing::read_file(out / "level5_Final.dat"), "p");
+  const ByteBuffer f_bytes = testing::read_file(out / "level5_Final.dat");
+  auto f = InstanceFile::open(f_bytes, "p");
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->instance_count(), 3u);  // ZTEXbrick, its ZPTS, placeholder ZANMwalk
   auto inst = f->instance_bytes(0);
