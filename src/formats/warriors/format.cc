@@ -82,7 +82,8 @@ Result<Json> list_container(const Input& in) {
   for (const auto& c : r.chunks)
     entries.push_back({{"index", c.index}, {"group", c.group}, {"type", c.header.type},
                        {"type_name", chunk_type_name(c.header.type)}, {"offset", c.offset},
-                       {"size", c.header.size}, {"id", c.header.id}, {"name", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)}});
+                       {"size", c.header.size}, {"id", c.header.id}, {"name", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)},
+                       {"file", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)}, {"kind", chunk_type_name(c.header.type)}});
   return Json{{"format", kFormat}, {"container", to_string(r.shape)}, {"entries", entries}};
 }
 
@@ -278,6 +279,23 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const Extr
   return st;
 }
 
+// DISC::NAME, DISC::0xHASH or DISC::<8-hex-hash>.bin: the entry's bytes, viewed in place.
+Result<Input> open_inner(const Input& in, std::string_view inner) {
+  if (!looks_like_disc(in)) return usage_error("a loose chunk container holds no inner files");
+  ASSAY_TRY(Disc d, Disc::open(in));
+  std::uint32_t h = name_hash(inner);
+  if (inner.size() == 12 && inner.substr(8) == ".bin")
+    if (auto x = parse_hash("0x" + std::string(inner.substr(0, 8)))) h = *x;
+  auto e = d.find(h);
+  if (!e) return usage_error(fmt::format("{}: no entry with hash {:08x}", inner, h));
+  ASSAY_TRY(ByteView bytes, d.entry_bytes(*e));
+  Input out;
+  out.name = std::string(inner);
+  out.bytes = bytes;
+  out.owner = d.owner() ? d.owner() : in.owner;
+  return out;
+}
+
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
   const DiscImage d = samples::disc(samples::disc_entries());
   std::error_code ec;
@@ -432,7 +450,7 @@ const Format kWarriorsFormat = {
     .list = warriors::list,
     .verify = warriors::verify,
     .extract = warriors::extract,
-    .open_inner = nullptr,
+    .open_inner = warriors::open_inner,
     .write_samples = warriors::write_samples,
     .list_columns = {"index", "file", "offset", "size", "kind"},
 };

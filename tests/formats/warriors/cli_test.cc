@@ -222,3 +222,25 @@ TEST_F(DiscFixture, IsoDiscWorksEndToEnd) {
 
 }  // namespace
 }  // namespace assay::warriors
+
+namespace assay::warriors {
+namespace {
+
+TEST_F(DiscFixture, InnerEntriesThroughDoubleColon) {
+  auto j = run_json("list --json " + shell_quote(disc + "::level1.lev"));
+  ASSERT_EQ(j["entries"].size(), 18u);
+  EXPECT_EQ(j["entries"][0]["type"], 0x53);
+  EXPECT_EQ(j["entries"][17]["type"], 0x51);
+  auto i = run_json("info --json " + shell_quote(disc + "::0xa564c2ad"));
+  EXPECT_EQ(i["container"], "pack");
+  auto v = run_json("verify --json " + shell_quote(disc + "::f5c908b1.bin"));
+  EXPECT_EQ(v["files"][0]["errors"], 0);
+  // extracting chunks of an inner container gives exactly each chunk's bytes
+  auto r = run_cli("extract " + shell_quote(disc + "::level1.lev") + " -o " + shell_quote((tmp / "ch").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto lev = samples::level_chunks();
+  EXPECT_EQ(assay::testing::read_file(tmp / "ch" / "0000_53.bin"), lev[0].data);
+}
+
+}  // namespace
+}  // namespace assay::warriors

@@ -62,6 +62,8 @@ class Disc {
   [[nodiscard]] ByteView dir_bytes() const noexcept { return dir_; }
   [[nodiscard]] ByteView wad_bytes() const noexcept { return wad_; }
   [[nodiscard]] DiscSource source() const noexcept { return source_; }
+  // Keeps the mapped DIR and WAD alive (for inputs that view an entry in place).
+  [[nodiscard]] const std::shared_ptr<const void>& owner() const noexcept { return owner_; }
   // WAD[offset, offset + size), or an error naming the row (D5).
   [[nodiscard]] Result<ByteView> entry_bytes(const DirEntry& e) const;
   // spec: warriors.md#wr-2-4: the first row with this hash.
