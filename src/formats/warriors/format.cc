@@ -339,6 +339,11 @@ Json load_result_json(const LoadResult& r, std::uint64_t base) {
   Json counts = Json::array();
   for (auto [t, n] : per_type) counts.push_back({{"type", t}, {"name", chunk_type_name(t)}, {"count", n}});
   j["chunk_counts"] = counts;
+  Json records = Json::array();  // spec: #wr-5-4 step 3: one record per chunk
+  for (const auto& c : r.chunks)
+    records.push_back({{"index", c.index}, {"group", c.group}, {"offset", base + c.offset}, {"type", c.header.type},
+                       {"size", c.header.size}, {"zero", c.header.zero}, {"id", c.header.id}, {"stream_read", c.stream_read}});
+  j["chunk_records"] = records;
   if (r.shape == ContainerShape::grouped) {
     j["groups"] = r.group_ids.size();
     j["ended_by_zero_group"] = r.ended_by_zero_group;
