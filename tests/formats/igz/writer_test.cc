@@ -154,3 +154,55 @@ TEST(IgzWriter, ManyObjectsAndBadWrites) {
 
 }  // namespace
 }  // namespace assay::igz
+
+namespace assay::igz {
+namespace {
+
+// spec Q8: version 7 strings are read unpadded; padded ones are detected, read and warned about.
+TEST(IgzQuirks, Version7PaddedStrings) {
+  auto b = build_sample({8, Endian::big, 9});
+  ASSERT_TRUE(b.ok());
+  ByteBuffer m = *b;
+  store<std::uint32_t>(m.data() + 4, 7, Endian::big);  // v8 bytes (padded strings), read as v7
+  Diagnostics d;
+  auto f = IgzFile::open(m, {}, d.sink());
+  ASSERT_TRUE(f.ok());
+  const Fixups fx = decode_fixups(*f, d.sink());
+  EXPECT_EQ(fx.types, (std::vector<std::string_view>{"igObjectList", "igNameList", "igDemoObject"}));
+  std::size_t q8 = 0;
+  for (const auto& x : d.items()) q8 += x.where.message.find("spec Q8") != std::string::npos;
+  EXPECT_EQ(q8, 2u);  // TSTR and TMET
+}
+
+// spec Q9: EXNM words in the saver's order in a little-endian file (namespace word first on disk)
+// put the handle bit in the name half; the swapped reading is valid, so it is used with a warning.
+TEST(IgzQuirks, ExnmSwappedWordsLittleEndian) {
+  auto b = build_sample({9, Endian::little, 1});
+  ASSERT_TRUE(b.ok());
+  ByteBuffer m = *b;
+  auto f0 = IgzFile::open(m);
+  ASSERT_TRUE(f0.ok());
+  const std::uint64_t at = f0->find(tag::EXNM)->offset + 0x10;
+  for (std::uint64_t e = at; e < at + 16; e += 8) {  // swap the two words of both entries
+    const std::uint32_t lo = load<std::uint32_t>(m.data() + e, Endian::little);
+    const std::uint32_t hi = load<std::uint32_t>(m.data() + e + 4, Endian::little);
+    store<std::uint32_t>(m.data() + e, hi, Endian::little);
+    store<std::uint32_t>(m.data() + e + 4, lo, Endian::little);
+  }
+  Diagnostics d;
+  auto f = IgzFile::open(m, {}, d.sink());
+  ASSERT_TRUE(f.ok());
+  const Fixups fx = decode_fixups(*f, d.sink());
+  ASSERT_EQ(fx.external_names.size(), 2u);
+  EXPECT_TRUE(fx.external_names[1].handle());
+  EXPECT_EQ(external_name_name(fx, 1), "demo_materials::chrome");
+  std::size_t q9 = 0;
+  for (const auto& x : d.items()) q9 += x.where.message.find("spec Q9") != std::string::npos;
+  EXPECT_EQ(q9, 1u);  // entry 0 (no handle bit, indices 0/1) reads validly both ways: kept
+  Diagnostics v;
+  verify(m, {}, v);
+  EXPECT_FALSE(v.has_errors());
+}
+
+}  // namespace
+}  // namespace assay::igz

@@ -28,7 +28,8 @@ struct ExternalName {  // EXNM: an object by two TSTR indices (spec: alchemy.md#
   std::uint32_t name_word = 0;       // low half
   [[nodiscard]] bool handle() const { return (namespace_word & 0x80000000u) != 0; }
   [[nodiscard]] std::uint32_t namespace_index() const { return namespace_word & 0x7FFFFFFFu; }
-  [[nodiscard]] std::uint32_t name_index() const { return name_word & 0x7FFFFFFFu; }
+  // Not masked: a set bit 31 here means the words were swapped (spec Q9).
+  [[nodiscard]] std::uint32_t name_index() const { return name_word; }
 };
 
 struct MemoryHandle {  // TMHN: an igMemory {size word, data pointer}
