@@ -71,3 +71,20 @@ TEST(OniNames, HashCli) {
 
 }  // namespace
 }  // namespace assay::oni
+
+#include "assay/formats/oni/oni.h"
+
+namespace assay::oni {
+namespace {
+
+TEST(OniNames, OniFileNames) {
+  EXPECT_EQ(oni_file_name("TXMPbrick"), "TXMPbrick.oni");
+  EXPECT_EQ(oni_file_name("TXMPa:b/c\\d*e?f\"g<h>i|j%k"), "TXMPa%3Ab%2Fc%5Cd%2Ae%3Ff%22g%3Ch%3Ei%7Cj%25k.oni");
+  EXPECT_EQ(oni_file_name(std::string("TXMP\x01\xC3", 6)), "TXMP%01%C3.oni");
+  EXPECT_EQ(oni_file_name(".."), "%2E..oni");
+  EXPECT_EQ(oni_name_from_file("TXMPa%3Ab%2Fc%25k"), "TXMPa:b/c%k");
+  EXPECT_EQ(oni_name_from_file("TXMP%zz%4"), "TXMP%zz%4");  // bad escapes kept
+}
+
+}  // namespace
+}  // namespace assay::oni
