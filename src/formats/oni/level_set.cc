@@ -174,6 +174,8 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
     std::vector<const LoadedFile*> loaded = is0 ? std::vector<const LoadedFile*>{} : base;
     const std::size_t first_slot = loaded.size();
     for (auto& f : g.files) loaded.push_back(f.get());
+    if (loaded.size() > 255)  // handles hold the slot in 8 bits
+      return make_error(kFormat, "level set", kNoOffset, fmt::format("level {}: {} files loaded at once (at most 255)", g.level, loaded.size()));
     LevelCounts c;
     c.level = g.level;
     if (!is0) c.into_level0 = 0;
