@@ -13,6 +13,21 @@
 
 namespace assay::oni {
 
+// The name directory's binary search (spec: oni.md#oni-3-8) over the names load_file kept.
+static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_view name) {
+  std::uint32_t lo = 0, hi = g.file.name_count();
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    const std::uint32_t idx = g.file.name_entry_index(mid);
+    if (idx >= g.names.size()) return std::nullopt;
+    const int c = g.names[idx].compare(name);
+    if (c == 0) return idx;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& loaded, std::size_t slot) {
   const LoadedFile& f = *loaded[slot];
   std::vector<std::uint32_t> out(f.links.size(), kBadHandle);
@@ -30,7 +45,7 @@ std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& l
     for (std::size_t s = 0; s < loaded.size() && h == kUnresolved; ++s) {
       const LoadedFile& g = *loaded[s];
       if (!g.opened || g.file.is_oni()) continue;
-      if (auto idx = g.file.find(name); idx && g.has_data[*idx]) h = static_cast<std::uint32_t>(s << 24) | *idx;
+      if (auto idx = find_name(g, name); idx && g.has_data[*idx]) h = static_cast<std::uint32_t>(s << 24) | *idx;
     }
     out[k] = h;  // rule 4: no data anywhere leaves the field 0
   }
