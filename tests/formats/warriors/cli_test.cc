@@ -17,7 +17,7 @@ using assay::testing::run_cli;
 using assay::testing::shell_quote;
 using nlohmann::json;
 
-struct DiscFixture : ::testing::Test {
+struct WarriorsCli : ::testing::Test {
   assay::testing::TempDir tmp;
   std::vector<samples::SampleEntry> entries = samples::disc_entries();
   DiscImage image = samples::disc(entries);
@@ -36,7 +36,7 @@ struct DiscFixture : ::testing::Test {
   }
 };
 
-TEST_F(DiscFixture, IdentifyAndList) {
+TEST_F(WarriorsCli, IdentifyAndList) {
   auto id = run_json("identify --json " + shell_quote(disc) + " " + shell_quote(disc + "/WARRIORS.DIR"));
   for (const auto& f : id["files"]) EXPECT_EQ(f["format"], "warriors");
   auto j = run_json("list --json " + shell_quote(disc) + " --names " + shell_quote(names));
@@ -58,7 +58,7 @@ TEST_F(DiscFixture, IdentifyAndList) {
   EXPECT_TRUE(k["entries"][0]["name"].is_null());
 }
 
-TEST_F(DiscFixture, ClassifyCounts) {
+TEST_F(WarriorsCli, ClassifyCounts) {
   auto j = run_json("warriors classify --json " + shell_quote(disc));
   std::map<std::string, int> want;
   for (const auto& e : entries) ++want[std::string(to_string(e.kind))];
@@ -69,7 +69,7 @@ TEST_F(DiscFixture, ClassifyCounts) {
   EXPECT_EQ(j["entries"], entries.size());
 }
 
-TEST_F(DiscFixture, ExtractBytesEqual) {
+TEST_F(WarriorsCli, ExtractBytesEqual) {
   const std::string out = (tmp / "out").string();
   auto r = run_cli("extract " + shell_quote(disc) + " -o " + shell_quote(out) + " --names " + shell_quote(names));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -93,7 +93,7 @@ TEST_F(DiscFixture, ExtractBytesEqual) {
   EXPECT_FALSE(kWarriorsFormat.extract(*in, ReadOptions{}, x, OutputDir(tmp / "sel", false), diags));
 }
 
-TEST_F(DiscFixture, LoadEntries) {
+TEST_F(WarriorsCli, LoadEntries) {
   auto lev = run_json("warriors load --json " + shell_quote(disc + ":level1.lev"));
   EXPECT_EQ(lev["format"], "flat");
   EXPECT_EQ(lev["chunks"], 18);
@@ -125,7 +125,7 @@ TEST_F(DiscFixture, LoadEntries) {
   EXPECT_EQ(run_cli("warriors load " + shell_quote(disc + ":nothere.lua")).exit_code, 2);
 }
 
-TEST_F(DiscFixture, VerifyCleanAndBroken) {
+TEST_F(WarriorsCli, VerifyCleanAndBroken) {
   auto ok = run_json("verify --json " + shell_quote(disc) + " --names " + shell_quote(names));
   EXPECT_EQ(ok["files"][0]["errors"], 0) << ok.dump(1);
   EXPECT_EQ(ok["files"][0]["warnings"], 0) << ok.dump(1);
@@ -147,7 +147,7 @@ TEST_F(DiscFixture, VerifyCleanAndBroken) {
   EXPECT_TRUE(found) << bad.dump(1);
 }
 
-TEST_F(DiscFixture, PackLikeIsByteIdenticalAndReplaces) {
+TEST_F(WarriorsCli, PackLikeIsByteIdenticalAndReplaces) {
   const std::string files = (tmp / "files").string();
   ASSERT_EQ(run_cli("extract " + shell_quote(disc) + " -o " + shell_quote(files)).exit_code, 0);
   auto r = run_cli("pack warriors -o " + shell_quote((tmp / "same").string()) + " --like " + shell_quote(disc) + " " + shell_quote(files));
@@ -186,7 +186,7 @@ TEST_F(DiscFixture, PackLikeIsByteIdenticalAndReplaces) {
   EXPECT_EQ(r.exit_code, 1);
 }
 
-TEST_F(DiscFixture, PackContainerVerb) {
+TEST_F(WarriorsCli, PackContainerVerb) {
   assay::testing::write_file(tmp / "bones.bin", ByteBuffer(544, 3));
   const std::string res = (tmp / "res.bin").string();
   auto r = run_cli("pack warriors-container -o " + shell_quote(res) + " --name test 0x28=" + shell_quote((tmp / "bones.bin").string()));
@@ -207,7 +207,7 @@ TEST_F(DiscFixture, PackContainerVerb) {
   EXPECT_EQ(id["files"][1]["format"], "warriors");
 }
 
-TEST_F(DiscFixture, IsoDiscWorksEndToEnd) {
+TEST_F(WarriorsCli, IsoDiscWorksEndToEnd) {
   const std::string iso = (tmp / "disc.iso").string();
   assay::testing::write_file(iso, test::make_iso({{"SYSTEM.CNF;1", ByteBuffer(20, 'c')},
                                                    {"warriors.dir;1", image.dir},
@@ -226,7 +226,7 @@ TEST_F(DiscFixture, IsoDiscWorksEndToEnd) {
 namespace assay::warriors {
 namespace {
 
-TEST_F(DiscFixture, InnerEntriesThroughDoubleColon) {
+TEST_F(WarriorsCli, InnerEntriesThroughDoubleColon) {
   auto j = run_json("list --json " + shell_quote(disc + "::level1.lev"));
   ASSERT_EQ(j["entries"].size(), 18u);
   EXPECT_EQ(j["entries"][0]["type"], 0x53);
