@@ -54,3 +54,32 @@ TEST(Cli, ExtractNeedsOutput) {
 
 }  // namespace
 }  // namespace assay
+
+namespace assay {
+namespace {
+
+// GLOBs after the file select entries for list and extract (any format; igArchive here).
+TEST(Cli, GlobsSelectEntries) {
+  testing::TempDir t;
+  ASSERT_EQ(run_cli("make-samples " + shell_quote(t.path().string())).exit_code, 0);
+  const std::string bld = shell_quote((t / "demo_v8_lzma.bld").string());
+  auto all = nlohmann::json::parse(run_cli("list --json " + bld).out)["entries"];
+  auto r = run_cli("list --json " + bld + " '*.txt'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto some = nlohmann::json::parse(r.out)["entries"];
+  ASSERT_FALSE(some.empty());
+  EXPECT_LT(some.size(), all.size());
+  for (const auto& e : some) EXPECT_TRUE(e["name"].get<std::string>().ends_with(".txt"));
+  r = run_cli("extract " + bld + " -o " + shell_quote((t / "out").string()) + " '*.txt'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::size_t n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(t / "out")) {
+    if (!e.is_regular_file()) continue;
+    ++n;
+    EXPECT_EQ(e.path().extension(), ".txt");
+  }
+  EXPECT_EQ(n, some.size());
+}
+
+}  // namespace
+}  // namespace assay

@@ -13,7 +13,8 @@ namespace assay::cli {
 namespace {
 
 struct Args {
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // verbs over many files
+  std::string file;                // verbs over one file
   std::vector<std::string> globs;
   std::string out_dir;
   bool json = false;
@@ -57,7 +58,7 @@ int unsupported(const Format& f, std::string_view verb) {
 }
 
 int do_info(Cli& cli, const Args& a) {
-  return with_format(a.files.at(0), [&](const Input& in, const Format& f) {
+  return with_format(a.file, [&](const Input& in, const Format& f) {
     if (f.info == nullptr) return unsupported(f, "info");
     auto j = f.info(in, cli.read);
     if (!j) return report(j.error().in_file(in.name));
@@ -67,7 +68,7 @@ int do_info(Cli& cli, const Args& a) {
 }
 
 int do_list(Cli& cli, const Args& a) {
-  return with_format(a.files.at(0), [&](const Input& in, const Format& f) {
+  return with_format(a.file, [&](const Input& in, const Format& f) {
     if (f.list == nullptr) return unsupported(f, "list");
     auto j = f.list(in, cli.read);
     if (!j) return report(j.error().in_file(in.name));
@@ -86,7 +87,7 @@ int do_list(Cli& cli, const Args& a) {
 }
 
 int do_extract(Cli& cli, const Args& a) {
-  return with_format(a.files.at(0), [&](const Input& in, const Format& f) {
+  return with_format(a.file, [&](const Input& in, const Format& f) {
     if (f.extract == nullptr) return unsupported(f, "extract");
     OutputDir dir(a.out_dir, a.force);
     ExtractOptions x;
@@ -220,8 +221,7 @@ void register_verbs(Cli& cli) {
     if (v.many) {
       sub->add_option("files", args->files, "input files (ARCHIVE::INNER reads an inner file)")->required();
     } else {
-      sub->add_option("file", args->files, "input file (ARCHIVE::INNER reads an inner file)")
-          ->required()->expected(1);
+      sub->add_option("file", args->file, "input file (ARCHIVE::INNER reads an inner file)")->required();
     }
     if (v.globs) sub->add_option("globs", args->globs, "select entries by name");
     if (v.json) sub->add_flag("--json", args->json, "machine-readable output (docs/cli.md)");
