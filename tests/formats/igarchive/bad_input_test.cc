@@ -118,7 +118,7 @@ TEST(IgArchiveBadInput, DataBytesCorrupted) {
 }
 
 // spec #vectors-synthetic 5: each corruption is flagged by verify.
-class Corruption : public ::testing::Test {
+class IgArchiveCorruption : public ::testing::Test {
  protected:
   ByteBuffer full = fixture(0x0B, Endian::little);
   Archive a = open_ok(full);
@@ -140,17 +140,17 @@ class Corruption : public ::testing::Test {
   std::uint64_t info_at(const FileEntry& f) { return 0x38 + 4ull * a.files().size() + 16ull * f.index; }
 };
 
-TEST_F(Corruption, NumFilesHuge) {
+TEST_F(IgArchiveCorruption, NumFilesHuge) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + 0x0C, 0xFFFFFFFFu, e);
   expect_error(m, "numFiles", "numFiles");
 }
-TEST_F(Corruption, TocSizePastEof) {
+TEST_F(IgArchiveCorruption, TocSizePastEof) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + 0x08, static_cast<std::uint32_t>(full.size()), e);
   expect_error(m, "tocSize", "past the file end");
 }
-TEST_F(Corruption, UnsortedHashTable) {
+TEST_F(IgArchiveCorruption, UnsortedHashTable) {
   ByteBuffer m = full;
   std::uint8_t tmp[4];
   std::memcpy(tmp, m.data() + 0x38, 4);
@@ -158,20 +158,20 @@ TEST_F(Corruption, UnsortedHashTable) {
   std::memcpy(m.data() + 0x3C, tmp, 4);
   expect_error(m, "unsorted", "strictly ascending");
 }
-TEST_F(Corruption, BlockIndexPastItsTable) {
+TEST_F(IgArchiveCorruption, BlockIndexPastItsTable) {
   ByteBuffer m = full;
   const FileEntry& f = file("a.igz");
   store<std::uint32_t>(m.data() + info_at(f) + 12, 0x20000000u | 500u, e);
   expect_error(m, "block index", "outside the small table");
 }
-TEST_F(Corruption, PrefixPastBlockSpan) {
+TEST_F(IgArchiveCorruption, PrefixPastBlockSpan) {
   ByteBuffer m = full;
   auto bl = a.blocks(file("a.igz"));
   ASSERT_TRUE(bl.ok());
   store<std::uint16_t>(m.data() + (*bl)[0].offset, 0xFFF0, Endian::little);
   expect_error(m, "C past span", "span");
 }
-TEST_F(Corruption, TruncatedLzmaStream) {
+TEST_F(IgArchiveCorruption, TruncatedLzmaStream) {
   ByteBuffer m = full;
   auto bl = a.blocks(file("a.igz"));
   ASSERT_TRUE(bl.ok());
@@ -179,35 +179,35 @@ TEST_F(Corruption, TruncatedLzmaStream) {
   store<std::uint16_t>(m.data() + (*bl)[0].offset, static_cast<std::uint16_t>(c / 2), Endian::little);
   expect_error(m, "truncated LZMA", "LZMA");
 }
-TEST_F(Corruption, NameOffsetPastNameTable) {
+TEST_F(IgArchiveCorruption, NameOffsetPastNameTable) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + a.header().name_table_offset, 0x7FFF, e);
   expect_error(m, "name offset", "nameTableSize");
 }
-TEST_F(Corruption, WrongNameHashIsAnErrorFromV10) {
+TEST_F(IgArchiveCorruption, WrongNameHashIsAnErrorFromV10) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + 0x38 + 4ull * (a.files().size() - 1), 0xFFFFFFFEu, e);  // last hash, still sorted
   expect_error(m, "hash mismatch", "hashes to");
 }
-TEST_F(Corruption, OverlappingFiles) {
+TEST_F(IgArchiveCorruption, OverlappingFiles) {
   ByteBuffer m = full;
   const FileEntry& b = file("b.igz");
   store<std::uint64_t>(m.data() + info_at(b), file("a.igz").offset, e);
   expect_error(m, "overlap", "overlaps");
 }
-TEST_F(Corruption, CompressedFlagWithCodecZero) {
+TEST_F(IgArchiveCorruption, CompressedFlagWithCodecZero) {
   ByteBuffer m = full;
   const FileEntry& f = file("a.igz");
   store<std::uint32_t>(m.data() + info_at(f) + 12, f.first_entry, e);  // codec 0, same entries
   expect_error(m, "flag with codec 0", "codec 0");
 }
-TEST_F(Corruption, CodecNibbleAboveThree) {
+TEST_F(IgArchiveCorruption, CodecNibbleAboveThree) {
   ByteBuffer m = full;
   const FileEntry& f = file("a.igz");
   store<std::uint32_t>(m.data() + info_at(f) + 12, 0x70000000u | f.first_entry, e);
   expect_error(m, "codec 7", "codec nibble");
 }
-TEST_F(Corruption, BadVersionAndMagic) {
+TEST_F(IgArchiveCorruption, BadVersionAndMagic) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + 4, 9, e);
   expect_error(m, "version", "unknown version");

@@ -39,9 +39,9 @@ struct Case {
   Compression c;
 };
 
-class Matrix : public ::testing::TestWithParam<Case> {};
+class IgArchiveMatrix : public ::testing::TestWithParam<Case> {};
 
-TEST_P(Matrix, WritesReadsAndVerifies) {
+TEST_P(IgArchiveMatrix, WritesReadsAndVerifies) {
   const Case k = GetParam();
   WriterOptions o;
   o.version = k.version;
@@ -100,7 +100,7 @@ std::vector<Case> all_cases() {
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Matrix, ::testing::ValuesIn(all_cases()), [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(All, IgArchiveMatrix, ::testing::ValuesIn(all_cases()), [](const auto& info) {
   return fmt::format("v{:x}_{}_{}", info.param.version, info.param.endian == Endian::little ? "le" : "be",
                      to_string(info.param.c));
 });
