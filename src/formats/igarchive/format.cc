@@ -27,13 +27,19 @@ int identify(const Input& in) {
   return iga::is_known_version(load<std::uint32_t>(in.bytes.data() + 4, e)) ? 100 : 60;
 }
 
-Result<Json> info(const Input& in, const ReadOptions&) {
-  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
-  const iga::Header& h = a.header();
+// The fields that open both `info` and `list`.
+Json archive_json(const iga::Header& h) {
   Json j;
   j["format"] = "igarchive";
   j["version"] = h.version;
   j["byte_order"] = to_string(h.endian);
+  return j;
+}
+
+Result<Json> info(const Input& in, const ReadOptions&) {
+  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
+  const iga::Header& h = a.header();
+  Json j = archive_json(h);
   j["file_size"] = in.bytes.size();
   j["header_size"] = iga::header_size(h.version);
   j["toc_size"] = h.toc_size;
@@ -56,10 +62,7 @@ Result<Json> info(const Input& in, const ReadOptions&) {
 Result<Json> list(const Input& in, const ReadOptions&) {
   ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
   const iga::Header& h = a.header();
-  Json j;
-  j["format"] = "igarchive";
-  j["version"] = h.version;
-  j["byte_order"] = to_string(h.endian);
+  Json j = archive_json(h);
   Json entries = Json::array();
   for (const iga::FileEntry& f : a.files()) {
     Json e;

@@ -241,6 +241,15 @@ struct Loader {
 
 }  // namespace
 
+// Records the loader's error, settles the stacks and reports trailing bytes (V17); shared by
+// the flat and grouped loaders.
+static void finish_load(Loader& l, LoadResult& out, Result<void> r) {
+  if (!r) out.error = r.error();
+  l.finish();
+  if (out.ok() && out.trailing != 0)
+    out.diags.warning(make_error(kFormat, "container", l.pos, fmt::format("V17: {} bytes after the container", out.trailing)));
+}
+
 LoadResult load_flat(ByteView entry, const HandlerTable& table, const LoadOptions&) {
   LoadResult out;
   out.shape = ContainerShape::flat;
@@ -251,10 +260,7 @@ LoadResult load_flat(ByteView entry, const HandlerTable& table, const LoadOption
     for (std::uint32_t i = 0; i < out.header.count; ++i) ASSAY_CHECK(l.chunk(-1));
     return {};
   };
-  if (auto r = run(); !r) out.error = r.error();
-  l.finish();
-  if (out.ok() && out.trailing != 0)
-    out.diags.warning(make_error(kFormat, "container", l.pos, fmt::format("V17: {} bytes after the container", out.trailing)));
+  finish_load(l, out, run());
   return out;
 }
 
@@ -293,10 +299,7 @@ LoadResult load_grouped(ByteView entry, const HandlerTable& table, const LoadOpt
     }
     return {};
   };
-  if (auto r = run(); !r) out.error = r.error();
-  l.finish();
-  if (out.ok() && out.trailing != 0)
-    out.diags.warning(make_error(kFormat, "container", l.pos, fmt::format("V17: {} bytes after the container", out.trailing)));
+  finish_load(l, out, run());
   return out;
 }
 
