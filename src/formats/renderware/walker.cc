@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "assay/formats/renderware/texture.h"
+#include "children.h"
 
 namespace assay::rw {
 
@@ -212,12 +213,8 @@ Result<std::uint64_t> find_section(ByteView bytes, std::uint32_t type, std::uint
 }
 
 Result<ByteView> section_bytes(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
-  ASSAY_TRY(SectionHeader h, read_section_header(bytes, offset, base));
-  if (!range_ok(offset + SectionHeader::kSize, h.size, bytes.size()))
-    return make_error(kFormat, describe(h.type), base + offset,
-                      fmt::format("body of {} bytes runs past the end of the data at 0x{:x} (R1)", h.size,
-                                  base + bytes.size()));
-  return bytes.subspan(offset, SectionHeader::kSize + h.size);
+  ASSAY_TRY(detail::Child c, detail::read_one(bytes, offset, base));  // header + R1 body check
+  return bytes.subspan(offset, SectionHeader::kSize + c.h.size);
 }
 
 }  // namespace assay::rw
