@@ -11,6 +11,11 @@ namespace assay::testing {
 
 namespace fs = std::filesystem;
 
+bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && (std::string(ci) == "true" || std::string(ci) == "1");
+}
+
 fs::path shared_sample(const std::string& rel) {
   const char* env = std::getenv("ASSAY_SAMPLES");
   fs::path root = env != nullptr ? fs::path(env) : fs::path(ASSAY_SHARED_SAMPLES);

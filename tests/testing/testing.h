@@ -12,10 +12,17 @@ namespace assay::testing {
 
 // ../shared/samples/<rel> (or $ASSAY_SAMPLES/<rel>); empty when absent.
 std::filesystem::path shared_sample(const std::string& rel);
-// GTEST_SKIP()s the calling test when a shared sample is absent.
-#define ASSAY_REQUIRE_SAMPLE(var, rel)                                         \
-  const auto var = ::assay::testing::shared_sample(rel);                      \
-  if (var.empty()) GTEST_SKIP() << "shared sample " << (rel) << " not present"
+// True when the environment says we run in CI (CI=true or CI=1): there a missing shared sample
+// is a failure, not a skip.
+bool in_ci();
+// GTEST_SKIP()s the calling test when a shared sample is absent; FAILs instead under CI.
+#define ASSAY_REQUIRE_SAMPLE(var, rel)                                                  \
+  const auto var = ::assay::testing::shared_sample(rel);                               \
+  if (var.empty()) {                                                                   \
+    if (::assay::testing::in_ci()) FAIL() << "shared sample " << (rel) << " missing in CI"; \
+    GTEST_SKIP() << "shared sample " << (rel) << " not present";                      \
+  }                                                                                    \
+  static_assert(true)
 
 // A fresh empty folder removed at destruction.
 class TempDir {
