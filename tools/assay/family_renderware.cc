@@ -1,6 +1,7 @@
 // CLI verbs specific to renderware: `assay rw tree FILE [--json]` (library calls only).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "assay/formats/renderware/walker.h"
@@ -15,45 +16,60 @@ struct TreeArgs {
   bool json = false;
 };
 
+Json section_json(const rw::Section& s) {
+  return {{"offset", s.offset},
+          {"id", s.header.type},
+          {"name", std::string(rw::section_name(s.header.type))},
+          {"size", s.header.size},
+          {"stamp", s.header.stamp},
+          {"version", rw::decode_stamp_raw(s.header.stamp).str()},
+          {"depth", s.depth},
+          {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
+          {"container", s.container},
+          {"children", s.child_count}};
+}
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+// Sections are printed as the walk reaches them; nothing is kept (spec: renderware.md#rw-real
+// "Memory"). A plain file is walked by rw::walk_file, which drops the pages behind the walk.
 int do_tree(const TreeArgs& a) {
-  auto in = open_input(a.file);
+  std::error_code ec;
+  const bool plain = std::filesystem::is_regular_file(a.file, ec);
+  Result<Input> in = plain ? Result<Input>(Input{}) : open_input(a.file);
   if (!in) return report(in.error());
-  Diagnostics diags;
-  auto tree = rw::walk(in->bytes, 0, diags.sink());
-  for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", in->name.c_str(), diagnostic_text(d).c_str());
-  if (!tree) return report(tree.error().in_file(in->name));
+  const std::string name = plain ? a.file : in->name;
+  std::size_t errors = 0;
+  const DiagSink diag = [&](Diagnostic d) {
+    errors += d.severity == Severity::error;
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), diagnostic_text(d).c_str());
+  };
+  bool first = true;
+  if (a.json) std::cout << "{\"format\": \"renderware\", \"file\": " << dump(Json(name)) << ", \"sections\": [";
+  const rw::SectionVisitor print = [&](const rw::Section& s) {
+    if (a.json) {
+      std::cout << (first ? "\n  " : ",\n  ") << dump(section_json(s));
+      first = false;
+      return;
+    }
+    const std::string_view n = rw::section_name(s.header.type);
+    std::cout << fmt::format("{:08x}  {}{:#x} {}  size {}  {}\n", s.offset, std::string(2 * s.depth, ' '),
+                             s.header.type, n.empty() ? "(unknown)" : n, s.header.size,
+                             rw::decode_stamp_raw(s.header.stamp).str());
+  };
+  auto w = plain ? rw::walk_file(a.file, diag, {}, print) : rw::walk_each(in->bytes, 0, diag, {}, print);
   if (a.json) {
-    Json secs = Json::array();
-    for (const auto& s : tree->sections) {
-      const rw::Version v = rw::decode_stamp_raw(s.header.stamp);
-      secs.push_back({{"offset", s.offset},
-                      {"id", s.header.type},
-                      {"name", std::string(rw::section_name(s.header.type))},
-                      {"size", s.header.size},
-                      {"stamp", s.header.stamp},
-                      {"version", v.str()},
-                      {"depth", s.depth},
-                      {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
-                      {"container", s.container},
-                      {"children", s.child_count}});
-    }
-    print_json({{"format", "renderware"},
-                {"file", in->name},
-                {"stream_end", tree->stream_end},
-                {"padding", tree->padding},
-                {"max_depth", tree->max_depth},
-                {"sections", secs}});
-  } else {
-    for (const auto& s : tree->sections) {
-      const std::string_view n = rw::section_name(s.header.type);
-      std::cout << fmt::format("{:08x}  {}{:#x} {}  size {}  {}\n", s.offset, std::string(2 * s.depth, ' '),
-                               s.header.type, n.empty() ? "(unknown)" : n, s.header.size,
-                               rw::decode_stamp_raw(s.header.stamp).str());
-    }
-    if (tree->padding)
-      std::cout << fmt::format("{:08x}  ({} bytes of zero padding)\n", tree->stream_end, tree->padding);
+    std::cout << "\n]";
+    if (w) std::cout << fmt::format(", \"stream_end\": {}, \"padding\": {}, \"max_depth\": {}", w->stream_end,
+                                    w->padding, w->max_depth);
+    else std::cout << ", \"error\": " << dump(Json(w.error().str()));
+    std::cout << "}\n";
+  } else if (w && w->padding) {
+    std::cout << fmt::format("{:08x}  ({} bytes of zero padding)\n", w->stream_end, w->padding);
   }
-  return diags.has_errors() ? kExitProblems : kExitOk;
+  std::cout.flush();
+  if (!w) return report(w.error().in_file(name));
+  return errors ? kExitProblems : kExitOk;
 }
 
 }  // namespace

@@ -21,9 +21,18 @@ namespace {
 
 using namespace rw;
 
+// spec: #rw-real "Identify by content": the sections a stream starts with.
 bool top_level_id(std::uint32_t t) {
   return t == id::kClump || t == id::kTextureDictionary || t == id::kWorld || t == id::kAtomic ||
-         t == id::kUvAnimDictionary || t == id::kGeometry || t == id::kTextureNative;
+         t == id::kUvAnimDictionary || t == id::kGeometry || t == id::kTextureNative || t == id::kGeometryList;
+}
+
+// A library stamp RenderWare 3.0-3.7 wrote (spec: #rw-2-2, #rw-real): the old form only up to
+// 3.1.0.0 (0x300-0x310), the new form from 3.1.0.1 to 3.7.x.
+bool known_stamp(std::uint32_t stamp) {
+  if ((stamp & 0xFFFF0000u) == 0) return stamp >= 0x300 && stamp <= 0x310;
+  const Version v = decode_stamp_raw(stamp);
+  return v.version > 0x31000 && v.version <= 0x37FFF;
 }
 
 std::string lower_ext(const Input& in) {
@@ -36,29 +45,25 @@ std::string lower_ext(const Input& in) {
   return e;
 }
 
-// A plausible section at `off`: size fits, stamp is a RenderWare 3 version.
+// A plausible section at `off`: a known stamp and a size that fits.
 bool plausible_at(ByteView b, std::uint64_t off, std::uint64_t end) {
   auto h = read_section_header(b, off);
-  return h && plausible_stamp(h->stamp) && h->size <= end - off - SectionHeader::kSize;
+  return h && known_stamp(h->stamp) && h->size <= end - off - SectionHeader::kSize;
 }
 
+// By content only (spec: #rw-real): a known top-level id, a known stamp, a size that fits, and a
+// container's first child that looks like a section with the same stamp. The extension raises
+// the score of a stream that already qualifies; it never makes one (mh2_ps2_DSFE.TXD is Z2HM).
 int identify(const Input& in) {
   const ByteView b = in.bytes;
+  if (in.is_directory || b.size() < SectionHeader::kSize || !plausible_at(b, 0, b.size())) return 0;
+  const SectionHeader h = *read_section_header(b, 0);
+  if (!top_level_id(h.type)) return 0;
+  if (h.size < SectionHeader::kSize) return 0;  // every top-level section above holds children
+  auto c = read_section_header(b, SectionHeader::kSize);
+  if (!c || c->stamp != h.stamp || !plausible_at(b, SectionHeader::kSize, SectionHeader::kSize + h.size)) return 0;
   const std::string ext = lower_ext(in);
-  const bool named = ext == ".txd" || ext == ".dff";
-  if (in.is_directory) return 0;
-  if (b.size() >= SectionHeader::kSize && plausible_at(b, 0, b.size())) {
-    const auto h = *read_section_header(b, 0);
-    if (!top_level_id(h.type)) return 0;
-    // a container's first child must look like a section too (strict: no false claims)
-    const std::uint64_t body_end = SectionHeader::kSize + h.size;
-    if (h.size >= SectionHeader::kSize) {
-      auto c = read_section_header(b, SectionHeader::kSize);
-      if (!c || c->stamp != h.stamp || !plausible_at(b, SectionHeader::kSize, body_end)) return named ? 20 : 0;
-    }
-    return named ? 100 : 80;
-  }
-  return named ? 20 : 0;  // a damaged .txd/.dff is still ours for verify
+  return ext == ".txd" || ext == ".dff" ? 100 : 80;
 }
 
 Json version_json(std::uint32_t stamp) {
@@ -66,8 +71,33 @@ Json version_json(std::uint32_t stamp) {
   return Json{{"stamp", stamp}, {"version", v.str()}};
 }
 
-Result<SectionTree> tree_of(const Input& in, const DiagSink& d = {}) {
-  return walk(in.bytes, 0, d);
+// The top-level sections only: the walk keeps nothing else, so info and list stay small on a
+// stream of hundreds of MB (spec: #rw-real "Memory").
+struct TopLevel {
+  std::vector<Section> top;
+  WalkSummary summary;
+  [[nodiscard]] const Section& first() const { return top.front(); }
+};
+
+Result<TopLevel> top_level(const Input& in, const DiagSink& d = {}) {
+  TopLevel t;
+  const SectionVisitor keep = [&t](const Section& s) {
+    if (s.depth == 0) t.top.push_back(s);
+  };
+  ASSAY_TRY(t.summary, walk_each(in.bytes, 0, d, {}, keep));
+  return t;
+}
+
+// Every top-level clump summarised, in file order (spec: #rw-real "Several top-level clumps").
+Result<std::vector<ClumpSummary>> clumps_of(const Input& in, const TopLevel& t) {
+  std::vector<ClumpSummary> out;
+  for (const Section& s : t.top) {
+    if (s.header.type != id::kClump) continue;
+    ASSAY_TRY(ByteView v, section_bytes(in.bytes, s.offset));
+    ASSAY_TRY(ClumpSummary c, summarize_clump(v, s.offset));
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 Json texture_json(const TextureNative& t, std::size_t i) {
@@ -99,30 +129,53 @@ Json texture_json(const TextureNative& t, std::size_t i) {
   e["offset"] = t.offset;
   e["decodable"] = t.unsupported.empty();
   if (!t.unsupported.empty()) e["unsupported"] = t.unsupported;
+  if (!t.error.empty()) e["error"] = t.error;
   return e;
 }
 
-Json clump_json(const ClumpSummary& c) {
+// One clump, or the totals of several (spec: #rw-real): counts summed, names in first-seen order.
+Json clump_json(const std::vector<ClumpSummary>& cs) {
+  std::uint64_t atomics = 0, lights = 0, cameras = 0, frames = 0, geometries = 0, triangles = 0, vertices = 0,
+                materials = 0;
+  Json tex = Json::array(), nodes = Json::array();
+  std::set<std::string_view> seen_tex;
+  std::set<std::uint32_t> plugins;
+  for (const ClumpSummary& c : cs) {
+    atomics += c.struct_atomic_count, lights += c.light_count, cameras += c.camera_count;
+    frames += c.frames.size(), geometries += c.geometries.size(), materials += c.material_count;
+    triangles += c.total_triangles(), vertices += c.total_vertices();
+    for (auto n : c.texture_names)
+      if (seen_tex.insert(n).second) tex.push_back(std::string(n));
+    for (const auto& f : c.frames)
+      if (!f.node_name.empty()) nodes.push_back(std::string(f.node_name));
+    plugins.insert(c.plugins.begin(), c.plugins.end());
+  }
   Json j;
   j["kind"] = "clump";
-  j["atomic_count"] = c.struct_atomic_count;
-  j["light_count"] = c.light_count;
-  j["camera_count"] = c.camera_count;
-  j["frames"] = c.frames.size();
-  j["geometries"] = c.geometries.size();
-  j["triangles"] = c.total_triangles();
-  j["vertices"] = c.total_vertices();
-  j["materials"] = c.material_count;
-  Json tex = Json::array();
-  for (auto n : c.texture_names) tex.push_back(std::string(n));
+  j["clump_count"] = cs.size();
+  j["atomic_count"] = atomics;
+  j["light_count"] = lights;
+  j["camera_count"] = cameras;
+  j["frames"] = frames;
+  j["geometries"] = geometries;
+  j["triangles"] = triangles;
+  j["vertices"] = vertices;
+  j["materials"] = materials;
   j["textures"] = tex;
-  Json nodes = Json::array();
-  for (const auto& f : c.frames)
-    if (!f.node_name.empty()) nodes.push_back(std::string(f.node_name));
   j["node_names"] = nodes;
-  Json pl = Json::array();
-  for (auto p : c.plugins) pl.push_back(p);
-  j["plugins"] = pl;
+  j["plugins"] = Json(std::vector<std::uint32_t>(plugins.begin(), plugins.end()));
+  if (cs.size() > 1) {
+    Json per = Json::array();
+    for (std::size_t i = 0; i < cs.size(); ++i)
+      per.push_back({{"index", i},
+                     {"offset", cs[i].offset},
+                     {"atomics", cs[i].struct_atomic_count},
+                     {"frames", cs[i].frames.size()},
+                     {"geometries", cs[i].geometries.size()},
+                     {"triangles", cs[i].total_triangles()},
+                     {"name", cs[i].frames.empty() ? std::string() : std::string(cs[i].frames[0].node_name)}});
+    j["clumps"] = per;
+  }
   return j;
 }
 
@@ -139,8 +192,8 @@ Json geometry_json(const GeometrySummary& g) {
 }
 
 Result<Json> info(const Input& in, const ReadOptions&) {
-  ASSAY_TRY(SectionTree t, tree_of(in));
-  const Section& top = t.sections[t.top[0]];
+  ASSAY_TRY(TopLevel t, top_level(in));
+  const Section& top = t.first();
   Json j;
   j["format"] = "renderware";
   j["top_id"] = top.header.type;
@@ -149,65 +202,80 @@ Result<Json> info(const Input& in, const ReadOptions&) {
   j.update(version_json(top.header.stamp));
   j["stamp_hex"] = fmt::format("0x{:08X}", top.header.stamp);
   j["top_sections"] = t.top.size();
-  j["sections"] = t.sections.size();
-  j["max_depth"] = t.max_depth;
-  j["stream_end"] = t.stream_end;
-  j["padding"] = t.padding;
+  j["sections"] = t.summary.sections;
+  j["max_depth"] = t.summary.max_depth;
+  j["stream_end"] = t.summary.stream_end;
+  j["padding"] = t.summary.padding;
   if (top.header.type == id::kTextureDictionary) {
-    ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0));
+    TextureOptions to;
+    to.keep_going = true;
+    ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, {}, to));
     j["kind"] = "texture_dictionary";
     j["textures"] = d.texture_count();
     j["device_id"] = d.device_id();
     j["device"] = std::string(device_name(d.device_id()));
+    std::size_t bad = 0;
+    for (const auto& tex : d.textures()) bad += !tex.error.empty();
+    if (bad) j["unreadable_textures"] = bad;
   } else if (top.header.type == id::kClump) {
-    ASSAY_TRY(auto c, summarize_clump(in.bytes, 0));
-    j.update(clump_json(c));
+    ASSAY_TRY(auto cs, clumps_of(in, t));
+    j.update(clump_json(cs));
   }
   return j;
 }
 
 Result<Json> list(const Input& in, const ReadOptions&) {
-  ASSAY_TRY(SectionTree t, tree_of(in));
-  const Section& top = t.sections[t.top[0]];
+  ASSAY_TRY(TopLevel t, top_level(in));
+  const Section& top = t.first();
   Json j;
   j["format"] = "renderware";
   Json entries = Json::array();
   if (top.header.type == id::kTextureDictionary) {
-    ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0));
+    TextureOptions to;
+    to.keep_going = true;  // a bad texture is listed with its error (spec: #rw-real)
+    ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, {}, to));
     j["kind"] = "texture_dictionary";
     j["device_id"] = d.device_id();
     for (std::size_t i = 0; i < d.textures().size(); ++i) entries.push_back(texture_json(d.textures()[i], i));
   } else if (top.header.type == id::kClump) {
-    // one entry per atomic, with its frame and geometry (docs/cli.md)
-    ASSAY_TRY(auto c, summarize_clump(in.bytes, 0));
-    j.update(clump_json(c));
-    for (std::size_t i = 0; i < c.atomics.size(); ++i) {
-      const AtomicSummary& a = c.atomics[i];
-      Json e;
-      e["index"] = i;
-      const std::string_view node = a.frame_index < c.frames.size() ? c.frames[a.frame_index].node_name : "";
-      e["name"] = node.empty() ? fmt::format("atomic{}", i) : std::string(node);
-      e["kind"] = "atomic";
-      e["frame"] = a.frame_index;
-      e["geometry"] = a.geometry_index;
-      e["flags"] = a.flags;
-      if (a.geometry_index < c.geometries.size()) {
-        const Json g = geometry_json(c.geometries[a.geometry_index]);
-        e["triangles"] = g["triangles"];
-        e["vertices"] = g["vertices"];
-        e["materials"] = g["materials"];
-        e["textures"] = g["textures"];
-        e["native"] = g["native"];
-      }
-      entries.push_back(std::move(e));
-    }
+    // one entry per atomic of every clump, with its clump, frame and geometry (docs/cli.md)
+    ASSAY_TRY(auto cs, clumps_of(in, t));
+    j.update(clump_json(cs));
     Json geos = Json::array();
-    for (const auto& g : c.geometries) geos.push_back(geometry_json(g));
+    for (std::size_t ci = 0; ci < cs.size(); ++ci) {
+      const ClumpSummary& c = cs[ci];
+      for (std::size_t i = 0; i < c.atomics.size(); ++i) {
+        const AtomicSummary& a = c.atomics[i];
+        Json e;
+        e["index"] = entries.size();
+        const std::string_view node = a.frame_index < c.frames.size() ? c.frames[a.frame_index].node_name : "";
+        e["name"] = node.empty() ? fmt::format("atomic{}", entries.size()) : std::string(node);
+        e["kind"] = "atomic";
+        e["clump"] = ci;
+        e["frame"] = a.frame_index;
+        e["geometry"] = a.geometry_index;
+        e["flags"] = a.flags;
+        if (a.geometry_index < c.geometries.size()) {
+          const Json g = geometry_json(c.geometries[a.geometry_index]);
+          e["triangles"] = g["triangles"];
+          e["vertices"] = g["vertices"];
+          e["materials"] = g["materials"];
+          e["textures"] = g["textures"];
+          e["native"] = g["native"];
+        }
+        entries.push_back(std::move(e));
+      }
+      for (const auto& g : c.geometries) {
+        Json gj = geometry_json(g);
+        gj["clump"] = ci;
+        geos.push_back(std::move(gj));
+      }
+    }
     j["geometry_list"] = geos;
   } else {
     j["kind"] = "stream";
     for (std::size_t i = 0; i < t.top.size(); ++i) {
-      const Section& s = t.sections[t.top[i]];
+      const Section& s = t.top[i];
       entries.push_back({{"index", i},
                          {"name", std::string(section_name(s.header.type))},
                          {"kind", "section"},
@@ -235,21 +303,26 @@ std::string texture_file_name(const TextureNative& t, std::size_t i, std::set<st
 
 Result<ExtractStats> extract(const Input& in, const ReadOptions&, const ExtractOptions& x, const OutputDir& dir,
                              Diagnostics& diags) {
-  ASSAY_TRY(SectionTree t, tree_of(in));
-  const Section& top = t.sections[t.top[0]];
+  ASSAY_TRY(TopLevel t, top_level(in));
+  const Section& top = t.first();
   if (top.header.type != id::kTextureDictionary) {
     Error e = make_error(kFormat, std::string(section_name(top.header.type)), top.offset,
                          "only texture dictionaries (.txd) hold files to extract");
     e.kind = ErrorKind::unsupported;
     return e;
   }
-  ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, diags.sink()));
+  // a texture that cannot be read or decoded is reported and skipped; the others are written
+  // (exit 1 through the errors; spec: #rw-real)
+  TextureOptions to;
+  to.keep_going = true;
+  ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, diags.sink(), to));
   ExtractStats stats;
   std::set<std::string> used;
   for (std::size_t i = 0; i < d.textures().size(); ++i) {
     const TextureNative& tex = d.textures()[i];
     const std::string name = texture_file_name(tex, i, used);
     if (!glob_any(x.globs, std::string(tex.name)) && !glob_any(x.globs, name)) continue;
+    if (!tex.error.empty()) continue;  // reported by open()
     if (!tex.unsupported.empty()) {  // listed, not decoded: an error for this texture, then go on
       diags.error(make_error(kFormat, fmt::format("texture native '{}'", tex.name), tex.offset,
                              "not extracted: " + tex.unsupported));
@@ -257,8 +330,12 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions&, const ExtractO
     }
     const std::size_t levels = x.mips ? tex.levels.size() : 1;
     for (std::size_t k = 0; k < levels; ++k) {
-      ASSAY_TRY(image::Rgba img, d.decode(i, static_cast<std::uint32_t>(k)));
-      ASSAY_TRY(ByteBuffer png, image::encode_png(img));
+      auto img = d.decode(i, static_cast<std::uint32_t>(k));
+      if (!img) {
+        diags.error(img.error());
+        break;
+      }
+      ASSAY_TRY(ByteBuffer png, image::encode_png(*img));
       const std::string file = k == 0 ? name + ".png" : fmt::format("{}.mip{}.png", name, k);
       ASSAY_CHECK(dir.write(file, png));
       stats.files++;

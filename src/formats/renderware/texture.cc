@@ -1,6 +1,9 @@
 // Texture dictionaries and the platform dispatch of texture natives. spec: renderware.md#rw-5-1.
 #include "assay/formats/renderware/texture.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "texture_internal.h"
 
 namespace assay::rw {
@@ -45,29 +48,44 @@ std::string_view to_string(TexelFormat f) {
   return "unknown";
 }
 
-Result<TextureNative> read_texture_native(ByteView bytes, std::uint64_t offset, std::uint64_t base,
-                                          const DiagSink& diag, const TextureOptions& opt) {
+std::uint32_t max_mip_levels(std::uint32_t width, std::uint32_t height) noexcept {
+  return static_cast<std::uint32_t>(std::bit_width(std::max(width, height)));
+}
+
+namespace {
+
+// Fills `tex` as far as the bytes allow (so a failed texture still has its name and platform).
+Result<void> read_native_into(ByteView bytes, std::uint64_t offset, std::uint64_t base, const DiagSink& diag,
+                              const TextureOptions& opt, TextureNative& tex) {
   ASSAY_TRY(Child self, detail::read_one(bytes, offset, base));
+  tex.offset = base + offset;
+  tex.stamp = self.h.stamp;
   if (self.h.type != id::kTextureNative)
     return make_error(kFormat, detail::describe(self.h.type), base + offset, "expected a Texture Native (0x15)");
   ASSAY_TRY(auto kids, detail::read_children(bytes, offset, base));
-  TextureNative tex;
-  tex.offset = base + offset;
-  tex.stamp = self.h.stamp;
   if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
     return make_error(kFormat, "Texture Native", base + offset,
                       "the first child is not a Struct holding the platform id");
   tex.platform = load<std::uint32_t>(kids[0].body.data(), Endian::little);
   switch (tex.platform) {
-    case kPlatformPS2: ASSAY_CHECK(detail::read_ps2_native(bytes, base, kids, tex, diag, opt)); break;
+    case kPlatformPS2: return detail::read_ps2_native(bytes, base, kids, tex, diag, opt);
     case kPlatformD3D8:
     case kPlatformD3D9:
-    case kPlatformXbox: ASSAY_CHECK(detail::read_d3d_native(bytes, base, kids, tex, diag, opt)); break;
+    case kPlatformXbox: return detail::read_d3d_native(bytes, base, kids, tex, diag, opt);
     default:
       tex.unsupported = fmt::format("platform 0x{:X} is not supported", tex.platform);
       detail::report(diag, Severity::warning, "Texture Native", base + offset,
                      fmt::format("unknown texture platform 0x{:X}: not decoded", tex.platform));
   }
+  return {};
+}
+
+}  // namespace
+
+Result<TextureNative> read_texture_native(ByteView bytes, std::uint64_t offset, std::uint64_t base,
+                                          const DiagSink& diag, const TextureOptions& opt) {
+  TextureNative tex;
+  ASSAY_CHECK(read_native_into(bytes, offset, base, diag, opt, tex));
   return tex;
 }
 
@@ -109,7 +127,16 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
   for (std::size_t i = 1; i < kids.size(); ++i) {
     const Child& c = kids[i];
     if (c.h.type == id::kTextureNative) {
-      ASSAY_TRY(TextureNative t, read_texture_native(bytes, c.offset, base, diag, opt));
+      TextureNative t;
+      auto r = read_native_into(bytes, c.offset, base, diag, opt, t);
+      if (!r) {
+        if (!opt.keep_going) return r.error();
+        // one bad texture does not stop the dictionary (spec: #rw-real; issue 9 item 4)
+        if (diag) diag({Severity::error, r.error()});
+        t.error = r.error().str();
+        t.unsupported = t.error;
+        t.levels.clear();
+      }
       d.textures_.push_back(std::move(t));
     } else if (c.h.type != id::kExtension || i + 1 != kids.size()) {
       detail::report(diag, Severity::warning, detail::describe(c.h.type), base + c.offset,

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <vector>
 
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
@@ -30,37 +31,20 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
     if (d.where.message.find("(R18)") != std::string::npos) return;
     counted(std::move(d));
   };
-  auto tree = walk(bytes, base, counted, o.walk);
-  if (!tree) {
-    counted({Severity::error, tree.error()});
-    return false;
-  }
-  for (const Section& s : tree->sections) {
-    const std::uint64_t at = s.offset - base;
-    const ByteView view = bytes.subspan(at, SectionHeader::kSize + s.header.size);
-    const ByteView body = view.subspan(SectionHeader::kSize);
+  // One streaming walk: strings and native data are checked as they are reached; dictionaries
+  // and clumps (few) are read after the walk has proved the structure.
+  std::vector<Section> deep;
+  const SectionVisitor check = [&](const Section& s) {
+    const ByteView body = bytes.subspan(s.offset - base + SectionHeader::kSize, s.header.size);
     switch (s.header.type) {
-      case id::kTextureDictionary: {
-        TextureOptions to;
-        to.warriors = o.walk.warriors;
-        auto d = TextureDictionary::open(view, s.offset, content, to);
-        if (!d) counted({Severity::error, d.error()});
-        break;
-      }
-      case id::kClump: {
-        ClumpOptions co;
-        co.warriors = o.walk.warriors;
-        auto c = summarize_clump(view, s.offset, content, co);
-        if (!c) counted({Severity::error, c.error()});
-        break;
-      }
+      case id::kTextureDictionary:
+      case id::kClump: deep.push_back(s); break;
       case id::kString:  // R18
         if (std::memchr(body.data(), 0, body.size()) == nullptr)
           emit(counted, Severity::warning, "String", s.offset, "string has no NUL in its body (R18)");
         break;
       case id::kNativeData:  // R17: the inner struct's size may exceed the 0x510 body
-        if (body.size() >= SectionHeader::kSize &&
-            load<std::uint32_t>(body.data(), Endian::little) == id::kStruct) {
+        if (body.size() >= SectionHeader::kSize && load<std::uint32_t>(body.data(), Endian::little) == id::kStruct) {
           const std::uint32_t inner = load<std::uint32_t>(body.data() + 4, Endian::little);
           if (inner > body.size() - SectionHeader::kSize)
             emit(counted, o.walk.warriors ? Severity::note : Severity::warning, "Native Data", s.offset,
@@ -69,6 +53,26 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
         }
         break;
       default: break;
+    }
+  };
+  auto walked = walk_each(bytes, base, counted, o.walk, check);
+  if (!walked) {
+    counted({Severity::error, walked.error()});
+    return false;
+  }
+  for (const Section& s : deep) {
+    const ByteView view = bytes.subspan(s.offset - base, SectionHeader::kSize + s.header.size);
+    if (s.header.type == id::kTextureDictionary) {
+      TextureOptions to;
+      to.warriors = o.walk.warriors;
+      to.keep_going = true;  // every bad texture is reported, not only the first (spec: #rw-real)
+      auto d = TextureDictionary::open(view, s.offset, content, to);
+      if (!d) counted({Severity::error, d.error()});
+    } else {
+      ClumpOptions co;
+      co.warriors = o.walk.warriors;
+      auto c = summarize_clump(view, s.offset, content, co);
+      if (!c) counted({Severity::error, c.error()});
     }
   }
   return !errors;

@@ -8,6 +8,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "assay/core/mapped_file.h"
+
 #include "assay/formats/renderware/texture.h"
 #include "children.h"
 
@@ -23,19 +28,23 @@ std::string describe(std::uint32_t type) {
 }
 
 struct Open {
-  std::uint32_t index;   // in tree.sections
+  Section s;             // the open container (a copy: the walk keeps no tree)
   std::uint64_t end;     // end of the body, offset in the view
+  std::uint32_t seen = 0;  // children visited so far
   bool ps2 = false;      // a Texture Native whose first Struct says "PS2\0"
 };
 
+constexpr std::uint64_t kProgressStep = 8u << 20;
+
 class Walker {
  public:
-  Walker(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& opt)
-      : b_(bytes), base_(base), diag_(diag), opt_(opt) {
-    tree_.base = base;
+  Walker(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& opt, const SectionVisitor& visit,
+         const WalkProgress& progress)
+      : b_(bytes), base_(base), diag_(diag), opt_(opt), visit_(visit), progress_(progress) {
+    sum_.base = base;
   }
 
-  Result<SectionTree> run() {
+  Result<WalkSummary> run() {
     std::uint64_t pos = 0;
     while (true) {
       const std::uint64_t limit = stack_.empty() ? b_.size() : stack_.back().end;
@@ -44,11 +53,11 @@ class Walker {
         stack_.pop_back();
         continue;
       }
-      if (stack_.empty() && !tree_.top.empty()) {
+      if (stack_.empty() && sum_.top_sections != 0) {
         // spec: #rw-4-1 "Bytes after it" (R5)
         const std::uint64_t rest = b_.size() - pos;
         if (all_zero(pos)) {
-          tree_.padding = rest;
+          sum_.padding = rest;
           note("stream", pos, fmt::format("{} zero bytes of padding after the last top-level section (R5)", rest),
                Severity::note);
           break;
@@ -58,9 +67,10 @@ class Walker {
                      fmt::format("{} bytes after the top-level section are neither zero padding nor a section (R5)", rest));
       }
       ASSAY_CHECK(step(pos, limit));
+      if (progress_ && pos >= reported_ + kProgressStep) progress_(reported_ = pos);
     }
-    tree_.stream_end = base_ + stream_end_;
-    return std::move(tree_);
+    sum_.stream_end = base_ + stream_end_;
+    return sum_;
   }
 
  private:
@@ -70,12 +80,24 @@ class Walker {
     return std::find_if(p, e, [](std::uint8_t c) { return c != 0; }) == e;
   }
 
+  // Children of a container body [body, end): counted from their headers only (a body that
+  // does not hop to its end exactly is reported by the walk itself when it gets there).
+  std::uint32_t count_children(std::uint64_t body, std::uint64_t end) const {
+    std::uint32_t n = 0;
+    for (std::uint64_t p = body; end - p >= SectionHeader::kSize; ++n) {
+      const std::uint64_t size = load<std::uint32_t>(b_.data() + p + 4, Endian::little);
+      if (size > end - p - SectionHeader::kSize) return n + 1;
+      p += SectionHeader::kSize + size;
+    }
+    return n;
+  }
+
   Result<void> step(std::uint64_t& pos, std::uint64_t limit) {
     const std::uint64_t left = limit - pos;
     if (left < SectionHeader::kSize) {
       if (stack_.empty())
         return err("stream", pos, fmt::format("{} trailing bytes are too short for a section header", left));
-      const Section& p = tree_.sections[stack_.back().index];
+      const Section& p = stack_.back().s;
       return err(describe(p.header.type), p.offset - base_,
                  fmt::format("children do not fill the container: a tail of {} bytes at 0x{:x} (R2)", left,
                              base_ + pos));
@@ -87,14 +109,12 @@ class Walker {
     s.header.size = load<std::uint32_t>(h + 4, Endian::little);
     s.header.stamp = load<std::uint32_t>(h + 8, Endian::little);
     s.depth = static_cast<std::uint32_t>(stack_.size());
-    s.parent = stack_.empty() ? -1 : static_cast<std::int32_t>(stack_.back().index);
+    s.parent = stack_.empty() ? -1 : static_cast<std::int32_t>(stack_.back().s.index);
     // R1 before anything else (spec: #rw-4-1 "Check size against the bytes left")
     if (s.header.size > left - SectionHeader::kSize) {
-      std::string parent = stack_.empty()
-                               ? std::string("the data")
-                               : fmt::format("its parent {} at 0x{:x}",
-                                             describe(tree_.sections[stack_.back().index].header.type),
-                                             tree_.sections[stack_.back().index].offset);
+      std::string parent = stack_.empty() ? std::string("the data")
+                                          : fmt::format("its parent {} at 0x{:x}", describe(stack_.back().s.header.type),
+                                                        stack_.back().s.offset);
       return err(describe(s.header.type), pos,
                  fmt::format("body of {} bytes runs to 0x{:x}, past the end of {} (0x{:x}) (R1)",
                              s.header.size, s.offset + SectionHeader::kSize + s.header.size, parent,
@@ -106,7 +126,7 @@ class Walker {
     if (s.depth > opt_.max_depth)  // R6
       return err(describe(s.header.type), pos,
                  fmt::format("nesting depth {} exceeds the limit of {} (R6)", s.depth, opt_.max_depth));
-    if (tree_.sections.empty()) {
+    if (sum_.sections == 0) {
       top_stamp_ = s.header.stamp;
     } else if (s.header.stamp != top_stamp_ && stamp_warnings_++ < kMaxStampWarnings) {  // R4
       note(describe(s.header.type), pos,
@@ -118,26 +138,26 @@ class Walker {
       note(describe(s.header.type), pos, fmt::format("unknown section id, walked as raw (R22)"),
            Severity::note);
 
-    s.container = container_here(s, pos);
-    const auto index = static_cast<std::uint32_t>(tree_.sections.size());
-    if (!stack_.empty()) tree_.sections[stack_.back().index].child_count++;
-    tree_.max_depth = std::max(tree_.max_depth, s.depth);
+    s.container = container_here(s);
     const std::uint64_t body = pos + SectionHeader::kSize;
     const std::uint64_t end = body + s.header.size;
+    if (s.container) s.child_count = count_children(body, end);
+    s.index = sum_.sections;
+    sum_.max_depth = std::max(sum_.max_depth, s.depth);
+    ++sum_.sections;
     if (stack_.empty()) {
-      tree_.top.push_back(index);
+      ++sum_.top_sections;
       stream_end_ = end;
-    }
-    // The platform word of a texture native's first Struct (exception 1 of #rw-4-3).
-    if (!stack_.empty() && s.header.type == id::kStruct && s.header.size >= 4) {
+    } else {
       Open& o = stack_.back();
-      const Section& p = tree_.sections[o.index];
-      if (p.header.type == id::kTextureNative && p.child_count == 1)
+      ++o.seen;
+      // The platform word of a texture native's first Struct (exception 1 of #rw-4-3).
+      if (o.s.header.type == id::kTextureNative && o.seen == 1 && s.header.type == id::kStruct && s.header.size >= 4)
         o.ps2 = load<std::uint32_t>(b_.data() + body, Endian::little) == kPlatformPS2;
     }
-    tree_.sections.push_back(s);
+    if (visit_) visit_(s);
     if (s.container) {
-      stack_.push_back({index, end});
+      stack_.push_back({s, end});
       pos = body;
     } else {
       pos = end;
@@ -146,11 +166,10 @@ class Walker {
   }
 
   // spec: #rw-3 (C column), #rw-4-3 (the PS2 raster struct is a container; 0x510 is raw)
-  bool container_here(const Section& s, std::uint64_t) const {
+  bool container_here(const Section& s) const {
     if (s.header.type == id::kStruct && !stack_.empty()) {
       const Open& o = stack_.back();
-      const Section& p = tree_.sections[o.index];
-      return o.ps2 && p.header.type == id::kTextureNative && p.child_count == 3;
+      return o.ps2 && o.s.header.type == id::kTextureNative && o.seen == 3;
     }
     return is_container(s.header.type);
   }
@@ -166,11 +185,14 @@ class Walker {
   std::uint64_t base_;
   const DiagSink& diag_;
   const WalkOptions& opt_;
-  SectionTree tree_;
+  const SectionVisitor& visit_;
+  const WalkProgress& progress_;
+  WalkSummary sum_;
   std::vector<Open> stack_;
   std::uint32_t top_stamp_ = 0;
   std::uint32_t stamp_warnings_ = 0;
   std::uint64_t stream_end_ = 0;
+  std::uint64_t reported_ = 0;
 };
 
 }  // namespace
@@ -190,12 +212,44 @@ std::vector<std::uint32_t> SectionTree::children(std::uint32_t index) const {
   return out;
 }
 
-Result<SectionTree> walk(ByteView bytes, std::uint64_t base, const DiagSink& diag,
-                         const WalkOptions& options) {
+Result<WalkSummary> walk_each(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& options,
+                              const SectionVisitor& visit, const WalkProgress& progress) {
   if (bytes.size() < SectionHeader::kSize)
     return make_error(kFormat, "stream", base,
                       fmt::format("{} bytes are too short for a section header", bytes.size()));
-  return Walker(bytes, base, diag, options).run();
+  return Walker(bytes, base, diag, options, visit, progress).run();
+}
+
+Result<SectionTree> walk(ByteView bytes, std::uint64_t base, const DiagSink& diag,
+                         const WalkOptions& options) {
+  SectionTree tree;
+  tree.base = base;
+  const SectionVisitor keep = [&tree](const Section& s) {
+    if (s.depth == 0) tree.top.push_back(static_cast<std::uint32_t>(tree.sections.size()));
+    tree.sections.push_back(s);
+  };
+  ASSAY_TRY(WalkSummary w, walk_each(bytes, base, diag, options, keep));
+  tree.stream_end = w.stream_end;
+  tree.padding = w.padding;
+  tree.max_depth = w.max_depth;
+  return tree;
+}
+
+Result<WalkSummary> walk_file(const std::string& path, const DiagSink& diag, const WalkOptions& options,
+                              const SectionVisitor& visit) {
+  ASSAY_TRY(MappedFile m, MappedFile::open(path));
+  const ByteView b = m.bytes();
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  std::uint64_t dropped = 0;
+  // The walk never reads behind `done` again: drop those pages of our own private read-only
+  // mapping (they would be read back from the file if ever touched).
+  const WalkProgress release = [&](std::uint64_t done) {
+    const std::uint64_t upto = done / page * page;
+    if (upto <= dropped) return;
+    ::madvise(const_cast<std::uint8_t*>(b.data()) + dropped, upto - dropped, MADV_DONTNEED);
+    dropped = upto;
+  };
+  return walk_each(b, 0, diag, options, visit, release);
 }
 
 Result<std::uint64_t> find_section(ByteView bytes, std::uint32_t type, std::uint64_t base) {

@@ -63,6 +63,8 @@ struct Ps2RasterHeader {  // spec: #rw-5-3
   std::uint32_t palette_base = 0, tex1_low = 0;
   std::uint64_t miptbp1 = 0, miptbp2 = 0;
   std::uint32_t pixel_size = 0, palette_size = 0, gs_memory = 0, kl = 0;
+  // The stamp of the 64-byte header's own Struct: librw decides the PAL4 swizzle from it (LRW).
+  std::uint32_t header_stamp = 0;
   [[nodiscard]] std::uint32_t psm() const { return static_cast<std::uint32_t>((tex0 >> 20) & 0x3F); }
   [[nodiscard]] std::uint32_t cpsm() const { return static_cast<std::uint32_t>((tex0 >> 51) & 0xF); }
   [[nodiscard]] std::uint32_t csm() const { return static_cast<std::uint32_t>((tex0 >> 55) & 1); }
@@ -88,12 +90,23 @@ struct TextureNative {
   ByteView palette;                  // palette bytes (PS2: the palette packet's image)
   std::vector<MipLevel> levels;      // levels located by open(); empty when undecodable
   std::string unsupported;           // why decode() will refuse (empty = decodable)
+  // TextureOptions::keep_going: why this texture could not be read (empty = read). Such a
+  // texture is listed with what could be read; `unsupported` holds the same text.
+  std::string error;
   [[nodiscard]] std::string format_name() const { return std::string(to_string(format)); }
 };
 
 struct TextureOptions {
   bool warriors = false;  // R13/R14 apply (Warriors 0x2A chunks)
+  // A texture native that cannot be read does not fail the dictionary: its error goes to the
+  // sink (Severity::error), the texture is kept with TextureNative::error set, and open() goes
+  // on with the next one. Structural errors of the dictionary itself still fail open().
+  bool keep_going = false;
 };
+
+// The number of mip levels a width x height texture can hold (1 + log2 of the larger side;
+// 0 for an empty size). A stored level count above it is an error (checked before any shift).
+std::uint32_t max_mip_levels(std::uint32_t width, std::uint32_t height) noexcept;
 
 class TextureDictionary {
  public:

@@ -7,7 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
+
+#include <string>
 
 #include "assay/core/diag.h"
 #include "assay/formats/renderware/section.h"
@@ -30,6 +33,7 @@ struct Section {
   SectionHeader header;
   std::uint32_t depth = 0;        // 0 = top level
   std::int32_t parent = -1;       // index in SectionTree::sections, -1 for top level
+  std::uint64_t index = 0;        // pre-order number of this section in the walk
   std::uint32_t child_count = 0;  // direct children (0 for raw sections)
   bool container = false;         // walked as a container (after the #rw-4-3 exceptions)
   [[nodiscard]] std::uint64_t body_offset() const { return offset + SectionHeader::kSize; }
@@ -47,6 +51,27 @@ struct SectionTree {
   // Direct children of sections[index], in order.
   [[nodiscard]] std::vector<std::uint32_t> children(std::uint32_t index) const;
 };
+
+// What a streaming walk found besides the sections it visited.
+struct WalkSummary {
+  std::uint64_t base = 0, stream_end = 0, padding = 0;
+  std::uint64_t sections = 0, top_sections = 0;
+  std::uint32_t max_depth = 0;
+};
+// Called once per section, in pre-order, when the walk reaches it (child_count is counted ahead
+// from the body's headers; `index` is the pre-order number, `parent` the parent's).
+using SectionVisitor = std::function<void(const Section&)>;
+// Called now and then with the offset (in the view) below which the walk will read no more:
+// a caller that owns a mapping may drop those pages (memory stays flat on huge streams).
+using WalkProgress = std::function<void(std::uint64_t done)>;
+
+// The same walk as walk(), keeping nothing: memory does not grow with the stream
+// (spec: renderware.md#rw-real "Memory"). Rules and errors as walk().
+Result<WalkSummary> walk_each(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& options,
+                              const SectionVisitor& visit, const WalkProgress& progress = {});
+// walk_each over a file it maps itself, dropping the walked pages as it goes (rw tree).
+Result<WalkSummary> walk_file(const std::string& path, const DiagSink& diag, const WalkOptions& options,
+                              const SectionVisitor& visit);
 
 // Walks every section of `bytes`. Fatal problems (R1 overrun, R2 children not filling a
 // container, R3 bad stamp, R6 depth) are returned as an Error naming the deepest open section and
