@@ -19,7 +19,8 @@ Error errno_error(const std::filesystem::path& p, std::string_view what) {
 }  // namespace
 
 Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return errno_error(path, "cannot open");
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -29,7 +30,9 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    return io_error(path.string(), "not a regular file");
+    return io_error(path.string(), S_ISFIFO(st.st_mode) ? "not a regular file (a FIFO)"
+                                   : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "not a regular file (a device)"
+                                                                                 : "not a regular file");
   }
   MappedFile m;
   m.path_ = path;

@@ -1,6 +1,7 @@
 #include "assay/core/thread_pool.h"
 
 #include <atomic>
+#include <utility>
 
 namespace assay {
 
@@ -36,6 +37,7 @@ void ThreadPool::submit(std::function<void()> job) {
 void ThreadPool::wait() {
   std::unique_lock lk(mu_);
   done_cv_.wait(lk, [this] { return pending_ == 0; });
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 void ThreadPool::run() {
@@ -48,9 +50,15 @@ void ThreadPool::run() {
       job = std::move(jobs_.front());
       jobs_.pop();
     }
-    job();
+    std::exception_ptr err;
+    try {
+      job();
+    } catch (...) {
+      err = std::current_exception();
+    }
     {
       std::lock_guard lk(mu_);
+      if (err && !error_) error_ = err;
       if (--pending_ == 0) done_cv_.notify_all();
     }
   }
@@ -64,13 +72,22 @@ void parallel_for(std::size_t n, unsigned threads, const std::function<void(std:
     return;
   }
   std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
   std::vector<std::thread> ts;
   ts.reserve(threads);
   for (unsigned t = 0; t < threads; ++t)
     ts.emplace_back([&] {
-      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+      try {
+        for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+      } catch (...) {
+        next.store(n);  // hand out nothing more
+        std::lock_guard lk(mu);
+        if (!error) error = std::current_exception();
+      }
     });
   for (auto& t : ts) t.join();
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace assay

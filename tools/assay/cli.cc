@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "assay/core/progress.h"
+#include "assay/core/text.h"
 
 namespace assay::cli {
 
@@ -22,7 +23,7 @@ int exit_code_for(const Error& e) {
 }
 
 int report(const Error& e) {
-  std::fprintf(stderr, "assay: %s\n", e.str().c_str());
+  std::fprintf(stderr, "assay: %s\n", escape_terminal(e.str()).c_str());
   return exit_code_for(e);
 }
 
@@ -50,25 +51,26 @@ Result<const Format*> require_format(const Input& in) {
   return f;
 }
 
-void print_json(const Json& j) { std::cout << j.dump(2) << '\n'; }
+// Strings that are not UTF-8 are escaped by the one rule of docs/cli.md#escaping (core/text.h).
+void print_json(const Json& j) { std::cout << dump_json(j, 2) << '\n'; }
 
 static std::string scalar_text(const Json& v) {
-  if (v.is_string()) return v.get<std::string>();
+  if (v.is_string()) return escape_terminal(v.get<std::string>());
   if (v.is_null()) return "-";
-  return v.dump();
+  return dump_json(v);
 }
 
 void print_fields(const Json& j, const std::string& indent) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     const Json& v = it.value();
     if (v.is_object()) {
-      std::cout << indent << it.key() << ":\n";
+      std::cout << indent << escape_terminal(it.key()) << ":\n";
       print_fields(v, indent + "  ");
     } else if (v.is_array() && !v.empty() && v.front().is_object()) {
-      std::cout << indent << it.key() << ": (" << v.size() << ")\n";
-      for (const auto& e : v) std::cout << indent << "  " << e.dump() << '\n';
+      std::cout << indent << escape_terminal(it.key()) << ": (" << v.size() << ")\n";
+      for (const auto& e : v) std::cout << indent << "  " << dump_json(e) << '\n';
     } else {
-      std::cout << indent << it.key() << ": " << scalar_text(v) << '\n';
+      std::cout << indent << escape_terminal(it.key()) << ": " << scalar_text(v) << '\n';
     }
   }
 }
@@ -110,7 +112,7 @@ Json diagnostic_json(const Diagnostic& d) {
 std::string diagnostic_text(const Diagnostic& d) {
   Error e = d.where;
   e.file.clear();
-  return fmt::format("{}: {}", to_string(d.severity), e.str());
+  return fmt::format("{}: {}", to_string(d.severity), escape_terminal(e.str()));
 }
 
 }  // namespace assay::cli

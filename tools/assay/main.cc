@@ -1,22 +1,65 @@
+#include <exception>
+#include <new>
+
+#include "assay/core/text.h"
 #include "cli.h"
+
+namespace {
+
+// The positional arguments (the files) of the verbs on the command line, for naming the input
+// in an internal error.
+std::string files_of(const CLI::App& app) {
+  std::string out;
+  for (const CLI::App* sub = &app;;) {
+    for (const CLI::Option* o : sub->get_options())
+      if (o->get_positional())
+        for (const auto& r : o->results()) out += (out.empty() ? "" : " ") + r;
+    auto subs = sub->get_subcommands();
+    if (subs.empty()) break;
+    sub = subs.back();
+  }
+  return out;
+}
+
+int internal_error(const CLI::App& app, const char* what) {
+  std::string files;
+  try {
+    files = files_of(app);
+  } catch (...) {
+  }
+  std::fprintf(stderr, "assay: internal error%s%s: %s (please report this with the file)\n",
+               files.empty() ? "" : " on ", assay::escape_terminal(files).c_str(),
+               assay::escape_terminal(what).c_str());
+  return assay::cli::kExitUsage;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace assay::cli;
   Cli cli;
-  cli.app.require_subcommand(1);
-  cli.app.set_version_flag("--version", "assay 0.1.0");
-  register_common(cli);
-  register_igarchive(cli);
-  register_igz(cli);
-  register_renderware(cli);
-  register_warriors(cli);
-  register_oni(cli);
-  register_verbs(cli);
+  // Every exception reaching here is reported as an internal error naming the input (exit 2),
+  // never an abort (issue 15 item 1).
   try {
+    cli.app.require_subcommand(1);
+    cli.app.set_version_flag("--version", "assay 0.1.0");
+    register_common(cli);
+    register_igarchive(cli);
+    register_igz(cli);
+    register_renderware(cli);
+    register_warriors(cli);
+    register_oni(cli);
+    register_verbs(cli);
     cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = cli.app.exit(e);
     return rc == 0 ? 0 : kExitUsage;
+  } catch (const std::bad_alloc&) {
+    return internal_error(cli.app, "out of memory");
+  } catch (const std::exception& e) {
+    return internal_error(cli.app, e.what());
+  } catch (...) {
+    return internal_error(cli.app, "unknown exception");
   }
   return cli.exit_code;
 }

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "assay/core/mapped_file.h"
+#include "assay/core/folder.h"
 #include "assay/core/output.h"
 
 namespace assay::igarchive {
@@ -16,23 +16,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Result<ByteBuffer> slurp(const fs::path& p) {
-  ASSAY_TRY(MappedFile m, MappedFile::open(p));
-  return ByteBuffer(m.bytes().begin(), m.bytes().end());
-}
+// Regular files only, never through a symlink, never blocking (core/folder.h; issue 15 item 3).
+Result<ByteBuffer> slurp(const fs::path& dir, const std::string& rel) { return read_file_beneath(dir, rel); }
 
 Result<std::vector<std::string>> relative_files(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return io_error(dir.string(), "is not a folder");
-  std::vector<std::string> out;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec)) {
-    if (it->is_symlink() || !it->is_regular_file()) continue;
-    out.push_back(fs::relative(it->path(), dir).generic_string());
-  }
-  if (ec) return io_error(dir.string(), "cannot list: " + ec.message());
-  std::sort(out.begin(), out.end());
-  return out;
+  return regular_files_under(dir);  // refuses symlinks, FIFOs, devices, naming them
 }
 
 }  // namespace
@@ -41,7 +31,7 @@ Result<std::vector<WriterFile>> files_from_directory(const fs::path& dir, Compre
   ASSAY_TRY(std::vector<std::string> rel, relative_files(dir));
   std::vector<WriterFile> out;
   for (const auto& r : rel) {
-    ASSAY_TRY(ByteBuffer data, slurp(dir / r));
+    ASSAY_TRY(ByteBuffer data, slurp(dir, r));
     out.push_back({.name = r, .data = std::move(data), .compression = c});
   }
   return out;
@@ -58,7 +48,7 @@ Result<std::vector<WriterFile>> files_like(const Archive& a, const fs::path& dir
     std::error_code ec;
     if (!fs::is_regular_file(p, ec))
       return io_error(p.string(), fmt::format("missing: the original has '{}'", w.name));
-    ASSAY_TRY(ByteBuffer data, slurp(p));
+    ASSAY_TRY(ByteBuffer data, slurp(dir, rel));
     w.data = std::move(data);
     used.insert(rel);
     if (w.ordinal) max_ord = std::max(max_ord, *w.ordinal);
@@ -66,7 +56,7 @@ Result<std::vector<WriterFile>> files_like(const Archive& a, const fs::path& dir
   ASSAY_TRY(std::vector<std::string> rel, relative_files(dir));
   for (const auto& r : rel) {
     if (used.count(r)) continue;
-    ASSAY_TRY(ByteBuffer data, slurp(dir / r));
+    ASSAY_TRY(ByteBuffer data, slurp(dir, r));
     out.push_back({.name = r, .data = std::move(data), .compression = extra, .ordinal = ++max_ord});
     if (added) added->push_back(r);
   }

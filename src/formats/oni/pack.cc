@@ -6,6 +6,7 @@
 #include <set>
 #include <system_error>
 
+#include "assay/core/folder.h"
 #include "assay/formats/oni/oni.h"
 #include "chunks.h"
 
@@ -13,18 +14,16 @@ namespace assay::oni {
 
 namespace {
 
-std::vector<std::filesystem::path> oni_files_under(const std::filesystem::path& dir) {
+// Symlinks, FIFOs and devices are refused by name (core/folder.h; issue 15 item 3).
+Result<std::vector<std::filesystem::path>> oni_files_under(const std::filesystem::path& dir) {
+  auto skip = [](const std::string& rel) {
+    const std::string n = rel.substr(rel.rfind('/') + 1);
+    return n == "noimport" || n == "_noimport";
+  };
+  ASSAY_TRY(std::vector<std::string> rel, regular_files_under(dir, skip));
   std::vector<std::filesystem::path> out;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (ec) break;
-    const std::string n = it->path().filename().string();
-    if (it->is_directory(ec) && (n == "noimport" || n == "_noimport")) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    if (it->is_regular_file(ec) && it->path().extension() == ".oni") out.push_back(it->path());
-  }
+  for (const auto& r : rel)
+    if (std::filesystem::path(r).extension() == ".oni") out.push_back(dir / r);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -54,7 +53,8 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   }
   std::vector<Source> srcs;
   std::map<std::string, std::size_t> by_name;
-  for (const auto& p : oni_files_under(dir)) {
+  ASSAY_TRY(std::vector<std::filesystem::path> oni_files, oni_files_under(dir));
+  for (const auto& p : oni_files) {
     Source s;
     s.f = load_file(p, &layouts);
     if (!s.f->opened) return s.f->diags.items().front().where;

@@ -110,7 +110,10 @@ Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(cons
   std::filesystem::directory_iterator it(files_dir, ec);
   if (ec) return io_error(files_dir.string(), "cannot read the folder: " + ec.message());
   for (const auto& de : it) {
-    if (!de.is_regular_file(ec)) continue;
+    const auto st = de.symlink_status(ec);  // never follow a link (issue 15 item 3)
+    if (std::filesystem::is_directory(st)) continue;
+    if (!std::filesystem::is_regular_file(st))
+      return io_error(de.path().string(), "is a symlink, FIFO or device; pack reads regular files only");
     const std::string fn = de.path().filename().string();
     std::uint32_t h;
     if (fn.size() == 12 && fn.substr(8) == ".bin" && parse_hash("0x" + fn.substr(0, 8))) h = *parse_hash("0x" + fn.substr(0, 8));
