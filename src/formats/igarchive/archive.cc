@@ -65,21 +65,26 @@ std::uint32_t block_usize(std::uint64_t length, std::uint64_t j) {
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockSize, length - start));
 }
 
-// spec: alchemy.md#iga-hash (igRewrite8 HashFilePath)
+// spec: alchemy.md#iga-hash (igRewrite8 HashFilePath): with flags bit 0, '\\' -> '/' and ASCII
+// lower-case; with bit 1, only the part after the last separator; then leading separators are
+// dropped. Computed on the fly (no copy): the name-table reader hashes many candidate strings.
 std::uint32_t hash_name(std::string_view name, std::uint32_t flags) {
-  std::string s(name);
-  if (flags & kFlagCaseInsensitive) {
-    for (char& c : s) {
-      if (c == '\\') c = '/';
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-    }
-  }
   if (flags & kFlagNameOnly) {
-    const auto p = s.find_last_of("/\\");
-    if (p != std::string::npos) s.erase(0, p + 1);
+    const auto p = name.find_last_of("/\\");
+    if (p != std::string_view::npos) name.remove_prefix(p + 1);
   }
-  const auto first = s.find_first_not_of("/\\");
-  return fnv1a32(first == std::string::npos ? std::string_view{} : std::string_view(s).substr(first));
+  while (!name.empty() && (name.front() == '/' || name.front() == '\\')) name.remove_prefix(1);
+  const bool fold = (flags & kFlagCaseInsensitive) != 0;
+  std::uint32_t h = kFnv1aBasis;
+  for (char c : name) {
+    auto b = static_cast<unsigned char>(c);
+    if (fold) {
+      if (b == '\\') b = '/';
+      else if (b >= 'A' && b <= 'Z') b = static_cast<unsigned char>(b + 32);
+    }
+    h = (h ^ b) * kFnv1aPrime;
+  }
+  return h;
 }
 
 std::uint32_t divider_for(std::uint64_t n) {
@@ -275,70 +280,6 @@ Result<void> Archive::parse_toc(const DiagSink& diags) {
   for (std::uint32_t i = 0; i < n; ++i) by_offset_[i] = i;
   std::sort(by_offset_.begin(), by_offset_.end(),
             [&](std::uint32_t a, std::uint32_t b) { return files_[a].offset < files_[b].offset; });
-  return {};
-}
-
-// spec: alchemy.md#iga-name-table
-Result<void> Archive::parse_names(const DiagSink& diags) {
-  const Header& h = header_;
-  const std::uint64_t nto = h.name_table_offset, nts = h.name_table_size;
-  const std::uint64_t field = h.version <= 8 ? (h.version == 4 ? 0x18 : 0x1C) : 0x28;
-  if (!range_ok(nto, nts, data_.size()))
-    return report(diags, Severity::error,
-                  error("name table", field, fmt::format("name table of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}",
-                                                         nts, nto, data_.size())));
-  if (h.num_files > nts / 4)
-    return report(diags, Severity::error,
-                  error("name table", nto, fmt::format("{} name offsets need 0x{:x} bytes but the table has 0x{:x}",
-                                                       h.num_files, 4ull * h.num_files, nts)));
-  ByteReader t(data_.subspan(nto, nts), h.endian, kFormatName, nto);
-  bool all_ok = true;
-  for (FileEntry& f : files_) {
-    const std::string st = fmt::format("name[{}]", f.index);
-    const std::uint32_t off = t.at_unchecked<std::uint32_t>(4ull * f.index);
-    if (off >= nts) {
-      all_ok = false;
-      ASSAY_CHECK(report(diags, Severity::error,
-                         t.error(st, 4ull * f.index, fmt::format("name offset 0x{:x} is not below nameTableSize 0x{:x}", off, nts))));
-      continue;
-    }
-    auto s1 = t.cstring(off, nts - off - 1, st);
-    if (!s1) {
-      all_ok = false;
-      ASSAY_CHECK(report(diags, Severity::error, s1.error()));
-      continue;
-    }
-    std::uint64_t pos = off + s1->size() + 1;
-    std::string_view s2;
-    if (h.version >= 0x0A) {
-      auto r2 = pos < nts ? t.cstring(pos, nts - pos - 1, st) : Result<std::string_view>(t.out_of_bounds(st, pos, 1));
-      if (!r2) {
-        all_ok = false;
-        ASSAY_CHECK(report(diags, Severity::error, r2.error()));
-        continue;
-      }
-      s2 = *r2;
-      pos += s2.size() + 1;
-      // spec: alchemy.md#open Q6: 0x0A order by hash; 0x0B+ build path first.
-      bool path_first = h.version >= 0x0B;
-      if (h.version == 0x0A) {
-        const bool first_hashes = hash_name(*s1, h.flags) == f.hash;
-        const bool second_hashes = hash_name(s2, h.flags) == f.hash;
-        path_first = !first_hashes && second_hashes;
-      }
-      f.path_first = path_first;
-      f.path = path_first ? *s1 : s2;
-      f.name = path_first ? s2 : *s1;
-    } else {
-      f.name = *s1;
-    }
-    if (h.version >= 8) {
-      if (pos + 4 <= nts) f.time = t.at_unchecked<std::uint32_t>(pos);
-      else
-        ASSAY_CHECK(report(diags, Severity::warning, t.error(st, pos, "no room for the u32 time after the name")));
-    }
-  }
-  names_ok_ = all_ok;
   return {};
 }
 

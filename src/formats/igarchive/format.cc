@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "assay/core/glob.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/format.h"
 #include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
 #include "assay/formats/igarchive/writer.h"
@@ -56,6 +58,13 @@ Result<Json> info(const Input& in, const ReadOptions&) {
   j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
   j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
   j["prefix_width"] = a.prefix_width();
+  // spec: alchemy.md#corrections C1: the name-table layout read, per entry, from the bytes.
+  std::map<std::string_view, std::uint64_t> layouts;
+  for (const iga::FileEntry& f : a.files()) ++layouts[iga::to_string(f.name_layout)];
+  j["name_layout"] = layouts.size() == 1 ? Json(layouts.begin()->first) : Json(layouts.empty() ? "none" : "mixed");
+  Json counts = Json::object();
+  for (const auto& [l, n] : layouts) counts[std::string(l)] = n;
+  j["name_layouts"] = std::move(counts);
   return j;
 }
 
@@ -68,7 +77,7 @@ Result<Json> list(const Input& in, const ReadOptions&) {
     Json e;
     e["index"] = f.index;
     e["name"] = std::string(f.name);
-    e["path"] = h.version >= 0x0A ? Json(std::string(f.path)) : Json(nullptr);
+    e["path"] = f.path.empty() ? Json(nullptr) : Json(std::string(f.path));
     e["hash"] = f.hash;
     e["offset"] = f.offset;
     e["size"] = f.length;
@@ -78,7 +87,9 @@ Result<Json> list(const Input& in, const ReadOptions&) {
     e["first_entry"] = f.compression == iga::Compression::stored ? Json(nullptr) : Json(f.first_entry);
     e["word"] = f.word;
     e["ordinal"] = f.ordinal;
-    e["time"] = f.time;
+    e["time"] = f.has_time ? Json(f.time) : Json(nullptr);
+    e["name_layout"] = to_string(f.name_layout);
+    e["name_match"] = to_string(f.name_match);
     entries.push_back(std::move(e));
   }
   j["entries"] = std::move(entries);
@@ -153,6 +164,7 @@ const Format kIgArchiveFormat = {
     .open_inner = open_inner,
     .write_samples = write_samples,
     .list_columns = {"index", "size", "compression", "blocks", "offset", "name"},
+    .edit = igarchive::edit_format,
 };
 
 }  // namespace assay

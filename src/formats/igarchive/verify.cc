@@ -63,18 +63,40 @@ void check_hashes(Ctx& c) {
   }
 }
 
-// Name-table hashes (spec: #iga-name-table, #iga-hash).
+// Name-table hashes (spec: #iga-name-table, #iga-hash, #corrections C1, C7). The name reader picked,
+// per entry, the string whose hash is in the table; a name no candidate matches is an error in
+// every version (the game cannot find the file by it).
 void check_names(Ctx& c) {
   const Archive& a = c.a;
   if (!a.names_ok()) return;
-  const Severity sev = a.version() >= 0x0A ? Severity::error : Severity::warning;
+  const std::uint32_t flags = a.header().flags;
+  std::uint64_t suffixes = 0, first_suffix = 0;
   for (const FileEntry& f : a.files()) {
-    const std::uint32_t h = hash_name(f.name, a.header().flags);
-    if (h != f.hash)
-      c.add(sev, fmt::format("name[{}]", f.index), a.header().name_table_offset + 4ull * f.index,
-            fmt::format("'{}' hashes to 0x{:08x} under flags 0x{:x}, the hash table has 0x{:08x}", f.name, h,
-                        a.header().flags, f.hash));
+    const std::string st = fmt::format("name[{}]", f.index);
+    const std::uint64_t at = a.header().name_table_offset + f.name_offset;
+    switch (f.name_match) {
+      case NameMatch::exact: break;
+      case NameMatch::folded:
+        c.warning(st, at, fmt::format("'{}' hashes to 0x{:08x} only lower-cased with '/' separators (spec C7), "
+                                      "although flags 0x{:x} do not ask for it", f.name, f.hash, flags));
+        break;
+      case NameMatch::suffix:
+        if (suffixes++ == 0) first_suffix = f.index;
+        break;
+      case NameMatch::none: {
+        std::string shown(f.name);
+        if (f.name_layout == NameLayout::path_name_time || f.name_layout == NameLayout::name_path_time)
+          shown = fmt::format("{}' nor '{}", f.name, f.path);
+        c.error(st, at, fmt::format("'{}' hashes to 0x{:08x} under flags 0x{:x}, the hash table has 0x{:08x}", shown,
+                                    hash_name(f.name, flags), flags, f.hash));
+        break;
+      }
+    }
   }
+  if (suffixes)
+    c.note("name table", a.header().name_table_offset,
+           fmt::format("{} names hash only without their build root (first: file {}, '{}' in '{}')", suffixes,
+                       first_suffix, a.files()[first_suffix].name, a.files()[first_suffix].path));
 }
 
 struct BlockResult {

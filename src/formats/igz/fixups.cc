@@ -159,6 +159,10 @@ void decode_record(const IgzFile& f, const FixupRecord& r, Fixups& fx, const Dia
       if (r.data.size() < 4) report(sink, E, "ONAM", r.offset, "record has no 4-byte offset");
       else fx.name_list = data_reader(f, r).at_unchecked<std::uint32_t>(0);
       break;
+    case tag::NSPC:  // spec: #corrections C5: a raw u32 like ONAM
+      if (r.data.size() < 4) report(sink, E, "NSPC", r.offset, "record has no 4-byte offset");
+      else fx.namespace_list = data_reader(f, r).at_unchecked<std::uint32_t>(0);
+      break;
     case tag::ROOT: {  // spec Q5: read raw and packed
       if (r.data.size() >= 4) fx.root_raw = data_reader(f, r).at_unchecked<std::uint32_t>(0);
       if (auto p = runtime_list(f, r)) fx.root_packed = *p;

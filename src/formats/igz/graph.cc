@@ -51,6 +51,32 @@ struct Builder {
     return r.cstring(pos, end - pos - 1, what);
   }
 
+  // The size in bytes an igMemory word (or v10 {u32 size, u32 flags} pair) gives.
+  [[nodiscard]] std::uint64_t memory_size(std::uint64_t w) const {
+    if (nst_layout(f.header())) return split_memory_v10(w, f.header().endian).size;
+    return decode_memory_word(w, ps).size;
+  }
+
+  // The RSTR/RSTT entry for a field (serialized offset), or nullptr.
+  std::vector<std::size_t> strings_by_field;
+  const StringRef* string_field(std::uint32_t field) {
+    if (strings_by_field.size() != g.strings.size()) {
+      strings_by_field.resize(g.strings.size());
+      for (std::size_t i = 0; i < g.strings.size(); ++i) strings_by_field[i] = i;
+      std::stable_sort(strings_by_field.begin(), strings_by_field.end(),
+                       [&](std::size_t a, std::size_t b) { return g.strings[a].field < g.strings[b].field; });
+    }
+    auto it = std::lower_bound(strings_by_field.begin(), strings_by_field.end(), field,
+                               [&](std::size_t i, std::uint32_t v) { return g.strings[i].field < v; });
+    return it != strings_by_field.end() && g.strings[*it].field == field ? &g.strings[*it] : nullptr;
+  }
+
+  struct ListView {
+    std::uint64_t pos = 0;   // absolute position of the elements
+    std::uint32_t ser = 0;   // their serialized offset
+    std::uint32_t count = 0;
+  };
+
   void objects();
   void runtime_fields();
   void field_check(std::uint32_t t, std::size_t i, std::uint32_t ser, std::uint64_t pos);
@@ -58,9 +84,10 @@ struct Builder {
   void root();
   void object_lists();
   void name_list();
+  void namespace_list();
   void notes();
-  Result<std::pair<std::uint64_t, std::uint32_t>> data_list(const Object& o, std::uint64_t elem,
-                                                            std::string_view what) const;
+  Result<ListView> data_list(const Object& o, std::uint64_t elem, std::string_view what);
+  std::optional<std::vector<NameEntry>> names_of(std::size_t obj, std::string_view what, std::uint64_t at);
 };
 
 void Builder::objects() {
@@ -197,23 +224,37 @@ void Builder::tables() {
   for (std::size_t i = 0; i < fx.memory_handles.size(); ++i) {
     const auto& m = fx.memory_handles[i];
     const std::string what = fmt::format("TMHN[{}]", i);
-    const MemoryWord w = decode_memory_word(m.size_word, ps);
+    const std::uint64_t size = memory_size(m.size_word);
     auto pos = m.data > 0xFFFFFFFFu ? Result<std::uint64_t>(err(what, kNoOffset, "data pointer exceeds 32 bits"))
-                                    : resolve(f, static_cast<std::uint32_t>(m.data), w.size, what);
+                                    : resolve(f, static_cast<std::uint32_t>(m.data), size, what);
     if (!pos) say(Severity::error, pos.error(), tmhn);
   }
 }
 
-// igDataList {header, count, capacity, igMemory{word, data}} (spec: #igz-objects). On 64-bit
-// platforms the layout is inferred: count at 0x0C, memory at 0x18 (natural alignment).
-Result<std::pair<std::uint64_t, std::uint32_t>> Builder::data_list(const Object& o,
-                                                                   std::uint64_t elem,
-                                                                   std::string_view what) const {
-  const std::uint64_t count_at = ps == 8 ? 0x0C : 0x08, data_at = ps == 8 ? 0x20 : 0x14;
+// igDataList {header, count, capacity, igMemory} (spec: #igz-objects, #corrections C4). On
+// 64-bit version 10 files the count sits at 0x10 (NST) or 0x0C (CTR): the reading whose
+// count x element size equals the igMemory size is taken, NST when neither or both fit.
+Result<Builder::ListView> Builder::data_list(const Object& o, std::uint64_t elem, std::string_view what) {
+  ListLayout layout = ps == 4 ? ListLayout::ptr32 : ListLayout::ptr64;
+  if (nst_layout(f.header())) layout = ListLayout::nst64;
+  const std::uint64_t data_at = ps == 8 ? 0x20 : 0x14, mem_at = ps == 8 ? 0x18 : 0x10;
   ASSAY_TRY(std::uint64_t pos, resolve(f, o.serialized, data_at + ps, what));
-  const std::int32_t count = static_cast<std::int32_t>(r.at_unchecked<std::uint32_t>(pos + count_at));
-  if (count < 0) return err(what, pos + count_at, fmt::format("negative count {}", count));
-  if (count == 0) return std::pair<std::uint64_t, std::uint32_t>{0, 0};
+  auto count_at = [](ListLayout l) -> std::uint64_t {
+    return l == ListLayout::ptr32 ? 0x08 : l == ListLayout::nst64 ? 0x10 : 0x0C;
+  };
+  if (layout == ListLayout::nst64) {
+    const std::uint64_t size = memory_size(word(pos + mem_at));
+    auto fits = [&](ListLayout l) {
+      return std::uint64_t{r.at_unchecked<std::uint32_t>(pos + count_at(l))} * elem == size;
+    };
+    if (!fits(ListLayout::nst64) && fits(ListLayout::ctr64)) layout = ListLayout::ctr64;
+  }
+  if (std::find(g.list_layouts.begin(), g.list_layouts.end(), layout) == g.list_layouts.end())
+    g.list_layouts.push_back(layout);
+  const std::uint64_t cat = count_at(layout);
+  const std::int32_t count = static_cast<std::int32_t>(r.at_unchecked<std::uint32_t>(pos + cat));
+  if (count < 0) return err(what, pos + cat, fmt::format("negative count {}", count));
+  if (count == 0) return ListView{};
   const std::uint64_t data = word(pos + data_at);
   std::uint64_t need = 0;
   if (data > 0xFFFFFFFFu || !mul_ok(static_cast<std::uint64_t>(count), elem, need))
@@ -225,7 +266,7 @@ Result<std::pair<std::uint64_t, std::uint32_t>> Builder::data_list(const Object&
     e.message = fmt::format("{} elements: {}", count, e.message);
     return e;
   }
-  return std::pair<std::uint64_t, std::uint32_t>{*at, static_cast<std::uint32_t>(count)};
+  return ListView{*at, static_cast<std::uint32_t>(data), static_cast<std::uint32_t>(count)};
 }
 
 void Builder::root() {
@@ -265,15 +306,59 @@ void Builder::object_lists() {
       detail::report(sink, Severity::error, list.error());
       continue;
     }
-    for (std::uint32_t k = 0; k < list->second; ++k) {
-      const std::uint64_t p = word(list->first + std::uint64_t{k} * ps);
+    for (std::uint32_t k = 0; k < list->count; ++k) {
+      const std::uint64_t p = word(list->pos + std::uint64_t{k} * ps);
       const std::size_t obj = p <= 0xFFFFFFFFu ? g.object_at(static_cast<std::uint32_t>(p)) : kNoObject;
       if (obj == kNoObject)
-        say(Severity::error, what, list->first + std::uint64_t{k} * ps,
+        say(Severity::error, what, list->pos + std::uint64_t{k} * ps,
             fmt::format("element {} (0x{:x}) is not an RVTB object", k, p));
       if (g.root && *g.root == i) g.root_list.push_back(obj);
     }
   }
+}
+
+// The igNames of the igNameList object `obj`. An igName is {string, hash}: the string field is
+// a string pointer (RSTR) or, in version 7 and Crash NST files, a TSTR index (RSTT, spec:
+// alchemy.md#corrections C2); on 64-bit version 10 files it is {u64 string, u64 hash} (C4).
+// Every hash is checked against FNV-1a of the lower-cased string.
+std::optional<std::vector<NameEntry>> Builder::names_of(std::size_t obj, std::string_view what,
+                                                        std::uint64_t at) {
+  if (g.objects[obj].type_name != "igNameList") {
+    say(Severity::warning, what, at,
+        fmt::format("{} object type is '{}', not igNameList", what, g.objects[obj].type_name));
+    return std::nullopt;
+  }
+  const std::uint64_t stride = ps == 8 ? 16 : 8;
+  auto list = data_list(g.objects[obj], stride, "igNameList");
+  if (!list) {
+    detail::report(sink, Severity::warning, list.error());
+    return std::nullopt;
+  }
+  std::vector<NameEntry> out;
+  out.reserve(list->count);
+  for (std::uint32_t k = 0; k < list->count; ++k) {
+    const std::uint64_t p = list->pos + std::uint64_t{k} * stride;
+    NameEntry n;
+    n.field = list->ser + k * static_cast<std::uint32_t>(stride);
+    n.hash = nst_layout(f.header()) ? static_cast<std::uint32_t>(r.at_unchecked<std::uint64_t>(p + ps))
+                                    : r.at_unchecked<std::uint32_t>(p + ps);
+    const std::string where = fmt::format("igName[{}]", k);
+    if (const StringRef* s = string_field(n.field)) {
+      n.text = s->text;  // resolved (or reported) by field_check
+      if (s->tag == tag::RSTT) n.tstr_index = s->value;
+    } else if (auto t = string_at(word(p), where)) {
+      n.text = *t;
+    } else {
+      say(Severity::warning, t.error(), p);
+    }
+    n.hash_ok = n.text && fnv1a32(*n.text, true) == n.hash;
+    if (n.text && !n.hash_ok)
+      say(Severity::warning, where, p + ps,
+          fmt::format("hash 0x{:08x} is not FNV-1a of the lower-cased \"{}\" (0x{:08x})", n.hash, *n.text,
+                      fnv1a32(*n.text, true)));
+    out.push_back(n);
+  }
+  return out;
 }
 
 void Builder::name_list() {
@@ -284,28 +369,29 @@ void Builder::name_list() {
     return say(Severity::warning, "ONAM", at,
                fmt::format("0x{:x} is not the start of an RVTB object", *fx.name_list));
   g.name_list_object = obj;
-  if (g.objects[obj].type_name != "igNameList")
-    return say(Severity::warning, "ONAM", at,
-               fmt::format("ONAM object type is '{}', not igNameList", g.objects[obj].type_name));
-  const std::uint64_t stride = ps == 8 ? 16 : 8;  // igName {string pointer, u32 hash}
-  auto list = data_list(g.objects[obj], stride, "igNameList");
-  if (!list) return detail::report(sink, Severity::warning, list.error());
-  for (std::uint32_t k = 0; k < list->second; ++k) {
-    const std::uint64_t p = list->first + std::uint64_t{k} * stride;
-    NameEntry n;
-    n.hash = r.at_unchecked<std::uint32_t>(p + ps);
-    const std::string what = fmt::format("igName[{}]", k);
-    if (auto s = string_at(word(p), what)) n.text = *s;
-    else say(Severity::warning, s.error(), p);
-    if (n.text && fnv1a32(*n.text, true) != n.hash)
-      say(Severity::warning, what, p + ps,
-          fmt::format("hash 0x{:08x} is not FNV-1a of the lower-cased \"{}\" (0x{:08x})", n.hash,
-                      *n.text, fnv1a32(*n.text, true)));
-    g.names.push_back(n);
-  }
+  auto names = names_of(obj, "ONAM", at);
+  if (!names) return;
+  g.names = std::move(*names);
   if (g.root && g.names.size() != g.root_list.size())
     say(Severity::warning, "igNameList", g.objects[obj].position,
         fmt::format("{} names for {} root objects", g.names.size(), g.root_list.size()));
+}
+
+// spec: alchemy.md#corrections C5: NSPC names a second igNameList with the file's namespace.
+void Builder::namespace_list() {
+  if (!fx.namespace_list) return;
+  const std::uint64_t at = record_at(tag::NSPC);
+  const std::size_t obj = g.object_at(*fx.namespace_list);
+  if (obj == kNoObject)
+    return say(Severity::warning, "NSPC", at,
+               fmt::format("0x{:x} is not the start of an RVTB object", *fx.namespace_list));
+  g.namespace_list_object = obj;
+  auto names = names_of(obj, "NSPC", at);
+  if (!names) return;
+  g.namespace_names = std::move(*names);
+  if (g.namespace_names.size() != 1)
+    say(Severity::warning, "NSPC", at,
+        fmt::format("the namespace igNameList holds {} names, not 1", g.namespace_names.size()));
 }
 
 // spec: #igz-externals: unresolved externals are notes (resolution needs other files).
@@ -319,6 +405,16 @@ void Builder::notes() {
 }
 
 }  // namespace
+
+std::string_view to_string(ListLayout l) {
+  switch (l) {
+    case ListLayout::ptr32: return "32-bit";
+    case ListLayout::ptr64: return "64-bit";
+    case ListLayout::nst64: return "64-bit NST";
+    case ListLayout::ctr64: return "64-bit CTR";
+  }
+  return "?";
+}
 
 std::size_t Graph::object_at(std::uint32_t ser) const {
   const std::size_t i = object_containing(ser);
@@ -358,6 +454,7 @@ Graph build_graph(const IgzFile& f, const Fixups& fx, const DiagSink& sink) {
   b.root();
   b.object_lists();
   b.name_list();
+  b.namespace_list();
   b.notes();
   return g;
 }

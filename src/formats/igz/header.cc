@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "assay/formats/igz/fixups.h"
 #include "assay/formats/igz/igz.h"
 #include "diag_util.h"
 
@@ -17,12 +18,12 @@ struct TagName {
   std::uint32_t tag;
   std::string_view name;
 };
-constexpr std::array<TagName, 18> kTags = {{
+constexpr std::array<TagName, 19> kTags = {{
     {tag::TDEP, "TDEP"}, {tag::TSTR, "TSTR"}, {tag::TMET, "TMET"}, {tag::MTSZ, "MTSZ"},
     {tag::EXID, "EXID"}, {tag::EXNM, "EXNM"}, {tag::TMHN, "TMHN"}, {tag::ONAM, "ONAM"},
     {tag::RVTB, "RVTB"}, {tag::ROOT, "ROOT"}, {tag::ROFS, "ROFS"}, {tag::RPID, "RPID"},
     {tag::RSTT, "RSTT"}, {tag::RSTR, "RSTR"}, {tag::RMHN, "RMHN"}, {tag::REXT, "REXT"},
-    {tag::RNEX, "RNEX"}, {tag::RHND, "RHND"},
+    {tag::RNEX, "RNEX"}, {tag::RHND, "RHND"}, {tag::NSPC, "NSPC"},
 }};
 
 bool known_tag(std::uint32_t t) {
@@ -96,7 +97,9 @@ void check_sections(const ByteReader& r, Header& h, const DiagSink& sink) {
       report(sink, Severity::warning, what, at,
              fmt::format("alignment 0x{:x} is not a power of two", s.alignment));
     else if (s.offset % s.alignment != 0)
-      report(sink, Severity::warning, what, at,
+      // spec #verify-igz says warning; the game-made files (the 59 v7 igz of skylanders_zap.pak,
+      // the NST v10 igz) all pack their pools unaligned: the alignment is a load-time property.
+      report(sink, Severity::note, what, at,
              fmt::format("offset 0x{:x} is not a multiple of its alignment 0x{:x}", s.offset,
                          s.alignment));
   }
@@ -114,22 +117,78 @@ void check_sections(const ByteReader& r, Header& h, const DiagSink& sink) {
   }
 }
 
-Result<void> set_platform(Header& h, const OpenOptions& opt, const DiagSink& sink) {
-  const unsigned known = platform_pointer_size(h.version, h.platform);
+// What MTSZ says about the pointer size: the sizes of igObjectList and igNameList (spec:
+// alchemy.md#corrections C3). Reads only the TMET and MTSZ records (bounded by their data).
+unsigned pointer_size_from_mtsz(const ByteReader& r, const Header& h,
+                                const std::vector<FixupRecord>& records, const DiagSink& sink) {
+  const FixupRecord *tmet = nullptr, *mtsz = nullptr;
+  for (const auto& rec : records) {
+    if (rec.tag == tag::TMET && !tmet) tmet = &rec;
+    if (rec.tag == tag::MTSZ && !mtsz) mtsz = &rec;
+  }
+  if (!tmet || !mtsz) return 0;
+  const ByteReader td(tmet->data, h.endian, kFormatName, tmet->offset + tmet->data_offset);
+  auto names = read_string_table(td, tmet->count, h.version >= 8, "TMET");
+  if (!names && h.version == 7) names = read_string_table(td, tmet->count, true, "TMET");  // spec Q8
+  if (!names) return 0;
+  const std::uint64_t n = std::min<std::uint64_t>(names->size(), std::min<std::uint64_t>(mtsz->count, mtsz->data.size() / 4));
+  unsigned objects = 0, names_ps = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t size = load<std::uint32_t>(mtsz->data.data() + 4 * i, h.endian);
+    if ((*names)[i] == "igObjectList") objects = pointer_size_from_list_size(size);
+    if ((*names)[i] == "igNameList") names_ps = pointer_size_from_list_size(size);
+  }
+  if (objects && names_ps && objects != names_ps)
+    report(sink, Severity::warning, "MTSZ", mtsz->offset,
+           fmt::format("igObjectList says {}-byte pointers but igNameList says {}; using {}", objects,
+                       names_ps, objects));
+  (void)r;
+  return objects ? objects : names_ps;
+}
+
+// spec: alchemy.md#igz-platform, #corrections C3: the pointer size comes from the bytes (MTSZ)
+// when they say it, cross-checked with the platform table; version 10 has no platform table.
+Result<void> set_pointer_size(const ByteReader& r, Header& h, const std::vector<FixupRecord>& records,
+                              const OpenOptions& opt, const DiagSink& sink) {
   if (opt.pointer_size != 0 && opt.pointer_size != 4 && opt.pointer_size != 8)
     return usage_error(fmt::format("igz pointer size must be 4 or 8, not {}", opt.pointer_size));
-  if (known == 0 && opt.pointer_size == 0)
-    return err("header", h.legacy() ? kNoOffset : 0x0C,
-               fmt::format("platform {} is unknown for version {}: its pointer size is not "
-                           "established (supply one with --igz-pointer-size)",
-                           h.platform, h.version));
-  if (known == 0) {
+  const std::uint64_t at = h.legacy() ? kNoOffset : 0x0C;
+  h.platform_pointer_size = platform_pointer_size(h.version, h.platform);
+  h.bytes_pointer_size = pointer_size_from_mtsz(r, h, records, sink);
+  const unsigned known = h.platform_pointer_size, bytes = h.bytes_pointer_size;
+  if (h.version >= 10)
+    report(sink, Severity::note, "header", at,
+           fmt::format("version 10 platform {} is not numbered like version 9 (spec C3); {}", h.platform,
+                       bytes ? fmt::format("MTSZ gives {}-byte pointers", bytes) : std::string("MTSZ says nothing")));
+  if (opt.pointer_size != 0) {
+    h.pointer_size = opt.pointer_size;
+    h.pointer_source = PointerSource::caller;
     h.pointer_size_from_caller = true;
-    report(sink, Severity::note, "header", 0x0C,
-           fmt::format("platform {} unknown; using the supplied pointer size {}", h.platform,
-                       opt.pointer_size));
+    if (bytes && bytes != opt.pointer_size)
+      report(sink, Severity::warning, "header", at,
+             fmt::format("the supplied pointer size {} disagrees with MTSZ ({}-byte pointers)", opt.pointer_size, bytes));
+    else if (!known && !bytes)
+      report(sink, Severity::note, "header", at,
+             fmt::format("platform {} unknown; using the supplied pointer size {}", h.platform, opt.pointer_size));
+    return {};
   }
-  h.pointer_size = opt.pointer_size != 0 ? opt.pointer_size : known;
+  if (bytes) {
+    h.pointer_size = bytes;
+    h.pointer_source = PointerSource::bytes;
+    if (known && known != bytes)
+      report(sink, Severity::warning, "header", at,
+             fmt::format("platform {} ({}) has {}-byte pointers but MTSZ sizes igObjectList/igNameList for "
+                         "{}-byte pointers; using {} (spec C3)",
+                         h.platform, platform_name(h.version, h.platform), known, bytes, bytes));
+    return {};
+  }
+  if (!known)
+    return err("header", at,
+               fmt::format("platform {} is unknown for version {} and MTSZ has no igObjectList/igNameList size: "
+                           "the pointer size is not established (supply one with --igz-pointer-size)",
+                           h.platform, h.version));
+  h.pointer_size = known;
+  h.pointer_source = PointerSource::platform;
   return {};
 }
 
@@ -158,8 +217,6 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
   h.version = rr.at_unchecked<std::uint32_t>(4);
   if (h.version < 5 || h.version > 10)
     return err("header", 4, fmt::format("unknown igz version {}", h.version));
-  if (h.version == 10)
-    report(sink, Severity::warning, "header", 4, "version 10 is supported by one unverified source; checked as 9");
   if (h.legacy())
     report(sink, Severity::warning, "header", 4,
            fmt::format("version {} layout is uncertain (spec Q7); checks are best effort", h.version));
@@ -180,7 +237,7 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
                fmt::format("fixup section 0x{:x} + 0x{:x} runs past the file end 0x{:x}",
                            h.sections[0].offset, h.sections[0].length, r.size()));
   if (h.legacy()) ASSAY_CHECK(read_v6_inner_header(rr, h));
-  ASSAY_CHECK(set_platform(h, opt, sink));
+  (void)opt;  // the pointer size is set after the record walk (MTSZ, spec C3)
   check_sections(rr, h, sink);
   return h;
 }
@@ -289,6 +346,7 @@ std::string_view platform_name(std::uint32_t version, std::uint32_t p) {
       "default", "win32", "wii", "deprecated", "aspen", "xenon", "ps3", "osx", "win64",
       "cafe",    "ngp",   "android", "marmalade"};  // 13 is "max", not a platform
   if (version <= 6) return p < v6.size() ? v6[p] : std::string_view{};
+  if (version >= 10) return {};  // spec: #corrections C3: not the v9 numbering (NST says 6, is 64-bit)
   if (p >= v9.size()) return {};
   if (p == 12) return version == 7 ? "marmalade" : version == 8 ? "deprecated" : "aspen64";
   return v9[p];
@@ -298,6 +356,25 @@ unsigned platform_pointer_size(std::uint32_t version, std::uint32_t p) {
   const std::string_view n = platform_name(version, p);
   if (n.empty()) return 0;
   return n == "durango" || n == "win64" || n == "aspen64" || n == "ps4" ? 8 : 4;
+}
+
+std::string_view to_string(PointerSource s) {
+  switch (s) {
+    case PointerSource::platform: return "platform";
+    case PointerSource::bytes: return "mtsz";
+    case PointerSource::caller: return "caller";
+  }
+  return "?";
+}
+
+unsigned pointer_size_from_list_size(std::uint32_t size) {
+  return size == 0x28 ? 8 : size == 0x18 ? 4 : 0;  // spec: #corrections C3, C4
+}
+
+MemoryV10 split_memory_v10(std::uint64_t w, Endian e) {
+  // {u32 size, u32 flags} read as one u64: size is the low half in a little-endian file.
+  if (e == Endian::little) return {static_cast<std::uint32_t>(w), static_cast<std::uint32_t>(w >> 32)};
+  return {static_cast<std::uint32_t>(w >> 32), static_cast<std::uint32_t>(w)};
 }
 
 const FixupRecord* IgzFile::find(std::uint32_t t) const {
@@ -312,6 +389,7 @@ Result<IgzFile> IgzFile::open(ByteView bytes, const OpenOptions& opt, const Diag
   f.bytes_ = bytes;
   ASSAY_TRY(f.header_, read_header(r, opt, sink));
   ASSAY_TRY(f.records_, read_records(f.reader(), f.header_, sink));
+  ASSAY_CHECK(set_pointer_size(f.reader(), f.header_, f.records_, opt, sink));
   return f;
 }
 

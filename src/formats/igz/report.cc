@@ -21,6 +21,8 @@ Json header_json(const IgzFile& f) {
   const auto pn = platform_name(h.version, h.platform);
   j["platform_name"] = pn.empty() ? Json(nullptr) : Json(pn);
   j["pointer_size"] = h.pointer_size;
+  // spec: alchemy.md#corrections C3: from MTSZ when it says, cross-checked with the platform.
+  j["pointer_size_source"] = to_string(h.pointer_source);
   j["fields_hash"] = h.fields_hash;
   if (h.legacy()) j["layout_uncertain"] = true;  // spec: #igz-header-v6
   const Section& fx = h.sections[0];
@@ -61,6 +63,18 @@ Json externals_json(const Fixups& fx) {
 }
 
 Json object_index(std::size_t i) { return i == kNoObject ? Json(nullptr) : Json(i); }
+
+// igNames: text (null when unreadable), hash, whether it matches, and the TSTR index of the
+// {TSTR index, hash} form (spec: alchemy.md#corrections C2).
+Json names_json(const std::vector<NameEntry>& names) {
+  Json out = Json::array();
+  for (const auto& n : names) {
+    Json e = {{"name", n.text ? Json(*n.text) : Json(nullptr)}, {"hash", n.hash}, {"hash_ok", n.hash_ok}};
+    e["tstr_index"] = n.tstr_index ? Json(*n.tstr_index) : Json(nullptr);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
 
 Json entry_json(const IgzFile& f, const Object& o, std::size_t i) {
   return {{"index", i},
@@ -169,6 +183,11 @@ Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diag
   Json handles = Json::array();
   for (std::size_t i = 0; i < fx.memory_handles.size(); ++i) {
     const auto& m = fx.memory_handles[i];
+    if (nst_layout(f.header())) {  // spec C4: {u32 size, u32 flags}
+      const MemoryV10 w = split_memory_v10(m.size_word, f.header().endian);
+      handles.push_back({{"index", i}, {"size", w.size}, {"alignment", w.alignment()}, {"data", m.data}});
+      continue;
+    }
     const MemoryWord w = decode_memory_word(m.size_word, f.header().pointer_size);
     handles.push_back({{"index", i}, {"size", w.size}, {"alignment", w.alignment}, {"data", m.data}});
   }
@@ -182,10 +201,33 @@ Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diag
   Json roots = Json::array();
   for (auto r : g.root_list) roots.push_back(object_index(r));
   j["root"] = {{"object", g.root ? object_index(*g.root) : Json(nullptr)}, {"list", roots}};
-  Json names = Json::array();
-  for (const auto& n : g.names)
-    names.push_back({{"name", n.text ? Json(*n.text) : Json(nullptr)}, {"hash", n.hash}});
-  j["names"] = names;
+  j["names"] = names_json(g.names);
+  Json root_entries = Json::array();  // the root objects with their names (igNameList order)
+  for (std::size_t k = 0; k < g.root_list.size(); ++k) {
+    const std::size_t i = g.root_list[k];
+    Json e = {{"object", object_index(i)}};
+    if (i != kNoObject) {
+      const Object& o = g.objects[i];
+      e["type"] = o.type_name.empty() ? Json(nullptr) : Json(o.type_name);
+      e["pool"] = pool_json(f, o.pool);
+      e["pool_offset"] = o.offset;
+    }
+    e["name"] = k < g.names.size() && g.names[k].text ? Json(*g.names[k].text) : Json(nullptr);
+    root_entries.push_back(std::move(e));
+  }
+  j["root"]["entries"] = root_entries;
+  // spec C5: the file's own namespace (NSPC), null when the file has none.
+  if (g.namespace_list_object) {
+    Json ns = {{"object", *g.namespace_list_object}, {"names", names_json(g.namespace_names)}};
+    ns["name"] = !g.namespace_names.empty() && g.namespace_names[0].text ? Json(*g.namespace_names[0].text) : Json(nullptr);
+    ns["hash"] = g.namespace_names.empty() ? Json(nullptr) : Json(g.namespace_names[0].hash);
+    j["namespace"] = std::move(ns);
+  } else {
+    j["namespace"] = nullptr;
+  }
+  Json layouts = Json::array();
+  for (ListLayout l : g.list_layouts) layouts.push_back(to_string(l));
+  j["list_layouts"] = layouts;
   return j;
 }
 

@@ -12,6 +12,7 @@ using detail::err;
 
 Writer::Writer(Layout layout) : layout_(layout) {
   ps_ = layout.pointer_size != 0 ? layout.pointer_size
+        : layout.version >= 10   ? 8  // spec: #corrections C3: NST / CTR are 64-bit
                                  : platform_pointer_size(layout.version, layout.platform);
   if (ps_ != 4 && ps_ != 8) bad_ = true;
   if (layout.version < 7 || layout.version > 10) bad_ = true;
@@ -137,12 +138,26 @@ void Writer::add_pool_id(std::uint32_t field) { lists_[tag::RPID].push_back(fiel
 
 void Writer::set_data_list(std::uint32_t list, std::uint32_t count, std::uint32_t data,
                            std::uint32_t element_size) {
-  const std::uint32_t count_at = ps_ == 8 ? 0x0C : 0x08, mem_at = ps_ == 8 ? 0x18 : 0x10;
+  const std::uint32_t count_at = v10_64() ? (layout_.ctr ? 0x0C : 0x10) : ps_ == 8 ? 0x0C : 0x08;
+  const std::uint32_t mem_at = ps_ == 8 ? 0x18 : 0x10;
   put_u32(list + count_at, count);
   put_u32(list + count_at + 4, count);
   const std::uint64_t size = std::uint64_t{count} * element_size;
-  put_word(list + mem_at, (ps_ == 8 ? std::uint64_t{1} << 63 : 0x80000000u) | size);
+  put_word(list + mem_at, memory_word(size));
   if (count != 0) set_pointer(list + mem_at + ps_, data);
+}
+
+std::uint64_t Writer::memory_word(std::uint64_t size) const {
+  if (v10_64()) {  // spec C4: {u32 size, u32 flags}; flags as the NST file (active, alignment 8)
+    const std::uint64_t flags = 0x01100000u, sz = size & 0xFFFFFFFFu;
+    return layout_.endian == Endian::little ? flags << 32 | sz : sz << 32 | flags;
+  }
+  return (ps_ == 8 ? std::uint64_t{1} << 63 : 0x80000000u) | size;
+}
+
+void Writer::put_name_hash(std::uint32_t name, std::uint32_t hash) {
+  if (v10_64()) put_word(name + ps_, hash);  // u64 hash (spec C4)
+  else put_u32(name + ps_, hash);
 }
 
 std::uint32_t Writer::add_object_list(std::uint32_t pool, std::uint32_t type,
@@ -225,6 +240,11 @@ Result<std::pair<ByteBuffer, std::uint32_t>> Writer::records() const {
     d.u32(name_list_);
     record(tag::ONAM, 1, d.buffer());
   }
+  if (has_namespace_list_) {  // spec: #corrections C5: a raw u32 like ONAM
+    ByteWriter d(layout_.endian);
+    d.u32(namespace_list_);
+    record(tag::NSPC, 1, d.buffer());
+  }
   return std::pair<ByteBuffer, std::uint32_t>{w.take(), n};
 }
 
@@ -303,7 +323,7 @@ Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t count, std::
     lcg = lcg * 1664525u + 1013904223u;
     w.put_u32(blob + i, (lcg >> 10) & 0x3F3F3F3Fu);  // some redundancy, like vertex data
   }
-  const std::uint32_t mh = w.add_memory_handle(ps == 8 ? (std::uint64_t{1} << 63) | 0x10 : 0x80000010u, blob);
+  const std::uint32_t mh = w.add_memory_handle(w.memory_word(0x10), blob);
 
   const std::uint32_t root = w.add_object(def, t_list);  // first, at the pool start
   const std::uint32_t names = w.add_object(def, t_names);
@@ -325,16 +345,25 @@ Result<ByteBuffer> build_sample(const Layout& layout, std::uint32_t count, std::
   const std::uint32_t data = count ? w.alloc(def, count * ps, ps) : 0;
   for (std::uint32_t i = 0; i < count; ++i) w.set_pointer(data + i * ps, objs[i]);
   w.set_data_list(root, count, data, ps);
-  const std::uint32_t stride = ps == 8 ? 16 : 8;
+  const std::uint32_t stride = w.name_size();
+  // One igName: a string pointer (RSTR) or {TSTR index, hash} through RSTT (spec C2).
+  auto put_name = [&](std::uint32_t at, const std::string& n) {
+    if (layout.names_as_tstr) w.set_string_index(at, w.add_string_table_entry(n));
+    else w.set_string(at, n);
+    w.put_name_hash(at, fnv1a32(n, true));
+  };
   const std::uint32_t nd = count ? w.alloc(def, count * stride, ps) : 0;
-  for (std::uint32_t i = 0; i < count; ++i) {
-    const std::string n = fmt::format("Demo_Object_{}", i);
-    w.set_string(nd + i * stride, n);
-    w.put_u32(nd + i * stride + ps, fnv1a32(n, true));
-  }
+  for (std::uint32_t i = 0; i < count; ++i) put_name(nd + i * stride, fmt::format("Demo_Object_{}", i));
   w.set_data_list(names, count, nd, stride);
   w.set_root(root);
   w.set_name_list(names);
+  if (!layout.name_space.empty()) {  // spec C5: NSPC -> an igNameList with the namespace name
+    const std::uint32_t nsl = w.add_object(def, t_names);
+    const std::uint32_t nsd = w.alloc(def, stride, ps);
+    put_name(nsd, layout.name_space);
+    w.set_data_list(nsl, 1, nsd, stride);
+    w.set_namespace_list(nsl);
+  }
   return w.finish();
 }
 

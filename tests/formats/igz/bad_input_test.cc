@@ -216,12 +216,32 @@ TEST(IgzBadInput, HeaderProblems) {
     ASSERT_FALSE(f.ok());
     EXPECT_NE(f.error().message.find("unknown igz version 11"), std::string::npos);
   }
-  {  // unknown platform: an error unless the caller supplies the pointer size (spec Q15)
+  {  // unknown platform: MTSZ's igObjectList / igNameList sizes (0x18) decide (spec C3)
     ByteBuffer m = good;
     store<std::uint32_t>(m.data() + 0x0C, 40, Endian::big);
+    auto f = IgzFile::open(m);
+    ASSERT_TRUE(f.ok()) << f.error().str();
+    EXPECT_EQ(f->header().pointer_size, 4u);
+    EXPECT_EQ(f->header().pointer_source, PointerSource::bytes);
+    // without that evidence: an error unless the caller supplies the pointer size (spec Q15)
+    const FixupRecord* mtsz = f->find(tag::MTSZ);
+    ASSERT_NE(mtsz, nullptr);
+    const std::uint64_t at = mtsz->offset + mtsz->data_offset;
+    store<std::uint32_t>(m.data() + at, 0x20, Endian::big);      // igObjectList
+    store<std::uint32_t>(m.data() + at + 4, 0x20, Endian::big);  // igNameList
     EXPECT_FALSE(IgzFile::open(m).ok());
     Diagnostics d = run_verify(m, OpenOptions{4});
     EXPECT_FALSE(d.has_errors());
+  }
+  {  // a known platform that disagrees with MTSZ: MTSZ wins, with a warning (spec C3)
+    ByteBuffer m = good;
+    store<std::uint32_t>(m.data() + 0x0C, 8, Endian::big);  // win64: 8-byte pointers
+    Diagnostics d;
+    auto f = IgzFile::open(m, {}, d.sink());
+    ASSERT_TRUE(f.ok());
+    EXPECT_EQ(f->header().pointer_size, 4u);
+    EXPECT_EQ(f->header().platform_pointer_size, 8u);
+    EXPECT_EQ(d.count(Severity::warning), 1u);
   }
   {  // descriptor 0 offset 0
     ByteBuffer m = good;

@@ -88,9 +88,17 @@ TEST(IgzCli, VerifyExitCodes) {
   EXPECT_GT(j["files"][0]["errors"].get<int>(), 0);
   auto dump = run_cli("igz dump " + shell_quote((dir / "bad.igz").string()));
   EXPECT_EQ(dump.exit_code, 1);
-  // unknown platform: error, fixed by --igz-pointer-size
+  // unknown platform and no MTSZ list size to go by: error, fixed by --igz-pointer-size
   ByteBuffer plat = good;
   store<std::uint32_t>(plat.data() + 0x0C, 40, Endian::big);
+  {
+    auto f = igz::IgzFile::open(plat);
+    ASSERT_TRUE(f.ok());
+    const igz::FixupRecord* mtsz = f->find(igz::tag::MTSZ);
+    ASSERT_NE(mtsz, nullptr);
+    for (std::uint64_t k = 0; k < 2; ++k)  // igObjectList, igNameList
+      store<std::uint32_t>(plat.data() + mtsz->offset + mtsz->data_offset + 4 * k, 0x20, Endian::big);
+  }
   testing::write_file(dir / "plat.igz", plat);
   EXPECT_EQ(run_cli("info " + shell_quote((dir / "plat.igz").string())).exit_code, 1);
   EXPECT_EQ(run_cli("verify --igz-pointer-size 4 " + shell_quote((dir / "plat.igz").string())).exit_code, 0);

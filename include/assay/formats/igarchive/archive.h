@@ -60,6 +60,30 @@ std::optional<std::size_t> hash_search(std::span<const std::uint32_t> hashes, st
 // The smallest slop for which hash_search finds every entry (spec: alchemy.md#iga-writer rule 4).
 std::uint32_t minimal_slop(std::span<const std::uint32_t> hashes, std::uint32_t divider);
 
+// How one name-table entry is laid out, decided per entry from its bytes (never from the version
+// alone). spec: alchemy.md#iga-name-table, #corrections C1 (Skylanders 0x0A: path + NUL + u32),
+// and the forms igArchiveExtractor writes (names without a NUL; docs/alchemy-readers.md).
+enum class NameLayout : std::uint8_t {
+  unparsed,             // the entry could not be read (its offset is outside the table)
+  string,               // name NUL (version 4)
+  string_time,          // name NUL u32 (version 8; Skylanders 0x0A, spec C1)
+  name_path_time,       // logical name NUL build path NUL u32 (igRewrite8's 0x0A)
+  path_name_time,       // build path NUL logical name NUL u32 (0x0B-0x0D)
+  string_zero_word,     // igArchiveExtractor: name with no NUL, then a zero u32 (0x0A, Trap Team 0x0B)
+  path_tail_time,       // igArchiveExtractor 0x0B (SuperChargers): build path and logical tail with
+                        // no NUL between them, NUL, u32
+  string_unterminated,  // igArchiveExtractor version 4: name with no NUL, running into the next entry
+};
+std::string_view to_string(NameLayout l);
+// How the logical name was tied to the hash table (spec: alchemy.md#iga-hash, #corrections C7).
+enum class NameMatch : std::uint8_t {
+  exact,   // hash_name(name, flags) equals the entry's hash
+  folded,  // equal only lower-cased with '\' -> '/' (C7) although flags bit 0 is clear
+  suffix,  // the hashed name is the end of the stored string (after a build root such as "u:\temporary\ps3\")
+  none,    // no candidate string hashes to the entry's hash (an error in every version)
+};
+std::string_view to_string(NameMatch m);
+
 // spec: alchemy.md#iga-header-v4, #iga-header-v8, #iga-header-v10
 struct Header {
   Endian endian = Endian::little;
@@ -93,6 +117,14 @@ struct FileEntry {
   std::string_view path;       // build path (v0x0A+), empty for v4/v8
   std::uint32_t time = 0;      // raw modification time from the name table (v8+)
   bool path_first = false;     // name-table order of the two strings (v0x0A+)
+  // --- the name-table entry as stored (for writing it back unchanged, and for reporting) ---
+  NameLayout name_layout = NameLayout::unparsed;
+  NameMatch name_match = NameMatch::none;
+  bool has_time = false;         // the layout carries the u32 time
+  std::uint32_t name_offset = 0; // the entry's offset word (relative to the name table)
+  // The entry's raw bytes: from its offset up to the next entry's offset (or the table end),
+  // a view into data(). Empty when the offset is outside the table.
+  ByteView name_raw;
 };
 
 // One block of a codec file, resolved from the block table (spec: alchemy.md#iga-assembly).
@@ -154,6 +186,8 @@ class Archive {
   // Whether the name table was read (a broken one leaves names empty; open() still succeeds
   // only if the diag sink was given, else it fails).
   [[nodiscard]] bool names_ok() const noexcept { return names_ok_; }
+  // The whole name table as stored (offset words and entries); empty when out of range.
+  [[nodiscard]] ByteView name_table() const noexcept;
 
   // By logical name (exact, then under the archive flags via the hash lookup) or build path.
   [[nodiscard]] const FileEntry* find(std::string_view name) const;

@@ -46,6 +46,9 @@ struct Fixups {
   std::vector<ExternalName> external_names;  // EXNM
   std::vector<MemoryHandle> memory_handles;  // TMHN
   std::optional<std::uint32_t> name_list;    // ONAM: serialized offset of the igNameList
+  // NSPC: serialized offset of the igNameList holding the file's own namespace name
+  // (spec: alchemy.md#corrections C5; Crash NST / CTR).
+  std::optional<std::uint32_t> namespace_list;
   // Runtime lists by tag, decoded to serialized offsets (ROOT holds the chosen reading).
   std::map<std::uint32_t, std::vector<std::uint32_t>> lists;
   // ROOT read both ways (spec: alchemy.md#open Q5); the choice is made against RVTB.

@@ -53,10 +53,24 @@ struct ExternalRef {  // a REXT, RNEX or RHND field
   bool valid = false;
 };
 
-struct NameEntry {  // one igName of the ONAM igNameList
+struct NameEntry {  // one igName of the ONAM (or NSPC) igNameList
   std::optional<std::string_view> text;
   std::uint32_t hash = 0;
+  std::uint32_t field = 0;                  // serialized offset of the igName's string field
+  // Set when the string field is an RSTT field: the igName is {TSTR index, hash}
+  // (version 7 and Crash NST, spec: alchemy.md#corrections C2), not a string pointer.
+  std::optional<std::uint32_t> tstr_index;
+  bool hash_ok = false;                     // hash == FNV-1a of the lower-cased text
 };
+
+// How igDataList fields were laid out (spec: alchemy.md#igz-objects, #corrections C4).
+enum class ListLayout : std::uint8_t {
+  ptr32,      // count 0x08, capacity 0x0C, igMemory {u32 word, u32 pointer} at 0x10
+  ptr64,      // versions 7-9 on 64-bit (inferred): count 0x0C, igMemory {u64 word, u64 pointer} at 0x18
+  nst64,      // version 10, Crash NST: count 0x10, capacity 0x14, igMemory {u32 size, u32 flags, u64 pointer} at 0x18
+  ctr64,      // version 10, CTR: count 0x0C, capacity 0x10, igMemory as NST
+};
+std::string_view to_string(ListLayout l);
 
 struct Graph {
   std::vector<Object> objects;        // RVTB order (ascending serialized offset)
@@ -67,6 +81,9 @@ struct Graph {
   std::vector<std::size_t> root_list; // its elements (kNoObject for a non-object element)
   std::optional<std::size_t> name_list_object;  // ONAM
   std::vector<NameEntry> names;       // its igNames
+  std::optional<std::size_t> namespace_list_object;  // NSPC (spec C5)
+  std::vector<NameEntry> namespace_names;            // normally one: the file's namespace
+  std::vector<ListLayout> list_layouts;              // the layouts the lists were read with
 
   // The object starting exactly at / containing a serialized offset, or kNoObject.
   [[nodiscard]] std::size_t object_at(std::uint32_t serialized) const;

@@ -48,7 +48,8 @@ inline constexpr std::uint32_t TDEP = make_tag("TDEP"), TSTR = make_tag("TSTR"),
                                ROFS = make_tag("ROFS"), RPID = make_tag("RPID"),
                                RSTT = make_tag("RSTT"), RSTR = make_tag("RSTR"),
                                RMHN = make_tag("RMHN"), REXT = make_tag("REXT"),
-                               RNEX = make_tag("RNEX"), RHND = make_tag("RHND");
+                               RNEX = make_tag("RNEX"), RHND = make_tag("RHND"),
+                               NSPC = make_tag("NSPC");  // spec: alchemy.md#corrections C5
 }  // namespace tag
 static_assert(tag::TMET == 0x54454D54 && tag::RHND == 0x444E4852);
 
@@ -60,9 +61,20 @@ std::uint32_t tag_for_v6_id(std::uint32_t id);
 bool is_runtime_list(std::uint32_t tag);
 
 // Platform name for the version's enum, or empty when unknown (spec: alchemy.md#igz-platform).
+// Version 10 (Crash NST / CTR) is never mapped through the v9 table (spec: #corrections C3): empty.
 std::string_view platform_name(std::uint32_t version, std::uint32_t platform);
-// 4 or 8; 0 when the platform is unknown for the version.
+// 4 or 8; 0 when the platform is unknown for the version (always 0 for version 10).
 unsigned platform_pointer_size(std::uint32_t version, std::uint32_t platform);
+
+// Where the pointer size came from (spec: alchemy.md#corrections C3).
+enum class PointerSource : std::uint8_t {
+  platform,  // the version's platform table (no MTSZ evidence)
+  bytes,     // MTSZ: igObjectList / igNameList are 0x28 bytes on 64-bit, 0x18 on 32-bit
+  caller,    // OpenOptions::pointer_size (--igz-pointer-size)
+};
+std::string_view to_string(PointerSource s);
+// 8 or 4 from the MTSZ size of a list type (0x28 / 0x18), else 0.
+unsigned pointer_size_from_list_size(std::uint32_t size);
 
 // One section descriptor. Index 0 is the fixup section; index k + 1 is memory pool k.
 struct Section {
@@ -82,6 +94,9 @@ struct Header {
   std::uint32_t num_fixups = 0;
   unsigned pointer_size = 4;
   bool pointer_size_from_caller = false;  // the platform was unknown; the caller supplied it
+  PointerSource pointer_source = PointerSource::platform;
+  unsigned platform_pointer_size = 0;     // what the platform table says (0 = unknown / v10)
+  unsigned bytes_pointer_size = 0;        // what MTSZ says (0 = no igObjectList/igNameList)
   std::vector<Section> sections;  // [0] = fixups, [k + 1] = pool k
   [[nodiscard]] bool legacy() const { return version <= 6; }  // spec: alchemy.md#igz-header-v6
 };
@@ -159,5 +174,18 @@ struct MemoryWord {
   std::uint64_t size = 0;
 };
 MemoryWord decode_memory_word(std::uint64_t word, unsigned pointer_size);
+// Version 10 on 64-bit (Crash NST / CTR, spec: alchemy.md#corrections C4): igMemory is
+// {u32 size, u32 flags, u64 pointer}; flags bit 24 = active, bits 20-23 = log2(alignment) - 2.
+struct MemoryV10 {
+  std::uint32_t size = 0;
+  std::uint32_t flags = 0;
+  [[nodiscard]] bool active() const { return ((flags >> 24) & 1) != 0; }
+  [[nodiscard]] std::uint64_t alignment() const { return std::uint64_t{1} << (((flags >> 20) & 0xF) + 2); }
+};
+// The first 8 bytes of a v10 igMemory read as one u64 in file byte order, split into its words.
+MemoryV10 split_memory_v10(std::uint64_t word, Endian endian);
+// True for the 64-bit version 10 layouts of spec C4 (igMemory {u32, u32, u64}, igDataList count
+// at 0x10 or 0x0C, igName {u64 string, u64 hash}).
+inline bool nst_layout(const Header& h) { return h.version >= 10 && h.pointer_size == 8; }
 
 }  // namespace assay::igz

@@ -20,7 +20,14 @@ struct Layout {
   std::uint32_t version = 9;
   Endian endian = Endian::big;
   std::uint32_t platform = 9;  // IG_CORE_PLATFORM for the version (spec: #igz-platform)
-  unsigned pointer_size = 0;   // 0 = from the platform
+  unsigned pointer_size = 0;   // 0 = from the platform (version 10: 8, spec: #corrections C3)
+  // build_sample: igNames as {TSTR index, hash} through RSTT (version 7 and Crash NST, spec
+  // #corrections C2) instead of string pointers (RSTR).
+  bool names_as_tstr = false;
+  // Version 10 on 64-bit: CTR's igDataList (count at 0x0C) instead of NST's (0x10) (spec C4).
+  bool ctr = false;
+  // build_sample: when set, an NSPC igNameList naming this namespace (spec C5).
+  std::string name_space;
 };
 
 class Writer {
@@ -32,8 +39,17 @@ class Writer {
   // Bytes of the object header (vtable word + reference count).
   [[nodiscard]] std::uint32_t object_header() const { return ps_ == 8 ? 0x10 : 0x08; }
   // igDataList / igObjectList / igNameList size, and its field offsets (spec: #igz-objects;
-  // 64-bit layout inferred: count 0x0C, capacity 0x10, memory 0x18).
+  // 64-bit layout inferred for versions 7-9: count 0x0C, capacity 0x10, memory 0x18; version 10
+  // per #corrections C4: count 0x10 (NST) or 0x0C (CTR), igMemory {u32 size, u32 flags, u64}).
   [[nodiscard]] std::uint32_t data_list_size() const { return ps_ == 8 ? 0x28 : 0x18; }
+  [[nodiscard]] bool v10_64() const { return layout_.version >= 10 && ps_ == 8; }
+  // igName {string, hash}: 16 bytes on 64-bit, the hash a u64 on version 10 (C4).
+  [[nodiscard]] std::uint32_t name_size() const { return ps_ == 8 ? 16 : 8; }
+  void put_name_hash(std::uint32_t name, std::uint32_t hash);
+  // An igMemory size word for `size` bytes as this layout stores it: the optimal-CPU flag and
+  // the size (spec #igz-objects), or on 64-bit version 10 {u32 size, u32 flags 0x01100000} read
+  // as one u64 in the file's byte order (spec C4).
+  [[nodiscard]] std::uint64_t memory_word(std::uint64_t size) const;
 
   std::uint32_t add_pool(std::string name, std::uint32_t alignment);  // returns the pool index
   std::uint32_t add_type(std::string name, std::uint32_t size);       // TMET index
@@ -70,6 +86,7 @@ class Writer {
                                 const std::vector<std::uint32_t>& elements);
   void set_root(std::uint32_t object) { root_ = object; }
   void set_name_list(std::uint32_t object) { name_list_ = object; has_name_list_ = true; }
+  void set_namespace_list(std::uint32_t object) { namespace_list_ = object; has_namespace_list_ = true; }  // NSPC
   void set_fields_hash(std::uint32_t h) { fields_hash_ = h; }
 
   [[nodiscard]] Result<ByteBuffer> finish() const;
@@ -95,6 +112,8 @@ class Writer {
   std::map<std::uint32_t, std::vector<std::uint32_t>> lists_;  // runtime lists by tag
   std::uint32_t root_ = 0, name_list_ = 0, fields_hash_ = 0;
   bool has_name_list_ = false;
+  std::uint32_t namespace_list_ = 0;
+  bool has_namespace_list_ = false;
   std::uint32_t string_pool_ = ~0u;
   bool bad_ = false;  // an out-of-range write was attempted; finish() fails
 };
