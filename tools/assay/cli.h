@@ -63,5 +63,6 @@ void register_igz(Cli& cli);
 void register_renderware(Cli& cli);
 void register_warriors(Cli& cli);
 void register_oni(Cli& cli);
+void register_edit(Cli& cli);  // tools/assay/edit.cc: replace, add, remove (issue 10)
 
 }  // namespace assay::cli

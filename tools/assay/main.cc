@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
     register_renderware(cli);
     register_warriors(cli);
     register_oni(cli);
+    register_edit(cli);
     register_verbs(cli);
     cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -37,6 +37,22 @@ struct ExtractStats {
   std::uint64_t bytes = 0;
 };
 
+// A targeted edit of a container (`assay replace/add/remove`, issue 10): the family rewrites
+// only what the changes touch and writes the result itself (one file, or a folder of several).
+enum class EditOp : std::uint8_t { replace, add, remove };
+struct EditChange {
+  EditOp op = EditOp::replace;
+  std::string name;  // the entry, in the family's terms (hash spellings as for list/extract)
+  ByteBuffer data;   // the new bytes (replace, add)
+};
+struct EditRequest {
+  std::vector<EditChange> changes;
+  std::filesystem::path output;  // a file, or a folder for families stored as several files
+  bool in_place = false;         // write beside the input; rename over it once written and read back
+  bool force = false;            // overwrite an existing output
+  ReadOptions read;              // --names, --threads, family options ("compression", ...)
+};
+
 struct Format {
   std::string_view name;         // "igarchive", "igz", "renderware", "warriors", "oni"
   std::string_view description;  // one line for `assay formats`
@@ -59,6 +75,10 @@ struct Format {
   Result<std::vector<std::string>> (*write_samples)(const std::filesystem::path& dir) = nullptr;
   // Entry fields printed, in order, by the text form of `list`.
   std::vector<std::string> list_columns;
+  // Applies `req` to the container `in` and writes the result (never over the input unless
+  // req.in_place; nothing is left behind on failure). Returns {"format", "input", "output",
+  // "in_place", "changes": [...], ...family fields}. nullptr: the family cannot be edited.
+  Result<Json> (*edit)(const Input& in, const EditRequest& req) = nullptr;
 };
 
 // Every format, in identify order.

@@ -1,0 +1,87 @@
+// Targeted edits of an igArchive: replace, add and remove files while keeping everything else
+// as stored (issue 10; spec: alchemy.md#corrections C6, #iga-writer rule 1).
+//
+//   igarchive::EditPlan p;  p.replace.push_back({.name = "a.igz", .data = bytes});
+//   auto r = igarchive::edit_archive(archive, p);   // r->bytes: the new archive
+//
+// What is kept: the header bytes (only counts, sizes, offsets, divider and slop are patched), the
+// TOC pad, the data order (by offset, not by ordinal), each unchanged file's region copied
+// verbatim (its blocks, block-table entries and padding: no decode, no re-encode), the raw
+// file-info words (ordinal bits, codec nibble), each name-table entry's raw bytes and their
+// order, and whatever follows the name table. Only new or replaced files are encoded, in
+// parallel, with the game tools' LZMA settings (writer.h, encode_block).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/core/bytes.h"
+#include "assay/formats/format.h"
+#include "assay/formats/igarchive/archive.h"
+
+namespace assay::igarchive {
+
+struct EditFile {
+  std::string name;  // replace: the existing name (logical, flag-folded or build path); add: new logical name
+  ByteBuffer data;
+  std::optional<Compression> compression;  // default: replace keeps the file's, add the archive's usual codec
+};
+
+struct EditPlan {
+  std::vector<EditFile> replace;    // each must exist
+  std::vector<EditFile> add;        // none may exist (by name or hash)
+  std::vector<std::string> remove;  // each must exist
+  unsigned threads = 0;             // encoding threads (0 = all cores)
+  std::uint32_t lzma_preset = 6;
+};
+
+struct EditReport {
+  std::string op;        // "replace", "add", "remove"
+  std::string name;      // logical name
+  std::uint32_t hash = 0;
+  std::uint64_t old_size = 0, new_size = 0;  // uncompressed bytes (0 when absent)
+  std::uint64_t stored_size = 0;             // bytes the new data takes in the archive
+  Compression compression = Compression::stored;
+  bool unchanged = false;  // replace with the file's own bytes: its stored bytes were kept
+};
+
+struct EditResult {
+  ByteBuffer bytes;                  // the whole new archive
+  std::vector<EditReport> changes;   // in plan order: replace, add, remove
+  std::uint64_t copied_files = 0;    // files whose stored bytes were copied verbatim
+  std::uint64_t encoded_blocks = 0;  // blocks compressed for new data
+};
+
+// True when `name` would escape a folder: empty, absolute ("/x", "\\x", "C:"), or a ".." part.
+bool name_escapes(std::string_view name);
+
+// Applies the plan to `a` (which must have a readable name table). Errors: a missing or
+// duplicate name, a hash collision, an escaping name, or an archive layout that cannot be
+// edited in place (block-table runs that overlap, a name table before the file data).
+Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan);
+
+// Reads back a rewritten archive: it opens cleanly, every file is found by the game's lookup,
+// the file count is `expected_files`, and each replaced/added file decodes to the plan's bytes.
+Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads = 0);
+
+// `pack --like ORIGINAL DIR` as an edit: every file of `dir` whose bytes equal the original's is
+// left as stored; the others replace it; files the original lacks are added with `extra`
+// compression (listed in *added). A file of the original missing from `dir` is an error.
+Result<EditPlan> plan_like(const Archive& a, const std::filesystem::path& dir, std::optional<Compression> extra,
+                           unsigned threads, std::vector<std::string>* added = nullptr);
+
+// Writes `bytes` to `target` through a temporary file beside it (exclusive create, flushed and
+// synced), reads it back (equal bytes, then `check`), and only then renames it over `target`.
+// Without `force` an existing target is an error. On any failure the temporary is removed and
+// `target` is untouched.
+Result<void> write_checked(const std::filesystem::path& target, ByteView bytes, bool force,
+                           const std::function<Result<void>(ByteView)>& check);
+
+// The Format record's edit (assay replace/add/remove): options from req.read.family:
+// "compression" (lzma, deflate, lz4, none, stored) for the new data.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
+}  // namespace assay::igarchive

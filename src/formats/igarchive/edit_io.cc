@@ -1,0 +1,196 @@
+// igArchive edits around the engine (edit.cc): reading the result back, `pack --like` as an
+// edit, the checked write (temporary beside the target, renamed only once read back), and the
+// Format record's edit for `assay replace/add/remove`.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+#include "assay/core/mapped_file.h"
+#include "assay/core/thread_pool.h"
+#include "assay/formats/igarchive/edit.h"
+#include "assay/formats/igarchive/extract.h"
+#include "assay/formats/igarchive/pack.h"
+
+namespace assay::igarchive {
+
+namespace fs = std::filesystem;
+
+Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads) {
+  ASSAY_TRY(Archive a, open_strict(bytes, "edited archive", nullptr));
+  auto fail = [&](std::string msg) { return make_error(kFormatName, "edit read-back", kNoOffset, std::move(msg)); };
+  if (a.files().size() != expected_files)
+    return fail(fmt::format("{} files, expected {}", a.files().size(), expected_files));
+  for (const FileEntry& f : a.files())  // spec: alchemy.md#iga-lookup, as the game finds files
+    if (a.lookup(f.hash) != f.index) return fail(fmt::format("'{}' is not found by the hash lookup", f.name));
+  for (const auto* list : {&plan.replace, &plan.add})
+    for (const EditFile& e : *list) {
+      const FileEntry* f = a.find(e.name);
+      if (!f) return fail(fmt::format("'{}' is missing", e.name));
+      ByteBuffer got;
+      ASSAY_CHECK(a.read(*f, got, threads ? threads : default_threads(), std::max<std::uint64_t>(kDefaultMemberCap, e.data.size())));
+      if (got != e.data) return fail(fmt::format("'{}' does not read back as the bytes given", e.name));
+    }
+  return {};
+}
+
+Result<EditPlan> plan_like(const Archive& a, const fs::path& dir, std::optional<Compression> extra, unsigned threads,
+                           std::vector<std::string>* added) {
+  ASSAY_TRY(std::vector<WriterFile> files, files_like(a, dir, extra.value_or(Compression::lzma), added));
+  const auto orig = a.files();
+  // Decode the originals whose length matches, in parallel, and compare.
+  std::vector<char> same(orig.size(), 0);
+  std::vector<std::size_t> cand;
+  for (std::size_t i = 0; i < orig.size(); ++i)
+    if (files[i].data.size() == orig[i].length) cand.push_back(i);
+  std::vector<Error> errors(cand.size());
+  std::atomic<bool> failed{false};
+  parallel_for(cand.size(), threads ? threads : default_threads(), [&](std::size_t k) {
+    const std::size_t i = cand[k];
+    ByteBuffer buf;
+    auto r = a.read(orig[i], buf, 1, std::max<std::uint64_t>(kDefaultMemberCap, orig[i].length));
+    if (!r) {
+      errors[k] = r.error();
+      failed = true;
+      return;
+    }
+    same[i] = buf == files[i].data;
+  });
+  if (failed)
+    for (auto& e : errors)
+      if (!e.message.empty()) return e;
+  EditPlan p;
+  p.threads = threads;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i < orig.size()) {
+      if (same[i]) continue;
+      p.replace.push_back({.name = std::string(orig[i].name), .data = std::move(files[i].data)});
+    } else {
+      p.add.push_back({.name = files[i].name, .data = std::move(files[i].data), .compression = extra});
+    }
+  }
+  return p;
+}
+
+Result<void> write_checked(const fs::path& target, ByteView bytes, bool force,
+                           const std::function<Result<void>(ByteView)>& check) {
+  std::error_code ec;
+  if (!force && fs::symlink_status(target, ec).type() != fs::file_type::not_found)
+    return io_error(target.string(), "already exists (use --force to overwrite)");
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmp = (dir / (target.filename().string() + ".assay-edit-XXXXXX")).string();
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return io_error(target.string(), fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
+  struct Cleanup {
+    std::string path;
+    bool keep = false;
+    ~Cleanup() {
+      if (!keep) ::unlink(path.c_str());
+    }
+  } cleanup{tmp};
+  struct stat st {};
+  const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : [] {
+    const mode_t m = ::umask(0);
+    ::umask(m);
+    return static_cast<mode_t>(0666 & ~m);
+  }();
+  ::fchmod(fd, mode);
+  std::uint64_t done = 0;
+  int err = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, std::min<std::uint64_t>(bytes.size() - done, 1u << 30));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    done += static_cast<std::uint64_t>(n);
+  }
+  if (!err && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && !err) err = errno;
+  if (err) return io_error(target.string(), fmt::format("writing failed ({}); nothing was changed", std::strerror(err)));
+  {
+    ASSAY_TRY(MappedFile back, MappedFile::open(tmp));
+    if (!std::equal(back.bytes().begin(), back.bytes().end(), bytes.begin(), bytes.end()))
+      return io_error(target.string(), "the written file does not read back as written; nothing was changed");
+    if (check) ASSAY_CHECK(check(back.bytes()));
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) return io_error(target.string(), "cannot rename the temporary over it: " + ec.message());
+  cleanup.keep = true;
+  return {};
+}
+
+namespace {
+
+Json report_json(const EditReport& r) {
+  return {{"op", r.op},
+          {"name", r.name},
+          {"hash", r.hash},
+          {"old_size", r.op == "add" ? Json(nullptr) : Json(r.old_size)},
+          {"new_size", r.op == "remove" ? Json(nullptr) : Json(r.new_size)},
+          {"stored_size", r.op == "remove" || r.unchanged ? Json(nullptr) : Json(r.stored_size)},
+          {"compression", to_string(r.compression)},
+          {"unchanged", r.unchanged}};
+}
+
+// The output path of an edit, refusing one that is the input (issue 10 item 6).
+Result<fs::path> edit_target(const Input& in, const EditRequest& req) {
+  if (req.in_place) {
+    if (in.path.empty()) return usage_error(in.name + ": an inner file cannot be edited in place; use -o OUT");
+    std::error_code ec;
+    fs::path p = fs::canonical(in.path, ec);
+    return ec ? in.path : p;
+  }
+  if (req.output.empty()) return usage_error("give -o OUT or --in-place");
+  std::error_code ec;
+  if (!in.path.empty() && fs::exists(req.output, ec) && fs::equivalent(req.output, in.path, ec))
+    return usage_error(req.output.string() + " is the input; use --in-place to rewrite it");
+  return req.output;
+}
+
+}  // namespace
+
+Result<Json> edit_format(const Input& in, const EditRequest& req) {
+  if (in.is_directory) return usage_error(in.name + " is a folder, not an igArchive");
+  ASSAY_TRY(fs::path target, edit_target(in, req));
+  Diagnostics diags;
+  ASSAY_TRY(Archive a, open_strict(in.bytes, in.name, &diags));
+  EditPlan plan;
+  plan.threads = req.read.threads;
+  std::optional<Compression> comp;
+  if (auto it = req.read.family.find("compression"); it != req.read.family.end()) {
+    comp = compression_from_string(it->second);
+    if (!comp) return usage_error("--compression must be lzma, deflate, lz4, none or stored");
+  }
+  for (const EditChange& c : req.changes) {
+    switch (c.op) {
+      case EditOp::replace: plan.replace.push_back({.name = c.name, .data = c.data, .compression = comp}); break;
+      case EditOp::add: plan.add.push_back({.name = c.name, .data = c.data, .compression = comp}); break;
+      case EditOp::remove: plan.remove.push_back(c.name); break;
+    }
+  }
+  ASSAY_TRY(EditResult r, edit_archive(a, plan));
+  const std::uint64_t n = a.files().size() + plan.add.size() - plan.remove.size();
+  ASSAY_CHECK(write_checked(target, r.bytes, req.force || req.in_place,
+                            [&](ByteView b) { return check_edited(b, plan, n, req.read.threads); }));
+  Json changes = Json::array();
+  for (const EditReport& c : r.changes) changes.push_back(report_json(c));
+  return Json{{"format", kFormatName},
+              {"input", in.name},
+              {"output", target.string()},
+              {"in_place", req.in_place},
+              {"files", n},
+              {"bytes", r.bytes.size()},
+              {"copied_files", r.copied_files},
+              {"encoded_blocks", r.encoded_blocks},
+              {"changes", std::move(changes)}};
+}
+
+}  // namespace assay::igarchive

@@ -1,0 +1,101 @@
+// `assay replace|add|remove ARCHIVE (-o OUT | --in-place) ...`: targeted edits of a container
+// (issue 10). The family's Format::edit does the work and the writing; this file only parses the
+// arguments, reads the FILEs and prints the report (docs/cli.md#edit).
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "assay/core/folder.h"
+#include "assay/core/text.h"
+#include "cli.h"
+
+namespace assay::cli {
+
+namespace {
+
+struct EditArgs {
+  std::string archive, out, compression;
+  std::vector<std::string> items;
+  bool in_place = false, force = false, json = false;
+};
+
+Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
+  EditRequest req;
+  req.read = cli.read;
+  req.output = a.out;
+  req.in_place = a.in_place;
+  req.force = a.force;
+  if (!a.compression.empty()) req.read.family["compression"] = a.compression;
+  if (a.in_place == !a.out.empty()) return usage_error("give exactly one of -o OUT and --in-place");
+  for (const std::string& item : a.items) {
+    EditChange c;
+    c.op = op;
+    if (op == EditOp::remove) {
+      c.name = item;
+    } else {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        return usage_error(item + ": expected NAME=FILE");
+      c.name = item.substr(0, eq);
+      ASSAY_TRY(c.data, read_regular_file(item.substr(eq + 1)));
+    }
+    req.changes.push_back(std::move(c));
+  }
+  return req;
+}
+
+void print_text(const Json& j) {
+  for (const auto& c : j["changes"]) {
+    std::string line = c["op"].get<std::string>() + " " + c["name"].get<std::string>();
+    for (auto it = c.begin(); it != c.end(); ++it)
+      if (it.key() != "op" && it.key() != "name" && !it.value().is_null())
+        line += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+    std::cout << escape_terminal(line) << '\n';
+  }
+  std::string tail = j["output"].get<std::string>() + ":";
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (it.key() != "changes" && it.key() != "output" && it.key() != "input" && it.key() != "format")
+      tail += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+  std::cout << escape_terminal(tail) << '\n';
+}
+
+int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
+  auto req = request(cli, op, a);
+  if (!req) return report(req.error());
+  auto in = open_input(a.archive);
+  if (!in) return report(in.error());
+  auto fmt = require_format(*in);
+  if (!fmt) return report(fmt.error());
+  if ((*fmt)->edit == nullptr)
+    return report(usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", a.archive, (*fmt)->name)));
+  auto j = (*fmt)->edit(*in, *req);
+  if (!j) return report(j.error());
+  a.json ? print_json(*j) : print_text(*j);
+  return kExitOk;
+}
+
+void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const char* items_help) {
+  auto a = std::make_shared<EditArgs>();
+  auto* sub = cli.app.add_subcommand(name, help);
+  sub->add_option("archive", a->archive, "the container (ARCHIVE, A::INNER, or a disc folder)")->required();
+  sub->add_option("items", a->items, items_help)->required();
+  sub->add_option("-o,--output", a->out, "where the result goes (a file; a folder for Warriors DIR/WAD)");
+  sub->add_flag("--in-place", a->in_place, "rewrite the input: a temporary beside it is renamed over it once read back");
+  sub->add_flag("-f,--force", a->force, "overwrite OUT");
+  sub->add_flag("--json", a->json, "report the changes as JSON");
+  if (op != EditOp::remove)
+    sub->add_option("--compression", a->compression, "igarchive: codec of the new data (default: the file's own)");
+  cli.add_read_options(*sub);
+  sub->callback([&cli, op, a] { cli.fail(run_edit(cli, op, *a)); });
+}
+
+}  // namespace
+
+void register_edit(Cli& cli) {
+  add_verb(cli, "replace", EditOp::replace, "replace files of a container (NAME must exist); others stay as stored",
+           "NAME=FILE pairs");
+  add_verb(cli, "add", EditOp::add, "add files to a container (NAME must not exist)", "NAME=FILE pairs");
+  add_verb(cli, "remove", EditOp::remove, "remove files from a container", "NAMEs");
+}
+
+}  // namespace assay::cli
