@@ -7,7 +7,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <vector>
+
+#include "assay/core/text.h"
 
 namespace assay {
 
@@ -81,7 +85,7 @@ Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
     if (!force) return io_error(target.string(), "exists (use --force to overwrite)");
     if (S_ISDIR(st.st_mode)) return io_error(target.string(), "is a directory");
   }
-  std::string tmpl = target.string() + ".assay-tmp-XXXXXX";
+  std::string tmpl = (target.parent_path() / ".assay-tmp-XXXXXX").string();
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) return io_error(target.string(), std::string("cannot create: ") + std::strerror(errno));
   ::fchmod(fd, 0644);
@@ -126,8 +130,81 @@ Result<void> write_file_atomic(const fs::path& path, ByteView data, bool force) 
   return f.commit();
 }
 
+struct OutputDir::Claims {
+  std::mutex mu;
+  std::set<std::string> files, dirs;  // relative paths claimed in this run
+  std::function<void(const PathCollision&)> sink;
+  std::size_t collisions = 0;
+};
+
+namespace {
+
+// "b.igz" -> "b~2.igz", "b" -> "b~2", ".cfg" -> ".cfg~2" (the suffix goes before the extension).
+std::string with_suffix(const std::string& path, unsigned n) {
+  const std::size_t slash = path.rfind('/');
+  const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
+  std::size_t dot = path.rfind('.');
+  if (dot == std::string::npos || dot <= base) dot = path.size();
+  return path.substr(0, dot) + "~" + std::to_string(n) + path.substr(dot);
+}
+
+}  // namespace
+
+OutputDir::OutputDir(fs::path root, bool force)
+    : root_(std::move(root)), force_(force), claims_(std::make_shared<Claims>()) {}
+
+void OutputDir::on_collision(std::function<void(const PathCollision&)> sink) {
+  std::lock_guard lk(claims_->mu);
+  claims_->sink = std::move(sink);
+}
+
+std::size_t OutputDir::collisions() const {
+  std::lock_guard lk(claims_->mu);
+  return claims_->collisions;
+}
+
+Result<std::string> OutputDir::claim(std::string_view name) const {
+  ASSAY_TRY(std::string rel, sanitize_relative_path(name));
+  std::unique_lock lk(claims_->mu);
+  Claims& c = *claims_;
+  std::string cur;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t slash = rel.find('/', start);
+    const bool last = slash == std::string::npos;
+    std::string cand = cur + (cur.empty() ? "" : "/") + rel.substr(start, last ? std::string::npos : slash - start);
+    // A folder cannot take a file's path; a file takes neither a file's nor a folder's path.
+    auto taken = [&](const std::string& p) { return c.files.count(p) != 0 || (last && c.dirs.count(p) != 0); };
+    if (taken(cand)) {
+      unsigned n = 2;
+      while (taken(with_suffix(cand, n))) ++n;
+      cand = with_suffix(cand, n);
+    }
+    if (last) {
+      c.files.insert(cand);
+      if (cand != rel) {
+        ++c.collisions;
+        PathCollision pc{std::string(name), rel, cand};
+        if (c.sink) c.sink(pc);
+        else
+          std::fprintf(stderr, "assay: %s: same path as an earlier entry after sanitising (%s); written as %s\n",
+                       escape_terminal(pc.name).c_str(), escape_terminal(pc.wanted).c_str(),
+                       escape_terminal(pc.used).c_str());
+      }
+      return cand;
+    }
+    c.dirs.insert(cand);
+    cur = std::move(cand);
+    start = slash + 1;
+  }
+}
+
 Result<fs::path> OutputDir::prepare(std::string_view name) const {
   ASSAY_TRY(std::string rel, sanitize_relative_path(name));
+  return prepare_relative(rel);
+}
+
+Result<fs::path> OutputDir::prepare_relative(const std::string& rel) const {
   std::error_code ec;
   fs::create_directories(root_, ec);
   if (ec) return io_error(root_.string(), "cannot create output folder: " + ec.message());
@@ -148,7 +225,8 @@ Result<fs::path> OutputDir::prepare(std::string_view name) const {
 }
 
 Result<AtomicFile> OutputDir::open(std::string_view name) const {
-  ASSAY_TRY(fs::path p, prepare(name));
+  ASSAY_TRY(std::string rel, claim(name));
+  ASSAY_TRY(fs::path p, prepare_relative(rel));
   return AtomicFile::create(p, force_);
 }
 

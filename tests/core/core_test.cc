@@ -96,7 +96,9 @@ TEST(OutputDir, AtomicNoOverwriteNoSymlink) {
   const std::uint8_t data[] = {1, 2, 3};
   ASSERT_TRUE(out.write("../../evil/x.bin", data).ok());
   EXPECT_TRUE(std::filesystem::exists(t / "evil/x.bin"));
-  EXPECT_FALSE(out.write("evil/x.bin", data).ok());  // exists, no --force
+  // A second run (a new OutputDir) does not overwrite without --force; within one run the same
+  // name again is another entry, written as "x~2.bin" (issue 15 item 4).
+  EXPECT_FALSE(OutputDir(t.path(), false).write("evil/x.bin", data).ok());
   OutputDir forced(t.path(), true);
   EXPECT_TRUE(forced.write("evil/x.bin", data).ok());
   std::filesystem::create_directory_symlink("/tmp", t / "link");
@@ -106,8 +108,10 @@ TEST(OutputDir, AtomicNoOverwriteNoSymlink) {
     ASSERT_TRUE(f.ok());
     ASSERT_TRUE(f->write(data).ok());
   }
-  for (const auto& e : std::filesystem::directory_iterator(t.path()))
+  for (const auto& e : std::filesystem::recursive_directory_iterator(t.path())) {
     EXPECT_EQ(e.path().filename().string().find("partial"), std::string::npos) << e.path();
+    EXPECT_EQ(e.path().filename().string().find(".assay-tmp"), std::string::npos) << e.path();
+  }
 }
 
 TEST(ThreadPool, ParallelForCoversAll) {

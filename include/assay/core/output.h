@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -17,8 +19,9 @@ namespace assay {
 // '_'. Fails (ErrorKind::data) when nothing is left. `changed` tells whether the name was altered.
 Result<std::string> sanitize_relative_path(std::string_view name, bool* changed = nullptr);
 
-// A file being written: bytes go to "<name>.assay-tmp-XXXXXX" beside the target; commit()
-// renames it into place; destruction without commit() removes the temporary.
+// A file being written: bytes go to ".assay-tmp-XXXXXX" in the target's folder (a short name,
+// so a target of up to NAME_MAX bytes works); commit() renames it into place; destruction
+// without commit() removes the temporary.
 class AtomicFile {
  public:
   static Result<AtomicFile> create(const std::filesystem::path& target, bool force);
@@ -43,22 +46,43 @@ class AtomicFile {
 // Writes a whole buffer atomically to an explicit path (pack output, `-o FILE`).
 Result<void> write_file_atomic(const std::filesystem::path& path, ByteView data, bool force);
 
-// The `-o DIR` of extract: every path is checked to stay under the root.
+// Two entries whose names sanitise to the same path (`a/b`, `a\b`, `./a/b`, `a//b`), or a file
+// named like a folder another entry needs: the later one is written under another name.
+struct PathCollision {
+  std::string name;    // the entry's own name
+  std::string wanted;  // the sanitised path an earlier entry already took
+  std::string used;    // the path it was written to
+};
+
+// The `-o DIR` of extract: every path is checked to stay under the root. Within one OutputDir
+// (and its copies) no two entries are merged: open()/write() claim their path, and a path taken
+// earlier in the run gets the suffix "~N" (N = 2, 3, ...) before the extension of the component
+// that collides ("a/b.igz" -> "a/b~2.igz"; a folder "a" taken by a file -> "a~2/..."),
+// reported through on_collision (default: one line on stderr). docs/cli.md#collisions.
 class OutputDir {
  public:
-  OutputDir(std::filesystem::path root, bool force) : root_(std::move(root)), force_(force) {}
+  OutputDir(std::filesystem::path root, bool force);
   [[nodiscard]] const std::filesystem::path& root() const { return root_; }
   [[nodiscard]] bool force() const { return force_; }
 
   // Sanitises `name`, creates parent folders (refusing symlinks on the way) and returns the
   // absolute target path under the root.
   Result<std::filesystem::path> prepare(std::string_view name) const;
+  // Claims the entry's path for this run (see above) and opens/writes it.
   Result<AtomicFile> open(std::string_view name) const;
   Result<void> write(std::string_view name, ByteView data) const;
+  // The relative path `name` gets in this run, claiming it (thread-safe).
+  Result<std::string> claim(std::string_view name) const;
+
+  void on_collision(std::function<void(const PathCollision&)> sink);
+  [[nodiscard]] std::size_t collisions() const;
 
  private:
+  struct Claims;
+  Result<std::filesystem::path> prepare_relative(const std::string& rel) const;
   std::filesystem::path root_;
   bool force_;
+  std::shared_ptr<Claims> claims_;
 };
 
 }  // namespace assay
