@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "assay/container.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
 
@@ -28,17 +29,9 @@ int report(const Error& e) {
 }
 
 Result<Input> open_input(const std::string& spec) {
-  // ARCHIVE::INNER (the left part must be an existing file); a real file named with "::" wins.
-  const auto sep = spec.find("::");
-  std::error_code ec;
-  if (sep == std::string::npos || std::filesystem::exists(spec, ec)) return Input::open(spec);
-  ASSAY_TRY(Input outer, open_input(spec.substr(0, sep)));
-  ASSAY_TRY(const Format* f, require_format(outer));
-  if (f->open_inner == nullptr)
-    return usage_error(fmt::format("{}: a {} file holds no inner files", outer.name, f->name));
-  ASSAY_TRY(Input inner, f->open_inner(outer, spec.substr(sep + 2)));
-  inner.name = spec;
-  return inner;
+  ReadOptions ro;
+  ASSAY_TRY(ContainerOptions opt, container_options(ro));
+  return resolve_path(spec, opt);
 }
 
 Result<const Format*> require_format(const Input& in) {

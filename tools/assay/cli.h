@@ -21,6 +21,7 @@ struct Cli {
   CLI::App* pack = nullptr;
   CLI::App* hash = nullptr;
   bool quiet = false;
+  bool json = false;  // the global --json (a verb's own --json works too)
   int exit_code = kExitOk;
   // Shared reading options, filled by the verbs' flags.
   ReadOptions read;
@@ -36,7 +37,7 @@ struct Cli {
   [[nodiscard]] bool progress() const;
 };
 
-// Opens PATH or ARCHIVE::INNER (inner files read from the container, no temporary files).
+// Opens PATH or A::B::C to any depth (each container parsed once; no temporary files).
 Result<Input> open_input(const std::string& spec);
 // The format of `in`, or an error naming the file.
 Result<const Format*> require_format(const Input& in);
@@ -57,6 +58,10 @@ std::string diagnostic_text(const Diagnostic& d);
 // Order (main.cc): register_common (global flags, pack, hash), then the families (which add
 // pack subcommands, hashes and read-option hooks), then register_verbs (the common verbs).
 void register_common(Cli& cli);
+// "did you mean" for mistyped verbs and options (CLI11 failure message).
+void install_suggestions(Cli& cli);
+// The closest of `known` to `word` (edit distance at most 2, or a prefix), or "".
+std::string closest(std::string_view word, const std::vector<std::string>& known);
 void register_verbs(Cli& cli);
 void register_igarchive(Cli& cli);
 void register_igz(Cli& cli);

@@ -1,11 +1,19 @@
-// The common verbs: identify, info, list, extract, verify, hash, formats.
+// The common verbs: identify, info, list, extract, verify, hash, formats. Every input path
+// (A::B::C to any depth) is opened through the container model (include/assay/container.h):
+// the container is parsed once, entries are found by a hash lookup, and the JSON printed is the
+// container serialiser's (docs/cli.md#json, docs/schema/).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fstream>
 #include <iostream>
+#include <mutex>
 
+#include "assay/container.h"
 #include "assay/core/glob.h"
 #include "assay/core/hash.h"
 #include "assay/core/progress.h"
+#include "assay/core/thread_pool.h"
 #include "cli.h"
 
 namespace assay::cli {
@@ -16,20 +24,74 @@ struct Args {
   std::vector<std::string> files;  // verbs over many files
   std::string file;                // verbs over one file
   std::vector<std::string> globs;
+  std::vector<std::string> excludes;
   std::string out_dir;
   bool json = false;
   bool force = false;
+  bool skip_existing = false;
+  bool stop_on_error = false;
   bool mips = false;
+  unsigned depth = 1;
 };
+
+bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
+
+// "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped).
+Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    if (a.size() < 2 || a.front() != '@') {
+      out.push_back(a);
+      continue;
+    }
+    std::ifstream f(a.substr(1));
+    if (!f) return io_error(a.substr(1), "cannot read the list file");
+    for (std::string line; std::getline(f, line);) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+      if (!line.empty() && line.front() != '#') out.push_back(line);
+    }
+  }
+  return out;
+}
+
+Result<ContainerOptions> options_of(const Cli& cli, bool progress) {
+  ReadOptions ro = cli.read;
+  ro.progress = progress && cli.progress();
+  return container_options(ro);
+}
+
+// The library's hint for unrecognised input, printed after the error.
+int report_open_error(const Error& e, const std::string& spec) {
+  const int rc = report(e);
+  const auto sep = spec.rfind("::");
+  if (e.kind == ErrorKind::usage && sep != std::string::npos && has_glob_chars(spec.substr(sep + 2)))
+    std::fprintf(stderr, "assay: hint: '::' names one inner file; to select entries by a pattern, give it after the "
+                         "file: assay extract %s '%s' -o DIR\n",
+                 spec.substr(0, sep).c_str(), spec.substr(sep + 2).c_str());
+  if (e.message == "unrecognised file format") {
+    auto in = resolve_path(spec);
+    if (in) {
+      const std::string hint = unrecognised_hint(*in);
+      if (!hint.empty()) std::fprintf(stderr, "assay: hint: %s\n", hint.c_str());
+    }
+  }
+  return rc;
+}
 
 int do_identify(Cli& cli, const Args& a) {
   Json files = Json::array();
   int rc = kExitOk;
-  for (const auto& f : a.files) {
+  auto list = expand_listfiles(a.files);
+  if (!list) return report(list.error());
+  for (const auto& f : *list) {
     auto in = open_input(f);
     const Format* fmt = in ? identify_format(*in) : nullptr;
     if (!in) rc = std::max(rc, report(in.error()));
     else if (fmt == nullptr) rc = std::max(rc, kExitProblems);
+    if (in && fmt == nullptr && !a.json) {
+      const std::string hint = unrecognised_hint(*in);
+      if (!hint.empty()) std::fprintf(stderr, "assay: %s: hint: %s\n", f.c_str(), hint.c_str());
+    }
     if (a.json) {
       files.push_back({{"file", f}, {"format", fmt ? Json(fmt->name) : Json(nullptr)}});
     } else if (in) {
@@ -41,112 +103,258 @@ int do_identify(Cli& cli, const Args& a) {
   return rc;
 }
 
-// Opens the input and its format; on failure reports and returns the exit code.
-template <class Fn>
-int with_format(const std::string& file, Fn&& fn) {
-  auto in = open_input(file);
-  if (!in) return report(in.error());
-  auto f = require_format(*in);
-  if (!f) return report(f.error());
-  return fn(*in, **f);
+// Opens FILE or A::B::C as a container; on failure reports and returns nullptr + the code.
+std::unique_ptr<Container> open_or_report(const Cli& cli, const std::string& spec, bool progress, int& rc) {
+  auto opt = options_of(cli, progress);
+  if (!opt) {
+    rc = report(opt.error());
+    return nullptr;
+  }
+  auto c = open_path(spec, *opt);
+  if (!c) {
+    rc = report_open_error(c.error(), spec);
+    return nullptr;
+  }
+  return std::move(*c);
 }
 
-int unsupported(const Format& f, std::string_view verb) {
-  std::fprintf(stderr, "assay: %s: `%.*s` is not supported for this format yet\n",
-               std::string(f.name).c_str(), static_cast<int>(verb.size()), verb.data());
-  return kExitUsage;
+// Entries selected by GLOBs (or exact names, hash spellings included) minus --exclude.
+struct Selection {
+  std::vector<const Entry*> entries;
+  std::vector<std::string> unmatched;  // selectors that matched nothing
+};
+
+Result<Selection> select_entries(const Container& c, const Args& a) {
+  ASSAY_TRY(std::vector<std::string> globs, expand_listfiles(a.globs));
+  ASSAY_TRY(std::vector<std::string> excludes, expand_listfiles(a.excludes));
+  Selection s;
+  std::vector<std::uint8_t> take(c.entries().size(), globs.empty() ? 1 : 0);
+  for (const auto& g : globs) {
+    bool any = false;
+    if (!has_glob_chars(g)) {
+      if (const Entry* e = c.find(g)) take[e->index] = 1, any = true;
+    }
+    for (const Entry& e : c.entries())
+      if ((e.name && glob_match(g, *e.name)) || glob_match(g, e.path)) take[e.index] = 1, any = true;
+    if (!any) s.unmatched.push_back(g);
+  }
+  for (const Entry& e : c.entries()) {
+    if (!take[e.index]) continue;
+    const bool excluded = !excludes.empty() && ((e.name && glob_any(excludes, *e.name)) || glob_any(excludes, e.path));
+    if (!excluded) s.entries.push_back(&e);
+  }
+  return s;
+}
+
+int report_unmatched(const std::string& file, const Selection& s, bool had_globs) {
+  for (const auto& g : s.unmatched)
+    std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", file.c_str(),
+                 g.c_str(), file.c_str());
+  if (had_globs && s.entries.empty()) {
+    std::fprintf(stderr, "assay: %s: nothing selected\n", file.c_str());
+    return kExitProblems;
+  }
+  return s.unmatched.empty() ? kExitOk : kExitProblems;
 }
 
 int do_info(Cli& cli, const Args& a) {
-  return with_format(a.file, [&](const Input& in, const Format& f) {
-    if (f.info == nullptr) return unsupported(f, "info");
-    auto j = f.info(in, cli.read);
-    if (!j) return report(j.error().in_file(in.name));
-    a.json ? print_json(*j) : print_fields(*j);
-    return kExitOk;
-  });
+  int rc = kExitOk;
+  auto c = open_or_report(cli, a.file, false, rc);
+  if (!c) return rc;
+  auto j = info_json(*c);
+  if (!j) return report(j.error().in_file(a.file));
+  a.json ? print_json(*j) : print_fields(*j);
+  return kExitOk;
+}
+
+std::vector<std::string> columns_for(std::string_view family) {
+  const Format* f = find_format(family);
+  if (f == nullptr || f->list_columns.empty()) return {"index", "name"};
+  return f->list_columns;
 }
 
 int do_list(Cli& cli, const Args& a) {
-  return with_format(a.file, [&](const Input& in, const Format& f) {
-    if (f.list == nullptr) return unsupported(f, "list");
-    auto j = f.list(in, cli.read);
-    if (!j) return report(j.error().in_file(in.name));
-    Json& entries = (*j)["entries"];
-    if (!a.globs.empty()) {
-      Json kept = Json::array();
-      for (auto& e : entries)
-        if (e.contains("name") && e["name"].is_string() && glob_any(a.globs, e["name"].get<std::string>()))
-          kept.push_back(std::move(e));
-      entries = std::move(kept);
+  int rc = kExitOk;
+  auto c = open_or_report(cli, a.file, false, rc);
+  if (!c) return rc;
+  auto sel = select_entries(*c, a);
+  if (!sel) return report(sel.error());
+  Json j = list_json(*c, {});
+  Json entries = Json::array();
+  for (const Entry* e : sel->entries) entries.push_back(entry_json(*e));
+  j["entries"] = std::move(entries);
+  if (a.json) print_json(j);
+  else print_table(j["entries"], columns_for(c->format()));
+  return report_unmatched(a.file, *sel, !a.globs.empty());
+}
+
+// ---- extract ----
+struct ExtractRun {
+  const Container& c;
+  const OutputDir& dir;
+  const Args& a;
+  Progress& progress;
+  std::mutex mu;
+  std::uint64_t files = 0, bytes = 0, skipped = 0;
+  int rc = kExitOk;
+  bool stop = false;
+
+  void fail(const Entry& e, const Error& err) {
+    std::lock_guard lk(mu);
+    const std::string what = e.name ? *e.name : e.path;
+    std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", c.input().name.c_str(), what.c_str(), err.str().c_str());
+    rc = std::max(rc, exit_code_for(err));
+    if (a.stop_on_error) stop = true;
+  }
+
+  void one(const Entry& e, unsigned threads) {
+    if (stop) return;
+    if (e.path.empty()) return;  // nothing of its own to write (a clump atomic)
+    if (a.skip_existing) {
+      auto target = dir.prepare(e.path);
+      std::error_code ec;
+      if (target && std::filesystem::exists(*target, ec)) {
+        std::lock_guard lk(mu);
+        ++skipped;
+        return;
+      }
     }
-    if (a.json) print_json(*j);
-    else print_table(entries, f.list_columns.empty() ? std::vector<std::string>{"index", "name"} : f.list_columns);
-    return kExitOk;
-  });
+    (void)threads;
+    auto in = c.read(e);
+    if (!in) return fail(e, in.error());
+    auto w = dir.write(e.path, in->bytes);
+    if (!w) return fail(e, w.error());
+    progress.advance(in->bytes.size());
+    std::lock_guard lk(mu);
+    ++files;
+    bytes += in->bytes.size();
+  }
+};
+
+// Families whose extract writes something other than the entries' bytes (decoded textures,
+// exported .oni files) keep their own extract; the others are extracted entry by entry here.
+bool extracts_raw_entries(std::string_view family) { return family == "igarchive" || family == "warriors" || family == "igz"; }
+
+int extract_with_format(Cli& cli, const Args& a, const Container& c) {
+  const Format* f = find_format(c.format());
+  if (f == nullptr || f->extract == nullptr) {
+    std::fprintf(stderr, "assay: %s: `extract` is not supported for %s files\n", a.file.c_str(), std::string(c.format()).c_str());
+    return kExitUsage;
+  }
+  OutputDir dir(a.out_dir, a.force);
+  ExtractOptions x;
+  auto globs = expand_listfiles(a.globs);
+  if (!globs) return report(globs.error());
+  x.globs = *globs;
+  x.mips = a.mips;
+  Diagnostics diags;
+  ReadOptions ro = c.options().read_options();
+  ro.progress = cli.progress();
+  auto r = f->extract(c.input(), ro, x, dir, diags);
+  for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());
+  if (!r) return report(r.error().in_file(a.file));
+  if (!cli.quiet)
+    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s\n", a.file.c_str(),
+                 static_cast<unsigned long long>(r->files), static_cast<unsigned long long>(r->bytes), a.out_dir.c_str());
+  if (!a.globs.empty() && r->files == 0) {
+    std::fprintf(stderr, "assay: %s: no entry matches the selection\n", a.file.c_str());
+    return kExitProblems;
+  }
+  return diags.has_errors() ? kExitProblems : kExitOk;
 }
 
 int do_extract(Cli& cli, const Args& a) {
-  return with_format(a.file, [&](const Input& in, const Format& f) {
-    if (f.extract == nullptr) return unsupported(f, "extract");
-    OutputDir dir(a.out_dir, a.force);
-    ExtractOptions x;
-    x.globs = a.globs;
-    x.mips = a.mips;
-    Diagnostics diags;
-    ReadOptions ro = cli.read;
-    ro.progress = cli.progress();
-    auto r = f.extract(in, ro, x, dir, diags);
-    for (const auto& d : diags.items())
-      std::fprintf(stderr, "%s: %s\n", in.name.c_str(), diagnostic_text(d).c_str());
-    if (!r) return report(r.error().in_file(in.name));
-    if (!cli.quiet)
-      std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s\n", in.name.c_str(),
-                   static_cast<unsigned long long>(r->files), static_cast<unsigned long long>(r->bytes),
-                   a.out_dir.c_str());
-    return diags.has_errors() ? kExitProblems : kExitOk;
-  });
+  if (a.force && a.skip_existing) {
+    std::fprintf(stderr, "assay: --force and --skip-existing exclude each other\n");
+    return kExitUsage;
+  }
+  int rc = kExitOk;
+  auto c = open_or_report(cli, a.file, true, rc);
+  if (!c) return rc;
+  if (!extracts_raw_entries(c->format())) return extract_with_format(cli, a, *c);
+  auto sel = select_entries(*c, a);
+  if (!sel) return report(sel.error());
+  rc = report_unmatched(a.file, *sel, !a.globs.empty());
+  if (sel->entries.empty()) return std::max(rc, a.globs.empty() ? kExitOk : kExitProblems);
+  OutputDir dir(a.out_dir, a.force);
+  std::uint64_t total = 0;
+  for (const Entry* e : sel->entries) total += e->size.value_or(0);
+  Progress progress("extract", total, c->options().progress);
+  ExtractRun run{*c, dir, a, progress};
+  // Small entries in parallel batches (bounded memory); a large one alone, its blocks on all cores.
+  const unsigned threads = c->options().threads ? c->options().threads : default_threads();
+  constexpr std::uint64_t kBatchBytes = 64u << 20, kLarge = 16u << 20;
+  std::size_t i = 0;
+  while (i < sel->entries.size() && !run.stop) {
+    std::size_t j = i;
+    std::uint64_t batch = 0;
+    while (j < sel->entries.size() && (j == i || batch + sel->entries[j]->size.value_or(0) <= kBatchBytes) &&
+           sel->entries[j]->size.value_or(0) < kLarge)
+      batch += sel->entries[j++]->size.value_or(0);
+    if (j == i) {
+      run.one(*sel->entries[i], threads);
+      ++i;
+      continue;
+    }
+    parallel_for(j - i, threads, [&](std::size_t k) { run.one(*sel->entries[i + k], 1); });
+    i = j;
+  }
+  progress.finish();
+  if (!cli.quiet) {
+    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", a.file.c_str(),
+                 static_cast<unsigned long long>(run.files), static_cast<unsigned long long>(run.bytes), a.out_dir.c_str());
+    if (run.skipped) std::fprintf(stderr, ", %llu existing skipped", static_cast<unsigned long long>(run.skipped));
+    std::fprintf(stderr, "\n");
+  }
+  return std::max(rc, run.rc);
+}
+
+// ---- verify ----
+// Verifies one input: through its container (and its inner files with --deep) when it opens,
+// else with the family's verify alone (which reports why a broken file does not open).
+int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
+  Diagnostics diags;
+  std::optional<std::string> fmt_name;
+  auto opt = options_of(cli, true);
+  if (!opt) return report(opt.error());
+  auto in = resolve_path(file, *opt);
+  if (!in) return report_open_error(in.error(), file);
+  const Format* f = identify_format(*in);
+  if (f == nullptr) {
+    Error e = make_error("", "", kNoOffset, "unrecognised file format");
+    e.file = file;
+    diags.error(e);
+    const std::string hint = unrecognised_hint(*in);
+    if (!hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", file.c_str(), hint.c_str());
+  } else {
+    fmt_name = std::string(f->name);
+    auto c = open(*in, *opt, f->name);
+    if (c) {
+      (*c)->verify(diags);
+      if (cli.read.deep) verify_deep(**c, diags, DeepOptions{a.depth, opt->threads, opt->progress});
+    } else if (f->verify != nullptr) {
+      f->verify(*in, opt->read_options(), diags);
+      if (!diags.has_errors()) diags.error(c.error());
+    } else {
+      diags.error(c.error());
+    }
+  }
+  if (a.json) {
+    files.push_back(verify_json(file, fmt_name, diags));
+  } else {
+    for (const auto& d : diags.items()) std::cout << file << ": " << diagnostic_text(d) << '\n';
+    std::cout << file << ": " << (diags.has_errors() ? "FAILED" : "ok") << " (" << diags.count(Severity::error)
+              << " errors, " << diags.count(Severity::warning) << " warnings)\n";
+  }
+  return diags.has_errors() ? kExitProblems : kExitOk;
 }
 
 int do_verify(Cli& cli, const Args& a) {
   Json files = Json::array();
   int rc = kExitOk;
-  for (const auto& file : a.files) {
-    Diagnostics diags;
-    std::string fmt_name;
-    auto in = open_input(file);
-    if (!in) {
-      rc = std::max(rc, report(in.error()));
-      continue;
-    }
-    auto f = require_format(*in);
-    if (!f) {
-      diags.error(f.error());
-    } else {
-      fmt_name = std::string((*f)->name);
-      if ((*f)->verify == nullptr) return unsupported(**f, "verify");
-      ReadOptions ro = cli.read;
-      ro.progress = cli.progress();
-      (*f)->verify(*in, ro, diags);
-      if (ro.deep) verify_inner_files(**f, *in, ro, diags);
-    }
-    if (diags.has_errors()) rc = std::max(rc, kExitProblems);
-    if (a.json) {
-      Json problems = Json::array();
-      for (const auto& d : diags.items()) problems.push_back(diagnostic_json(d));
-      files.push_back({{"file", file},
-                       {"format", fmt_name.empty() ? Json(nullptr) : Json(fmt_name)},
-                       {"ok", !diags.has_errors()},
-                       {"errors", diags.count(Severity::error)},
-                       {"warnings", diags.count(Severity::warning)},
-                       {"problems", problems}});
-    } else {
-      for (const auto& d : diags.items()) std::cout << file << ": " << diagnostic_text(d) << '\n';
-      std::cout << file << ": " << (diags.has_errors() ? "FAILED" : "ok") << " ("
-                << diags.count(Severity::error) << " errors, " << diags.count(Severity::warning)
-                << " warnings)\n";
-    }
-  }
+  auto list = expand_listfiles(a.files);
+  if (!list) return report(list.error());
+  for (const auto& file : *list) rc = std::max(rc, verify_one(cli, a, file, files));
   if (a.json) print_json({{"files", files}});
   return rc;
 }
@@ -160,6 +368,7 @@ void add_hash(Cli& cli) {
   auto strs = std::make_shared<std::vector<std::string>>();
   sub->add_option("algorithm", *algo, "crc32, fnv1a, or a family's algorithm")->required();
   sub->add_option("strings", *strs, "strings to hash")->required();
+  sub->footer("Example: assay hash crc32 123456789");
   sub->callback([&cli, algo, strs] {
     auto it = cli.hashes.find(*algo);
     if (it == cli.hashes.end()) {
@@ -175,8 +384,68 @@ void add_hash(Cli& cli) {
 
 }  // namespace
 
+std::string closest(std::string_view word, const std::vector<std::string>& known) {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+      std::size_t diag = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= b.size(); ++j) {
+        const std::size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  std::size_t best_d = 3;
+  for (const auto& k : known) {
+    std::size_t d = distance(word, k);
+    if (word.size() >= 2 && k.size() > word.size() && k.compare(0, word.size(), word) == 0) d = std::min<std::size_t>(d, 1);
+    if (d < best_d && d < std::max<std::size_t>(word.size(), 2)) best = k, best_d = d;
+  }
+  return best;
+}
+
+void install_suggestions(Cli& cli) {
+  cli.app.failure_message([](const CLI::App* app, const CLI::Error& e) -> std::string {
+    std::string msg = CLI::FailureMessage::simple(app, e);
+    const CLI::App* verb = nullptr;
+    for (auto subs = app->get_subcommands(); !subs.empty(); subs = verb->get_subcommands()) verb = subs.back();
+    std::string extra;
+    for (const std::string& w : app->remaining(true)) {
+      if (!w.empty() && w.front() == '-') {
+        std::vector<std::string> names;
+        for (const CLI::App* a : {app, verb}) {
+          if (a == nullptr) continue;
+          for (const CLI::Option* o : a->get_options()) {
+            for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+            for (const auto& s : o->get_snames()) names.push_back("-" + s);
+          }
+        }
+        const std::string name = w.substr(0, w.find('='));
+        const std::string s = closest(name, names);
+        extra += fmt::format("assay: unknown option '{}'{}\n", name, s.empty() ? "" : fmt::format("; did you mean '{}'?", s));
+      } else if (verb == nullptr) {
+        std::vector<std::string> names;
+        for (const CLI::App* sub : app->get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+        const std::string s = closest(w, names);
+        return fmt::format("assay: unknown verb '{}'{}\nRun `assay --help` for the verbs.\n", w,
+                           s.empty() ? "" : fmt::format("; did you mean '{}'?", s));
+      }
+    }
+    return msg + extra;
+  });
+}
+
 void register_common(Cli& cli) {
+  cli.app.fallthrough();  // global options (-q, --threads, --json) anywhere on the line
   cli.app.add_flag("-q,--quiet", cli.quiet, "no progress or summary lines on stderr");
+  cli.app.add_option("--threads", cli.read.threads, "worker threads (default: all cores)");
+  cli.app.add_flag("--json", cli.json, "machine-readable output (docs/cli.md)");
+  install_suggestions(cli);
   cli.pack = cli.app.add_subcommand("pack", "build a container from a folder");
   cli.pack->require_subcommand(1);
   auto* formats = cli.app.add_subcommand("formats", "list the formats assay knows");
@@ -208,32 +477,52 @@ void register_verbs(Cli& cli) {
     const char* help;
     int (*run)(Cli&, const Args&);
     bool many, globs, json;
+    const char* example;
   };
   const Verb verbs[] = {
-      {"identify", "name the format of each FILE", do_identify, true, false, true},
-      {"info", "print the header of FILE", do_info, false, false, true},
-      {"list", "list the entries of FILE, optionally filtered by GLOBs", do_list, false, true, true},
-      {"extract", "extract entries of FILE to -o DIR", do_extract, false, true, false},
-      {"verify", "check each FILE against every rule of its spec", do_verify, true, false, true},
+      {"identify", "name the format of each FILE", do_identify, true, false, true,
+       "assay identify GAME/ bootstrap.bld level1.txd"},
+      {"info", "print the header of FILE", do_info, false, false, true, "assay info --json bootstrap.bld::x.igz"},
+      {"list", "list the entries of FILE, optionally filtered by GLOBs", do_list, false, true, true,
+       "assay list bootstrap.bld '*.igz' --exclude 'levels/*'"},
+      {"extract", "extract entries of FILE to -o DIR", do_extract, false, true, false,
+       "assay extract bootstrap.bld -o out '*.igz' --skip-existing"},
+      {"verify", "check each FILE against every rule of its spec", do_verify, true, false, true,
+       "assay verify --deep --json bootstrap.bld GAME/"},
   };
   for (const Verb& v : verbs) {
     auto* sub = cli.app.add_subcommand(v.name, v.help);
+    sub->footer(fmt::format("Example: {}\nGlobal options (anywhere): -q, --json, --threads N. Exit codes: 0 ok, "
+                            "1 problems in the data, 2 usage or I/O (docs/cli.md).",
+                            v.example));
     if (v.many) {
-      sub->add_option("files", args->files, "input files (ARCHIVE::INNER reads an inner file)")->required();
+      sub->add_option("files", args->files, "input files (A::B::C reads an inner file; @LIST reads names from LIST)")
+          ->required();
     } else {
-      sub->add_option("file", args->file, "input file (ARCHIVE::INNER reads an inner file)")->required();
+      sub->add_option("file", args->file, "input file (A::B::C reads an inner file)")->required();
     }
-    if (v.globs) sub->add_option("globs", args->globs, "select entries by name");
+    if (v.globs) {
+      sub->add_option("globs", args->globs, "select entries by name or glob (@LIST: one per line)");
+      sub->add_option("--exclude", args->excludes, "leave out entries matching GLOB (repeatable, @LIST)");
+    }
     if (v.json) sub->add_flag("--json", args->json, "machine-readable output (docs/cli.md)");
     if (std::string_view(v.name) == "extract") {
       sub->add_option("-o,--output", args->out_dir, "output folder")->required();
-      sub->add_flag("-f,--force", args->force, "overwrite existing files");
+      auto* force = sub->add_flag("-f,--force", args->force, "overwrite existing files");
+      sub->add_flag("--skip-existing", args->skip_existing, "leave existing files as they are")->excludes(force);
+      sub->add_flag("--stop-on-error", args->stop_on_error, "stop at the first entry that cannot be extracted");
       sub->add_flag("--mips", args->mips, "textures: write every mip level");
     }
-    if (std::string_view(v.name) == "verify")
+    if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");
+      sub->add_option("--depth", args->depth, "with --deep: levels of inner files (default 1)");
+    }
     cli.add_read_options(*sub);
-    sub->callback([&cli, args, run = v.run] { cli.fail(run(cli, *args)); });
+    sub->callback([&cli, args, run = v.run] {
+      Args a = *args;
+      a.json = a.json || cli.json;
+      cli.fail(run(cli, a));
+    });
   }
 }
 

@@ -1,0 +1,190 @@
+// The container model: one typed API over every family (issue 11).
+//
+//   auto c = assay::open_path("GAME::level1.lev::0003_47.bin", opt);   // or open(Input, opt)
+//   for (const Entry& e : (*c)->entries()) { auto bytes = (*c)->read(e); ... }
+//   auto inner = (*c)->open(*(*c)->find("x.igz"));                     // any depth
+//   Diagnostics d; (*c)->verify(d);  verify_deep(**c, d, {});
+//
+// A Container is opened once: the family parses its tables in open() (LLVM Object's create()),
+// entries() is a span over that parse, find() is a hash lookup, read() views or decodes one
+// entry, open() makes a Container of an inner file. The family readers stay the non-owning
+// views underneath; the Container owns the Input (mapping or buffer) they view.
+//
+// The JSON the CLI prints for info/list/verify --json is written here, by one serialiser
+// (info_json/list_json/verify_json), so every family follows docs/cli.md and docs/schema/.
+// A new family: src/formats/<fmt>/container.cc defines open_<fmt>_container() and adds one
+// line to the table in src/formats/container.cc.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/core/input.h"
+#include "assay/formats/format.h"
+#include "assay/image/png.h"
+
+namespace assay {
+
+// ---- Options: typed per family, converted once from the CLI's string map -------------------
+namespace igarchive {
+struct ContainerOptions {
+  std::uint64_t member_cap = std::uint64_t{1} << 30;  // --igarchive-max-member (spec: alchemy.md#verify)
+};
+}  // namespace igarchive
+namespace igz {
+struct ContainerOptions {
+  unsigned pointer_size = 0;  // --igz-pointer-size: 0 = from the platform, 4 or 8
+};
+}  // namespace igz
+namespace oni {
+struct ContainerOptions {
+  std::string layouts;  // --layouts FILE
+  std::string exe;      // --exe Oni.exe
+  bool textures = false;
+};
+}  // namespace oni
+
+struct ContainerOptions {
+  std::vector<std::string> names_files;  // --names: hash -> name lists
+  unsigned threads = 0;                  // 0 = all cores
+  bool progress = false;                 // progress on stderr (terminal only)
+  igarchive::ContainerOptions igarchive;
+  igz::ContainerOptions igz;
+  oni::ContainerOptions oni;
+  // The same options as the string map the Format records still take (for the family
+  // functions not yet typed).
+  [[nodiscard]] ReadOptions read_options() const;
+};
+
+// Parses ReadOptions::family once ("1M" sizes, "4"/"8" pointer sizes); a bad value is a usage
+// error naming the option.
+Result<ContainerOptions> container_options(const ReadOptions& ro);
+// "123", "64K", "1M", "2G" (binary: K = 1024), optional "iB"/"B"; usage error otherwise.
+Result<std::uint64_t> parse_size(std::string_view text);
+
+// ---- Entries ---------------------------------------------------------------------------------
+struct Entry {
+  std::uint64_t index = 0;                   // position in entries()
+  std::optional<std::string> name;           // in the file's own terms; nullopt when unknown
+  std::string path;                          // the relative path `extract` writes (unsanitised)
+  std::optional<std::uint64_t> offset;       // absolute in the container's bytes
+  std::optional<std::uint64_t> size;         // bytes read() returns
+  std::optional<std::uint64_t> stored_size;  // bytes in the container (compressed size)
+  std::string kind = "file";  // in the family's terms: "file", "resource", "texture", "chunk", ...
+  bool nested = false;  // read() gives a whole file that open() / verify --deep parse
+  Json details = Json::object();  // family fields (docs/cli.md, per family)
+};
+
+// ---- Container -------------------------------------------------------------------------------
+class Container {
+ public:
+  virtual ~Container() = default;
+  Container(const Container&) = delete;
+  Container& operator=(const Container&) = delete;
+
+  [[nodiscard]] std::string_view format() const noexcept { return format_; }  // the family
+  [[nodiscard]] const Input& input() const noexcept { return input_; }
+  [[nodiscard]] const ContainerOptions& options() const noexcept { return options_; }
+  // Header fields in the family's terms (without "format"; info_json adds it).
+  [[nodiscard]] virtual Result<Json> info() const = 0;
+  // Fields list --json prints before "entries" (container-level, e.g. "version").
+  [[nodiscard]] virtual Json list_fields() const { return Json::object(); }
+  [[nodiscard]] std::span<const Entry> entries() const noexcept { return entries_; }
+  // By name, path, family alias (hash spellings, case rules) or "#INDEX"; nullptr if none.
+  // A hash lookup, not a scan.
+  [[nodiscard]] const Entry* find(std::string_view name) const;
+  // The entry's bytes (viewed in place or decoded; the Input owns them). Thread-safe.
+  [[nodiscard]] virtual Result<Input> read(const Entry& e) const;
+  // A Container over the entry's bytes (identified by content). Thread-safe.
+  [[nodiscard]] virtual Result<std::unique_ptr<Container>> open(const Entry& e) const;
+  // Every problem of this file (not of inner files: verify_deep). Errors stay errors.
+  virtual void verify(Diagnostics& out) const = 0;
+  // Decodes mip `mip` of a texture entry to RGBA (unsupported for other entries).
+  [[nodiscard]] virtual Result<image::Rgba> texture(const Entry& e, unsigned mip = 0) const;
+  // An error about `e` in this container's terms.
+  [[nodiscard]] Error entry_error(const Entry& e, std::string message, ErrorKind kind = ErrorKind::data) const;
+
+ protected:
+  Container(std::string_view format, Input in, ContainerOptions opt);
+  // Sets the entries (index = position) and builds the lookup by name and path.
+  void set_entries(std::vector<Entry> entries);
+  // Extra spellings: family aliases (checked after name, path and #INDEX).
+  [[nodiscard]] virtual const Entry* find_alias(std::string_view) const { return nullptr; }
+  // The bytes [offset, offset + size) of the input, or an error naming the entry.
+  [[nodiscard]] Result<Input> slice(const Entry& e) const;
+
+ private:
+  std::string format_;
+  Input input_;
+  ContainerOptions options_;
+  std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::size_t> by_name_;
+};
+
+// Opens `in` with the family that identifies it (or `family` when given). Unrecognised input is
+// a data error "unrecognised file format".
+Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt = {},
+                                        std::string_view family = {});
+// Opens PATH or PATH::INNER::INNER... (each step found in the container before it, to any
+// depth). A real file whose name contains "::" wins.
+Result<std::unique_ptr<Container>> open_path(const std::string& spec, const ContainerOptions& opt = {});
+// The bytes of PATH or PATH::INNER::... (for verbs that need bytes, not a container).
+Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt = {});
+
+// For input no family recognises: a sentence pointing to the fix ("" when there is none),
+// e.g. a folder that is not a disc, or a WARRIORS.WAD given without its DIR.
+std::string unrecognised_hint(const Input& in);
+
+// ---- verify --deep ---------------------------------------------------------------------------
+struct DeepOptions {
+  unsigned depth = 1;     // levels of inner files below the container
+  unsigned threads = 0;   // 0 = all cores (inner files in parallel)
+  bool progress = false;
+};
+// Verifies every nested entry of `c` with its own family (opened from `c`, never re-parsing
+// `c`), in parallel, appending in entry order; each diagnostic's structure starts with the
+// entry's name. Time grows linearly with the number of inner files.
+void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt);
+
+// ---- The one serialiser (docs/cli.md#json, docs/schema/*.json) --------------------------------
+// Integers above 2^53 become "0x..." strings, empty strings become null (recursively).
+Json normalise_json(Json j);
+Json entry_json(const Entry& e);
+// {"format", ...info()}
+Result<Json> info_json(const Container& c);
+// {"format", ...list_fields(), "entries": [...]} (entries matching `globs`, all when empty).
+Json list_json(const Container& c, const std::vector<std::string>& globs = {});
+// {"severity", "code", "structure", "offset", "message"}; code is the rule id ("V13") when the
+// message starts with one, else null.
+Json problem_json(const Diagnostic& d);
+// One file of `verify --json`: {"file", "format", "ok", "errors", "warnings", "problems"}.
+Json verify_json(std::string_view file, std::optional<std::string_view> format, const Diagnostics& d);
+
+// ---- Families (src/formats/<fmt>/container.cc) -----------------------------------------------
+Result<std::unique_ptr<Container>> open_igarchive_container(Input in, const ContainerOptions& opt);
+Result<std::unique_ptr<Container>> open_igz_container(Input in, const ContainerOptions& opt);
+Result<std::unique_ptr<Container>> open_renderware_container(Input in, const ContainerOptions& opt);
+Result<std::unique_ptr<Container>> open_warriors_container(Input in, const ContainerOptions& opt);
+Result<std::unique_ptr<Container>> open_oni_container(Input in, const ContainerOptions& opt);
+
+// For the families' container.cc: a Container whose info() and verify() delegate to the
+// family's Format record (the string-map API), entries set by the family.
+class FormatContainer : public Container {
+ public:
+  FormatContainer(const Format& f, Input in, ContainerOptions opt);
+  [[nodiscard]] Result<Json> info() const override;
+  void verify(Diagnostics& out) const override;
+  using Container::set_entries;
+
+ protected:
+  const Format& format_record_;
+};
+
+}  // namespace assay

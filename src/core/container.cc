@@ -1,0 +1,244 @@
+// The family-independent part of the container model: options, entry lookup, slicing and the
+// one JSON serialiser (docs/cli.md#json). Dispatch to the families: src/formats/container.cc.
+#include "assay/container.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+
+#include "assay/core/glob.h"
+
+namespace assay {
+
+// ---- options ----
+Result<std::uint64_t> parse_size(std::string_view text) {
+  std::string_view s = text;
+  std::uint64_t value = 0;
+  const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || p == s.data())
+    return usage_error(fmt::format("'{}' is not a size (examples: 4096, 64K, 1M, 2G)", text));
+  std::string_view unit = s.substr(static_cast<std::size_t>(p - s.data()));
+  unsigned shift = 0;
+  if (!unit.empty()) {
+    switch (std::toupper(static_cast<unsigned char>(unit.front()))) {
+      case 'K': shift = 10; break;
+      case 'M': shift = 20; break;
+      case 'G': shift = 30; break;
+      case 'T': shift = 40; break;
+      case 'B': shift = 0; break;
+      default: return usage_error(fmt::format("'{}': unknown size unit (use K, M or G)", text));
+    }
+    if (std::toupper(static_cast<unsigned char>(unit.front())) != 'B') unit.remove_prefix(1);
+    if (unit == "iB" || unit == "ib" || unit == "B" || unit == "b") unit = {};
+    if (!unit.empty()) return usage_error(fmt::format("'{}': unknown size unit (use K, M or G)", text));
+  }
+  if (shift != 0 && value > (~std::uint64_t{0} >> shift)) return usage_error(fmt::format("'{}': size too large", text));
+  return value << shift;
+}
+
+Result<ContainerOptions> container_options(const ReadOptions& ro) {
+  ContainerOptions o;
+  o.names_files = ro.names_files;
+  o.threads = ro.threads;
+  o.progress = ro.progress;
+  auto get = [&](const char* k) -> const std::string* {
+    auto it = ro.family.find(k);
+    return it == ro.family.end() || it->second.empty() ? nullptr : &it->second;
+  };
+  if (const std::string* v = get("igarchive-max-member")) {
+    auto n = parse_size(*v);
+    if (!n) return usage_error("--igarchive-max-member: " + n.error().message);
+    o.igarchive.member_cap = *n;
+  }
+  if (const std::string* v = get("igz-pointer-size")) {
+    if (*v != "4" && *v != "8") return usage_error(fmt::format("--igz-pointer-size: '{}' is not 4 or 8", *v));
+    o.igz.pointer_size = static_cast<unsigned>(std::stoul(*v));
+  }
+  if (const std::string* v = get("layouts")) o.oni.layouts = *v;
+  if (const std::string* v = get("exe")) o.oni.exe = *v;
+  if (const std::string* v = get("textures")) o.oni.textures = *v == "1";
+  return o;
+}
+
+ReadOptions ContainerOptions::read_options() const {
+  ReadOptions ro;
+  ro.names_files = names_files;
+  ro.threads = threads;
+  ro.progress = progress;
+  if (igarchive.member_cap != (std::uint64_t{1} << 30))
+    ro.family["igarchive-max-member"] = std::to_string(igarchive.member_cap);
+  if (igz.pointer_size != 0) ro.family["igz-pointer-size"] = std::to_string(igz.pointer_size);
+  if (!oni.layouts.empty()) ro.family["layouts"] = oni.layouts;
+  if (!oni.exe.empty()) ro.family["exe"] = oni.exe;
+  if (oni.textures) ro.family["textures"] = "1";
+  return ro;
+}
+
+// ---- entries ----
+Container::Container(std::string_view format, Input in, ContainerOptions opt)
+    : format_(format), input_(std::move(in)), options_(std::move(opt)) {}
+
+void Container::set_entries(std::vector<Entry> entries) {
+  entries_ = std::move(entries);
+  by_name_.clear();
+  by_name_.reserve(entries_.size() * 2);
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    entries_[i].index = i;
+    if (entries_[i].name) by_name_.emplace(*entries_[i].name, i);  // the first of equal names wins
+  }
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    if (!entries_[i].path.empty()) by_name_.emplace(entries_[i].path, i);
+}
+
+const Entry* Container::find(std::string_view name) const {
+  if (auto it = by_name_.find(std::string(name)); it != by_name_.end()) return &entries_[it->second];
+  if (name.size() > 1 && name.front() == '#') {
+    std::uint64_t i = 0;
+    const auto [p, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), i);
+    if (ec == std::errc() && p == name.data() + name.size() && i < entries_.size()) return &entries_[i];
+  }
+  return find_alias(name);
+}
+
+Error Container::entry_error(const Entry& e, std::string message, ErrorKind kind) const {
+  Error err = make_error(format_, e.name ? *e.name : e.path, e.offset.value_or(kNoOffset), std::move(message));
+  err.file = input_.name;
+  err.kind = kind;
+  return err;
+}
+
+Result<Input> Container::slice(const Entry& e) const {
+  if (!e.offset || !e.size) return entry_error(e, "has no bytes of its own", ErrorKind::unsupported);
+  if (!range_ok(*e.offset, *e.size, input_.bytes.size()))
+    return entry_error(e, fmt::format("{:#x} bytes at {:#x} run past the end of the file ({:#x} bytes)", *e.size,
+                                      *e.offset, input_.bytes.size()));
+  Input out;
+  out.name = input_.name + "::" + (e.name ? *e.name : e.path);
+  out.bytes = input_.bytes.subspan(*e.offset, *e.size);
+  out.owner = input_.owner;
+  return out;
+}
+
+Result<Input> Container::read(const Entry& e) const { return slice(e); }
+
+Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
+  return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);
+}
+
+// ---- FormatContainer ----
+FormatContainer::FormatContainer(const Format& f, Input in, ContainerOptions opt)
+    : Container(f.name, std::move(in), std::move(opt)), format_record_(f) {}
+
+Result<Json> FormatContainer::info() const {
+  if (format_record_.info == nullptr) return Json::object();
+  ASSAY_TRY(Json j, format_record_.info(input(), options().read_options()));
+  j.erase("format");
+  return j;
+}
+
+void FormatContainer::verify(Diagnostics& out) const {
+  if (format_record_.verify != nullptr) format_record_.verify(input(), options().read_options(), out);
+}
+
+// ---- the serialiser ----
+namespace {
+constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
+
+void normalise_in_place(Json& j) {
+  if (j.is_object() || j.is_array()) {
+    for (auto& v : j) normalise_in_place(v);
+  } else if (j.is_number_unsigned()) {
+    if (j.get<std::uint64_t>() > kMaxExact) j = fmt::format("0x{:x}", j.get<std::uint64_t>());
+  } else if (j.is_number_integer()) {
+    const std::int64_t v = j.get<std::int64_t>();
+    if (v > static_cast<std::int64_t>(kMaxExact) || v < -static_cast<std::int64_t>(kMaxExact)) {
+      const std::uint64_t mag = v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
+      j = fmt::format("{}0x{:x}", v < 0 ? "-" : "", mag);
+    }
+  } else if (j.is_string() && j.get_ref<const std::string&>().empty()) {
+    j = nullptr;
+  }
+}
+
+template <class T>
+Json opt_json(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+}  // namespace
+
+Json normalise_json(Json j) {
+  normalise_in_place(j);
+  return j;
+}
+
+Json entry_json(const Entry& e) {
+  Json j;
+  j["index"] = e.index;
+  j["name"] = opt_json(e.name);
+  j["path"] = e.path.empty() ? Json(nullptr) : Json(e.path);
+  j["offset"] = opt_json(e.offset);
+  j["size"] = opt_json(e.size);
+  j["stored_size"] = opt_json(e.stored_size);
+  j["kind"] = e.kind;
+  for (auto it = e.details.begin(); it != e.details.end(); ++it)
+    if (!j.contains(it.key())) j[it.key()] = it.value();
+  return normalise_json(std::move(j));
+}
+
+Result<Json> info_json(const Container& c) {
+  ASSAY_TRY(Json fields, c.info());
+  Json j;
+  j["format"] = c.format();
+  for (auto it = fields.begin(); it != fields.end(); ++it)
+    if (it.key() != "format") j[it.key()] = it.value();
+  return normalise_json(std::move(j));
+}
+
+Json list_json(const Container& c, const std::vector<std::string>& globs) {
+  Json j;
+  j["format"] = c.format();
+  const Json fields = c.list_fields();
+  for (auto it = fields.begin(); it != fields.end(); ++it)
+    if (it.key() != "format" && it.key() != "entries") j[it.key()] = it.value();
+  j = normalise_json(std::move(j));
+  Json entries = Json::array();
+  for (const Entry& e : c.entries()) {
+    if (!globs.empty() && !(e.name && glob_any(globs, *e.name)) && !glob_any(globs, e.path)) continue;
+    entries.push_back(entry_json(e));
+  }
+  j["entries"] = std::move(entries);
+  return j;
+}
+
+Json problem_json(const Diagnostic& d) {
+  Json j;
+  j["severity"] = to_string(d.severity);
+  // A rule id at the start of the message ("V13: ...", "R1: ...", "D5: ...").
+  const std::string& m = d.where.message;
+  std::size_t n = 0;
+  while (n < m.size() && std::isupper(static_cast<unsigned char>(m[n]))) ++n;
+  std::size_t k = n;
+  while (k < m.size() && std::isdigit(static_cast<unsigned char>(m[k]))) ++k;
+  const bool coded = n >= 1 && n <= 4 && k > n && k < m.size() && m[k] == ':';
+  j["code"] = coded ? Json(m.substr(0, k)) : Json(nullptr);
+  j["structure"] = d.where.structure;
+  j["offset"] = d.where.offset == kNoOffset ? Json(nullptr) : Json(d.where.offset);
+  j["message"] = m;
+  return normalise_json(std::move(j));
+}
+
+Json verify_json(std::string_view file, std::optional<std::string_view> format, const Diagnostics& d) {
+  Json problems = Json::array();
+  for (const auto& x : d.items()) problems.push_back(problem_json(x));
+  Json j;
+  j["file"] = file;
+  j["format"] = format ? Json(*format) : Json(nullptr);
+  j["ok"] = !d.has_errors();
+  j["errors"] = d.count(Severity::error);
+  j["warnings"] = d.count(Severity::warning);
+  j["problems"] = std::move(problems);
+  return j;
+}
+
+}  // namespace assay

@@ -1,0 +1,187 @@
+// Container dispatch: which family opens an input, A::B::C paths, Container::open and
+// verify --deep over an open container (each inner file read once from the parsed container).
+#include <fmt/format.h>
+
+#include <cctype>
+#include <system_error>
+
+#include "assay/container.h"
+#include "assay/core/progress.h"
+#include "assay/core/thread_pool.h"
+
+namespace assay {
+
+namespace {
+
+using Opener = Result<std::unique_ptr<Container>> (*)(Input, const ContainerOptions&);
+
+// One line per family: the name of its Format record and its container factory.
+struct FamilyOpener {
+  std::string_view family;
+  Opener open;
+};
+constexpr FamilyOpener kOpeners[] = {
+    {"igarchive", open_igarchive_container}, {"igz", open_igz_container},
+    {"renderware", open_renderware_container}, {"warriors", open_warriors_container},
+    {"oni", open_oni_container},
+};
+
+Error unrecognised(const Input& in) {
+  Error e = make_error("", "", kNoOffset, "unrecognised file format");
+  e.file = in.name;
+  return e;
+}
+
+Error no_entry(const Container& c, std::string_view name) {
+  Error e = make_error(c.format(), "", kNoOffset,
+                       fmt::format("no entry named '{}' (`assay list {}` shows the names)", name, c.input().name));
+  e.file = c.input().name;
+  e.kind = ErrorKind::usage;
+  return e;
+}
+
+// Splits "A::B::C" into its file part and inner names. A real file named with "::" wins, and
+// so does the longest existing prefix (a folder or file whose own name has "::").
+std::vector<std::string> split_spec(const std::string& spec) {
+  std::error_code ec;
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  // the file part: the longest prefix ending before a "::" that exists on disk
+  std::size_t file_end = spec.size();
+  if (!std::filesystem::exists(spec, ec)) {
+    file_end = std::string::npos;
+    for (std::size_t p = spec.find("::"); p != std::string::npos; p = spec.find("::", p + 1))
+      if (p > 0 && std::filesystem::exists(spec.substr(0, p), ec)) file_end = p;  // the longest
+    if (file_end == std::string::npos) file_end = std::min(spec.find("::"), spec.size());
+  }
+  parts.push_back(spec.substr(0, file_end));
+  start = file_end;
+  while (start < spec.size()) {
+    start += 2;  // skip "::"
+    std::size_t next = spec.find("::", start);
+    if (next == std::string::npos) next = spec.size();
+    parts.push_back(spec.substr(start, next - start));
+    start = next;
+  }
+  return parts;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family) {
+  const Format* f = family.empty() ? identify_format(in) : find_format(family);
+  if (f == nullptr) {
+    if (!family.empty()) return usage_error(fmt::format("unknown format '{}' (`assay formats` lists them)", family));
+    return unrecognised(in);
+  }
+  for (const FamilyOpener& o : kOpeners)
+    if (o.family == f->name) {
+      auto c = o.open(std::move(in), opt);
+      if (!c) return std::move(c).error();
+      return std::move(*c);
+    }
+  return usage_error(fmt::format("{}: no container reader for this family", f->name));
+}
+
+Result<std::unique_ptr<Container>> Container::open(const Entry& e) const {
+  ASSAY_TRY(Input in, read(e));
+  return assay::open(std::move(in), options_);
+}
+
+Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt) {
+  const std::vector<std::string> parts = split_spec(spec);
+  ASSAY_TRY(Input in, Input::open(parts[0]));
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    auto c = assay::open(std::move(in), opt);
+    if (!c) return std::move(c).error();
+    const Entry* e = (*c)->find(parts[k]);
+    if (e == nullptr) return no_entry(**c, parts[k]);
+    ASSAY_TRY(in, (*c)->read(*e));
+    std::string name = parts[0];
+    for (std::size_t j = 1; j <= k; ++j) name += "::" + parts[j];
+    in.name = std::move(name);
+  }
+  return in;
+}
+
+Result<std::unique_ptr<Container>> open_path(const std::string& spec, const ContainerOptions& opt) {
+  ASSAY_TRY(Input in, resolve_path(spec, opt));
+  return assay::open(std::move(in), opt);
+}
+
+std::string unrecognised_hint(const Input& in) {
+  std::string base = std::filesystem::path(in.name).filename().string();
+  if (base.empty()) base = std::filesystem::path(in.name).parent_path().filename().string();
+  std::string upper = base;
+  for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (in.is_directory)
+    return fmt::format("{} is a folder, and not a Warriors disc (a disc folder holds WARRIORS.DIR and WARRIORS.WAD); "
+                       "give a file, or the disc's folder, DIR file or ISO image",
+                       in.name);
+  if (upper.ends_with(".WAD"))
+    return fmt::format("{} holds the data of a disc and is read with its directory: give the folder, or the DIR file "
+                       "beside it (e.g. assay list {})",
+                       base, (std::filesystem::path(in.name).parent_path() / "WARRIORS.DIR").string());
+  if (in.bytes.empty()) return "the file is empty";
+  return {};
+}
+
+// ---- verify --deep ----
+namespace {
+
+void prefix_into(Diagnostics& out, const Diagnostics& in, const std::string& label) {
+  for (Diagnostic d : in.items()) {
+    d.where.structure = d.where.structure.empty() ? label : label + ": " + d.where.structure;
+    out.add(std::move(d));
+  }
+}
+
+void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const DeepOptions& opt) {
+  const std::string label = e.name ? *e.name : e.path;
+  auto in = c.read(e);
+  if (!in) {
+    Error err = in.error();
+    err.structure = err.structure.empty() || err.structure == label ? label : label + ": " + err.structure;
+    out.error(std::move(err));
+    return;
+  }
+  const Format* f = identify_format(*in);
+  if (f == nullptr) return;  // not a format we check: nothing to say
+  Diagnostics d;
+  ContainerOptions o = c.options();
+  o.threads = 1;
+  o.progress = false;
+  auto inner = assay::open(std::move(*in), o);
+  if (!inner) {
+    d.error(inner.error());
+  } else {
+    (*inner)->verify(d);
+    if (opt.depth > 1) {
+      DeepOptions next = opt;
+      next.depth -= 1;
+      next.threads = 1;
+      next.progress = false;
+      verify_deep(**inner, d, next);
+    }
+  }
+  prefix_into(out, d, label);
+}
+
+}  // namespace
+
+void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt) {
+  if (opt.depth == 0) return;
+  std::vector<const Entry*> nested;
+  for (const Entry& e : c.entries())
+    if (e.nested) nested.push_back(&e);
+  std::vector<Diagnostics> per(nested.size());
+  Progress progress("verify --deep", nested.size(), opt.progress);
+  parallel_for(nested.size(), opt.threads ? opt.threads : default_threads(), [&](std::size_t i) {
+    verify_entry(c, *nested[i], per[i], opt);
+    progress.advance();
+  });
+  progress.finish();
+  for (const auto& d : per) out.append(d);  // entry order, whatever the thread order
+}
+
+}  // namespace assay

@@ -1,0 +1,115 @@
+// igArchive as a Container: the archive is parsed once (header, TOC, name table); entries are
+// its files in TOC (hash) order; read() decodes a member's blocks (on options().threads).
+// spec: alchemy.md#iga, #iga-lookup (find by name under the archive flags).
+#include <fmt/format.h>
+
+#include "assay/container.h"
+#include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/extract.h"
+#include "assay/formats/igarchive/verify.h"
+
+namespace assay {
+
+namespace {
+
+namespace iga = igarchive;
+
+class IgArchiveContainer final : public Container {
+ public:
+  IgArchiveContainer(Input in, ContainerOptions opt, iga::Archive a)
+      : Container("igarchive", std::move(in), std::move(opt)), archive_(std::move(a)) {
+    std::vector<Entry> entries;
+    entries.reserve(archive_.files().size());
+    const bool has_path = archive_.version() >= 0x0A;
+    for (const iga::FileEntry& f : archive_.files()) {
+      Entry e;
+      e.name = std::string(f.name);
+      e.path = std::string(f.name);  // extract writes the logical name (iga::extract_all)
+      e.offset = f.offset;
+      e.size = f.length;
+      e.stored_size = stored_size(f);
+      e.kind = "file";
+      e.nested = true;
+      e.details = {{"build_path", has_path ? Json(std::string(f.path)) : Json(nullptr)},
+                   {"hash", f.hash},
+                   {"compression", iga::to_string(f.compression)},
+                   {"blocks", f.num_blocks},
+                   {"table", f.compression == iga::Compression::stored ? Json(nullptr) : Json(iga::to_string(f.table))},
+                   {"first_entry", f.compression == iga::Compression::stored ? Json(nullptr) : Json(f.first_entry)},
+                   {"word", f.word},
+                   {"ordinal", f.ordinal},
+                   {"time", f.time}};
+      entries.push_back(std::move(e));
+    }
+    set_entries(std::move(entries));
+  }
+
+  [[nodiscard]] Result<Json> info() const override {
+    const iga::Header& h = archive_.header();
+    Json j = list_fields();
+    j["file_size"] = input().bytes.size();
+    j["header_size"] = iga::header_size(h.version);
+    j["toc_size"] = h.toc_size;
+    j["num_files"] = h.num_files;
+    j["sector_size"] = h.sector_size;
+    j["hash_search_divider"] = h.divider;
+    j["hash_search_slop"] = h.slop;
+    j["name_table_offset"] = h.name_table_offset;
+    j["name_table_size"] = h.name_table_size;
+    j["num_large_blocks"] = h.num_large;
+    j["num_medium_blocks"] = h.num_medium;
+    j["num_small_blocks"] = h.num_small;
+    j["flags"] = h.flags;
+    j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
+    j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
+    j["prefix_width"] = archive_.prefix_width();
+    return j;
+  }
+
+  [[nodiscard]] Json list_fields() const override {
+    return Json{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
+  }
+
+  [[nodiscard]] Result<Input> read(const Entry& e) const override {
+    const iga::FileEntry& f = archive_.files()[e.index];
+    ByteBuffer buf;
+    ASSAY_CHECK(archive_.read(f, buf, options().threads, options().igarchive.member_cap));
+    return Input::from_buffer(input().name + "::" + std::string(f.name), std::move(buf));
+  }
+
+  void verify(Diagnostics& out) const override {
+    iga::VerifyOptions vo;
+    vo.threads = options().threads;
+    vo.member_cap = options().igarchive.member_cap;
+    iga::verify(input().bytes, input().name, vo, out);
+  }
+
+ protected:
+  // Build paths and the hash lookup under the archive flags (case rules).
+  [[nodiscard]] const Entry* find_alias(std::string_view name) const override {
+    const iga::FileEntry* f = archive_.find(name);
+    return f == nullptr ? nullptr : &entries()[f->index];
+  }
+
+ private:
+  // Bytes the member occupies: its blocks' spans, or its length when stored.
+  std::optional<std::uint64_t> stored_size(const iga::FileEntry& f) const {
+    if (f.compression == iga::Compression::stored) return f.length;
+    auto blocks = archive_.blocks(f);
+    if (!blocks) return std::nullopt;
+    std::uint64_t n = 0;
+    for (const iga::Block& b : *blocks) n += b.span;
+    return n;
+  }
+
+  iga::Archive archive_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Container>> open_igarchive_container(Input in, const ContainerOptions& opt) {
+  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
+  return std::unique_ptr<Container>(new IgArchiveContainer(std::move(in), opt, std::move(a)));
+}
+
+}  // namespace assay

@@ -1,0 +1,127 @@
+// The Warriors family as Containers: a disc (folder, DIR file or ISO; spec: warriors.md#wr-1-2)
+// whose entries are the DIR rows, and a loose chunk container (.lev, .pak; spec: #wr-3) whose
+// entries are its chunks. Both parsed once; find() takes names, "0xHASH" and "<hash>.bin".
+#include <fmt/format.h>
+
+#include <map>
+
+#include "assay/container.h"
+#include "assay/core/thread_pool.h"
+#include "assay/formats/warriors/warriors.h"
+
+namespace assay {
+
+namespace {
+
+namespace wr = warriors;
+
+class DiscContainer final : public FormatContainer {
+ public:
+  DiscContainer(Input in, ContainerOptions opt, wr::Disc d, wr::NameTable names)
+      : FormatContainer(kWarriorsFormat, std::move(in), std::move(opt)), disc_(std::move(d)), names_(std::move(names)) {
+    const std::uint32_t n = disc_.count();
+    std::vector<wr::EntryKind> kinds(n, wr::EntryKind::other);
+    parallel_for(n, options().threads ? options().threads : default_threads(), [&](std::size_t i) {
+      const wr::DirEntry e = disc_.entry(static_cast<std::uint32_t>(i));
+      auto bytes = disc_.entry_bytes(e);
+      if (!bytes) return;
+      const std::string* name = names_.find(e.hash);
+      kinds[i] = wr::classify_entry(*bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
+    });
+    std::map<std::uint32_t, std::uint32_t> seen;  // hash -> first row (D9 duplicates: "<index>_" like extract)
+    std::vector<Entry> entries;
+    entries.reserve(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const wr::DirEntry d = disc_.entry(i);
+      Entry e;
+      if (const std::string* name = names_.find(d.hash)) e.name = *name;
+      e.path = wr::entry_file_name(d, names_);
+      if (!seen.emplace(d.hash, i).second) e.path = fmt::format("{}_{}", i, e.path);
+      e.offset = d.offset;  // in the WAD
+      e.size = d.size;
+      e.stored_size = d.size;
+      e.kind = std::string(wr::to_string(kinds[i]));
+      e.nested = true;
+      e.details = {{"hash", d.hash}, {"file", e.path}};
+      entries.push_back(std::move(e));
+    }
+    set_entries(std::move(entries));
+  }
+
+  [[nodiscard]] Result<Input> read(const Entry& e) const override {
+    const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));
+    ASSAY_TRY(ByteView bytes, disc_.entry_bytes(d));
+    Input out;
+    out.name = input().name + "::" + (e.name ? *e.name : e.path);
+    out.bytes = bytes;
+    out.owner = disc_.owner() ? disc_.owner() : input().owner;
+    return out;
+  }
+
+ protected:
+  // spec: warriors.md#wr-2-4: a name is looked up by its hash (any case, any "./" prefix);
+  // "0xHASH" and "<8 hex digits>.bin" name a hash directly.
+  [[nodiscard]] const Entry* find_alias(std::string_view name) const override {
+    std::uint32_t h = wr::name_hash(name);
+    if (name.size() == 12 && name.substr(8) == ".bin")
+      if (auto x = wr::parse_hash("0x" + std::string(name.substr(0, 8)))) h = *x;
+    auto d = disc_.find(h);
+    return d ? &entries()[d->index] : nullptr;
+  }
+
+ private:
+  wr::Disc disc_;
+  wr::NameTable names_;
+};
+
+class ChunkContainer final : public FormatContainer {
+ public:
+  ChunkContainer(Input in, ContainerOptions opt, const wr::LoadResult& r)
+      : FormatContainer(kWarriorsFormat, std::move(in), std::move(opt)), shape_(wr::to_string(r.shape)) {
+    std::vector<Entry> entries;
+    entries.reserve(r.chunks.size());
+    for (const wr::ChunkRecord& c : r.chunks) {
+      Entry e;
+      e.path = fmt::format("{:04}_{:02x}.bin", c.index, c.header.type);  // extract's file name
+      e.name = e.path;
+      e.offset = c.offset + 16;  // the body (spec: warriors.md#wr-3-1: 16-byte chunk header)
+      e.size = c.header.size;
+      e.stored_size = c.header.size;
+      e.kind = "chunk";
+      e.nested = true;
+      e.details = {{"file", e.path},
+                   {"group", c.group},
+                   {"type", c.header.type},
+                   {"type_name", wr::chunk_type_name(c.header.type)},
+                   {"header_offset", c.offset},
+                   {"id", c.header.id}};
+      entries.push_back(std::move(e));
+    }
+    set_entries(std::move(entries));
+  }
+
+  [[nodiscard]] Json list_fields() const override { return Json{{"container", shape_}}; }
+
+ private:
+  std::string shape_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Container>> open_warriors_container(Input in, const ContainerOptions& opt) {
+  if (wr::looks_like_disc(in)) {
+    ASSAY_TRY(wr::Disc d, wr::Disc::open(in));
+    ASSAY_TRY(wr::NameTable n, wr::NameTable::load(opt.names_files));
+    return std::unique_ptr<Container>(new DiscContainer(std::move(in), opt, std::move(d), std::move(n)));
+  }
+  // All raw: list what the file holds (handlers run in verify).
+  const wr::LoadResult r = wr::load_container(in.bytes, wr::HandlerTable());
+  if (r.error) {
+    Error e = *r.error;
+    if (e.file.empty()) e.file = in.name;
+    return e;
+  }
+  return std::unique_ptr<Container>(new ChunkContainer(std::move(in), opt, r));
+}
+
+}  // namespace assay
