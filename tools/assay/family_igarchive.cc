@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
 #include "cli.h"
@@ -16,7 +17,36 @@ struct PackArgs {
   std::uint32_t version = 0x0B;
   bool big = false, case_insensitive = false, force = false;
   unsigned threads = 0;
+  std::string conversion;  // the converting options given with --like ("--version --compression")
+  [[nodiscard]] bool given(std::string_view o) const { return conversion.find(o) != std::string::npos; }
 };
+
+// `pack --like ORIGINAL DIR` without converting options: an edit of the original. Files whose
+// bytes equal the original's keep their stored bytes; only the others are encoded (issue 10).
+int run_pack_like(Cli& cli, const PackArgs& p) {
+  namespace iga = igarchive;
+  auto in = open_input(p.like);
+  if (!in) return report(in.error());
+  Diagnostics diags;
+  auto a = iga::open_strict(in->bytes, in->name, &diags);
+  if (!a) return report(a.error());
+  std::vector<std::string> added;
+  auto plan = iga::plan_like(*a, p.dir, std::nullopt, p.threads, &added);
+  if (!plan) return report(plan.error());
+  auto r = iga::edit_archive(*a, *plan);
+  if (!r) return report(r.error());
+  const std::uint64_t n = a->files().size() + plan->add.size();
+  auto w = iga::write_checked(p.out, r->bytes, p.force,
+                              [&](ByteView b) { return iga::check_edited(b, *plan, n, p.threads); });
+  if (!w) return report(w.error());
+  if (!cli.quiet) {
+    for (const auto& name : added) std::fprintf(stderr, "assay: %s: not in %s, added\n", name.c_str(), p.like.c_str());
+    std::fprintf(stderr, "%s: %llu files, %zu bytes: %llu kept as stored, %zu re-encoded, %zu added\n", p.out.c_str(),
+                 static_cast<unsigned long long>(n), r->bytes.size(), static_cast<unsigned long long>(r->copied_files),
+                 plan->replace.size(), plan->add.size());
+  }
+  return kExitOk;
+}
 
 int run_pack(Cli& cli, const PackArgs& p) {
   namespace iga = igarchive;
@@ -31,17 +61,31 @@ int run_pack(Cli& cli, const PackArgs& p) {
   }
   iga::WriterOptions opt;
   std::vector<iga::WriterFile> files;
+  if (!p.like.empty() && p.conversion.empty()) return run_pack_like(cli, p);
   if (!p.like.empty()) {
     auto in = open_input(p.like);
     if (!in) return report(in.error());
     Diagnostics diags;
     auto a = iga::open_strict(in->bytes, in->name, &diags);
     if (!a) return report(a.error());
+    // A real conversion: the original's names, order and times with the options given applied;
+    // every file is re-encoded (issue 10: options with --like apply or are refused).
     opt = iga::options_like(*a);
+    if (p.given("--version") && p.version != opt.version) {
+      opt.version = p.version;
+      opt.prefix_width = 0;  // the new version's own prefix form (spec #iga-prefix)
+      opt.prefix_little.reset();
+    }
+    if (p.given("--big-endian")) opt.endian = Endian::big;
+    if (p.given("--case-insensitive")) opt.flags |= iga::kFlagCaseInsensitive;
     std::vector<std::string> added;
     auto f = iga::files_like(*a, p.dir, *comp, &added);
     if (!f) return report(f.error());
     files = std::move(*f);
+    if (p.given("--compression"))
+      for (auto& w : files) w.compression = *comp;
+    if (!cli.quiet)
+      std::fprintf(stderr, "assay: %s given with --like: converting, every file is re-encoded\n", p.conversion.c_str());
     if (!cli.quiet)
       for (const auto& n : added) std::fprintf(stderr, "assay: %s: not in %s, added\n", n.c_str(), p.like.c_str());
   } else {
@@ -79,10 +123,16 @@ void register_igarchive(Cli& cli) {
   sub->add_flag("--big-endian", args->big, "big-endian archive (default little)");
   sub->add_option("--compression", args->compression, "lzma (default), deflate, lz4, none or stored");
   sub->add_flag("--case-insensitive", args->case_insensitive, "flags bit 0: hash lower-cased names");
-  sub->add_option("--like", args->like, "rebuild with this archive's version, byte order, flags, order and codecs");
+  sub->add_option("--like", args->like, "rebuild like this archive: unchanged files keep their stored bytes; "
+                  "--version/--big-endian/--compression/--case-insensitive with it convert (everything re-encoded)");
   sub->add_flag("-f,--force", args->force, "overwrite OUT");
   sub->add_option("--threads", args->threads, "compression threads (default: all cores)");
-  sub->callback([&cli, args] { cli.fail(run_pack(cli, *args)); });
+  sub->callback([&cli, args, sub] {
+    args->conversion.clear();
+    for (const char* o : {"--version", "--big-endian", "--compression", "--case-insensitive"})
+      if (sub->get_option(o)->count() > 0) args->conversion += std::string(args->conversion.empty() ? "" : " ") + o;
+    cli.fail(run_pack(cli, *args));
+  });
 }
 
 }  // namespace assay::cli

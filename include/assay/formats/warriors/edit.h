@@ -1,0 +1,40 @@
+// Targeted edits of WARRIORS.DIR / WARRIORS.WAD: replace, add and remove entries (issue 10).
+// spec: warriors.md#wr-2-6 (replace: new slot, later rows shift by whole sectors; adding: data at
+// the next 2,048 boundary after the last entry and a row appended; removing: the row and its
+// slot taken out, later offsets move down). Everything else is copied byte for byte, so an add
+// followed by a remove of the same entry gives back the original DIR and WAD.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "assay/core/bytes.h"
+#include "assay/formats/format.h"
+#include "assay/formats/warriors/disc.h"
+
+namespace assay::warriors {
+
+struct DiscEdit {
+  std::map<std::uint32_t, ByteView> replace;  // row index -> new bytes
+  std::set<std::uint32_t> remove;             // row indices
+  struct Added {
+    std::uint32_t hash = 0;
+    ByteView data;
+  };
+  std::vector<Added> add;  // appended last, in this order
+};
+
+// Streams the new WAD through `wad` (pieces in order) and returns the new DIR. The original must
+// pass D1-D10 without errors (warnings are kept as they are).
+Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
+                             const std::function<Result<void>(ByteView)>& wad);
+
+// The Format record's edit (assay replace/add/remove DISC -o OUTDIR | --in-place): names are
+// hashed with the WAD hash (spec #wr-2-2; "0x" + hex for a raw hash); --names only labels the
+// report. OUTDIR receives WARRIORS.DIR and WARRIORS.WAD.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
+}  // namespace assay::warriors
