@@ -177,6 +177,7 @@ void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt) {
   std::vector<Diagnostics> per(nested.size());
   Progress progress("verify --deep", nested.size(), opt.progress);
   parallel_for(nested.size(), opt.threads ? opt.threads : default_threads(), [&](std::size_t i) {
+    progress.set_current(nested[i]->name ? *nested[i]->name : nested[i]->path);
     verify_entry(c, *nested[i], per[i], opt);
     progress.advance();
   });

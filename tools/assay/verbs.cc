@@ -220,6 +220,7 @@ struct ExtractRun {
       }
     }
     (void)threads;
+    progress.set_current(e.path);
     auto in = c.read(e);
     if (!in) return fail(e, in.error());
     auto w = dir.write(e.path, in->bytes);
@@ -280,6 +281,7 @@ int do_extract(Cli& cli, const Args& a) {
   std::uint64_t total = 0;
   for (const Entry* e : sel->entries) total += e->size.value_or(0);
   Progress progress("extract", total, c->options().progress);
+  progress.set_bytes();
   ExtractRun run{*c, dir, a, progress};
   // Small entries in parallel batches (bounded memory); a large one alone, its blocks on all cores.
   const unsigned threads = c->options().threads ? c->options().threads : default_threads();

@@ -1,4 +1,5 @@
 // Progress on stderr, only when stderr is a terminal and not --quiet. Thread-safe.
+// "label: 42% 12.0/28.5 MiB 3.1 MiB/s ETA 5s current-file"
 #pragma once
 
 #include <atomic>
@@ -14,6 +15,10 @@ class Progress {
   Progress(std::string label, std::uint64_t total, bool enabled);
   ~Progress();
   void advance(std::uint64_t n = 1);
+  // The item being worked on (a file name), shown after the figures.
+  void set_current(std::string item);
+  // Counts are bytes: shown as KiB/MiB/GiB, rate per second.
+  void set_bytes(bool bytes = true) { bytes_ = bytes; }
   void finish();
   static bool stderr_is_terminal();
 
@@ -24,6 +29,9 @@ class Progress {
   std::atomic<std::uint64_t> done_{0};
   bool enabled_;
   bool finished_ = false;
+  bool bytes_ = false;
+  std::string current_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::mutex mu_;
   std::chrono::steady_clock::time_point last_{};
 };
