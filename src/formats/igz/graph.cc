@@ -232,8 +232,10 @@ void Builder::tables() {
 }
 
 // igDataList {header, count, capacity, igMemory} (spec: #igz-objects, #corrections C4). On
-// 64-bit version 10 files the count sits at 0x10 (NST) or 0x0C (CTR): the reading whose
-// count x element size equals the igMemory size is taken, NST when neither or both fit.
+// 64-bit version 10 files the count sits at 0x10 (NST, after a u64 reference count) or 0x0C
+// (CTR, after a u32 one). CTR's capacity sits where NST's count does, so a CTR list also "fits"
+// the NST reading; NST's word at 0x0C is the reference count's high half (0). So: CTR when the
+// word at 0x0C times the element size is the (nonzero) igMemory size, else NST.
 Result<Builder::ListView> Builder::data_list(const Object& o, std::uint64_t elem, std::string_view what) {
   ListLayout layout = ps == 4 ? ListLayout::ptr32 : ListLayout::ptr64;
   if (nst_layout(f.header())) layout = ListLayout::nst64;
@@ -247,7 +249,7 @@ Result<Builder::ListView> Builder::data_list(const Object& o, std::uint64_t elem
     auto fits = [&](ListLayout l) {
       return std::uint64_t{r.at_unchecked<std::uint32_t>(pos + count_at(l))} * elem == size;
     };
-    if (!fits(ListLayout::nst64) && fits(ListLayout::ctr64)) layout = ListLayout::ctr64;
+    if (size != 0 && fits(ListLayout::ctr64)) layout = ListLayout::ctr64;
   }
   if (std::find(g.list_layouts.begin(), g.list_layouts.end(), layout) == g.list_layouts.end())
     g.list_layouts.push_back(layout);

@@ -184,7 +184,7 @@ TEST_F(IgArchiveCorruption, NameOffsetPastNameTable) {
   store<std::uint32_t>(m.data() + a.header().name_table_offset, 0x7FFF, e);
   expect_error(m, "name offset", "nameTableSize");
 }
-TEST_F(IgArchiveCorruption, WrongNameHashIsAnErrorFromV10) {
+TEST_F(IgArchiveCorruption, WrongNameHashIsAnError) {
   ByteBuffer m = full;
   store<std::uint32_t>(m.data() + 0x38 + 4ull * (a.files().size() - 1), 0xFFFFFFFEu, e);  // last hash, still sorted
   expect_error(m, "hash mismatch", "hashes to");
