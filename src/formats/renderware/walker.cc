@@ -67,7 +67,10 @@ class Walker {
                      fmt::format("{} bytes after the top-level section are neither zero padding nor a section (R5)", rest));
       }
       ASSAY_CHECK(step(pos, limit));
-      if (progress_ && pos >= reported_ + kProgressStep) progress_(reported_ = pos);
+      if (progress_ && pos >= reported_ + kProgressStep) {
+        progress_(reported_, pos);
+        reported_ = pos;
+      }
     }
     sum_.stream_end = base_ + stream_end_;
     return sum_;
@@ -82,12 +85,19 @@ class Walker {
 
   // Children of a container body [body, end): counted from their headers only (a body that
   // does not hop to its end exactly is reported by the walk itself when it gets there).
+  // The pages this look-ahead touches are handed to `progress_` as it goes (a container as
+  // large as the file must not make the whole file resident).
   std::uint32_t count_children(std::uint64_t body, std::uint64_t end) const {
     std::uint32_t n = 0;
+    std::uint64_t released = body;
     for (std::uint64_t p = body; end - p >= SectionHeader::kSize; ++n) {
       const std::uint64_t size = load<std::uint32_t>(b_.data() + p + 4, Endian::little);
       if (size > end - p - SectionHeader::kSize) return n + 1;
       p += SectionHeader::kSize + size;
+      if (progress_ && p >= released + kProgressStep) {
+        progress_(released, p);
+        released = p;
+      }
     }
     return n;
   }
@@ -240,14 +250,11 @@ Result<WalkSummary> walk_file(const std::string& path, const DiagSink& diag, con
   ASSAY_TRY(MappedFile m, MappedFile::open(path));
   const ByteView b = m.bytes();
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  std::uint64_t dropped = 0;
-  // The walk never reads behind `done` again: drop those pages of our own private read-only
-  // mapping (they would be read back from the file if ever touched).
-  const WalkProgress release = [&](std::uint64_t done) {
-    const std::uint64_t upto = done / page * page;
-    if (upto <= dropped) return;
-    ::madvise(const_cast<std::uint8_t*>(b.data()) + dropped, upto - dropped, MADV_DONTNEED);
-    dropped = upto;
+  // Dropping pages of our own private read-only mapping is always safe: they are read back
+  // from the file (the page cache) if the walk touches them again.
+  const WalkProgress release = [&](std::uint64_t begin, std::uint64_t end) {
+    const std::uint64_t from = (begin + page - 1) / page * page, to = end / page * page;
+    if (to > from) ::madvise(const_cast<std::uint8_t*>(b.data()) + from, to - from, MADV_DONTNEED);
   };
   return walk_each(b, 0, diag, options, visit, release);
 }

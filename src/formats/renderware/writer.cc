@@ -79,20 +79,69 @@ Result<Ps2Texture> ps2_texture_from_rgba(std::string name, const std::vector<ima
   return t;
 }
 
+namespace {
+
+struct Ps2Header {  // the fields of spec #rw-5-3 the writers choose
+  std::uint32_t width = 0, height = 0, depth = 0, raster_format = 0;
+  std::uint16_t layout_version = 2;
+  std::uint64_t tex0 = 0;
+  std::uint32_t levels = 1, pixel_size = 0, palette_size = 0, gs_words = 0;
+};
+
+std::uint64_t make_tex0(std::uint32_t w, std::uint32_t h, std::uint32_t psm, bool alpha, std::uint64_t tbw) {
+  return (tbw << 14) | (std::uint64_t{psm} << 20) | (std::uint64_t(std::countr_zero(w)) << 26) |
+         (std::uint64_t(std::countr_zero(h)) << 30) | (std::uint64_t{alpha ? 1u : 0u} << 34);
+}
+
+// The 0x15 section around a raster header and its data (spec: #rw-5-2).
+ByteBuffer ps2_native(const std::string& name, const std::string& mask, std::uint32_t filter, std::uint32_t s,
+                      const Ps2Header& h, const ByteBuffer& data) {
+  ByteWriter hdr;  // spec: #rw-5-3
+  hdr.u32(h.width), hdr.u32(h.height), hdr.u32(h.depth);
+  hdr.u16(static_cast<std::uint16_t>(h.raster_format)), hdr.u16(h.layout_version);
+  hdr.u64(h.tex0);
+  hdr.u32(0);                  // palette base
+  hdr.u32((h.levels - 1) << 2);  // TEX1 low: MXL
+  hdr.u64(0), hdr.u64(0);      // MIPTBP1, MIPTBP2
+  hdr.u32(h.pixel_size), hdr.u32(h.palette_size), hdr.u32(h.gs_words), hdr.u32(0xFC0);
+  ByteWriter plat;
+  plat.u32(kPlatformPS2), plat.u32(filter);
+  ByteWriter sky;
+  sky.u32(0xFC0);
+  return container(id::kTextureNative,
+                   {section(id::kStruct, plat.buffer(), s), string_section(name, s), string_section(mask, s),
+                    container(id::kStruct, {section(id::kStruct, hdr.buffer(), s), section(id::kStruct, data, s)}, s),
+                    container(id::kExtension, {section(id::kSkyMipmapVal, sky.buffer(), s)}, s)},
+                   s);
+}
+
+void pad_to(ByteWriter& w, std::uint64_t size) {
+  if (w.size() < size) w.zeros(size - w.size());
+}
+
+}  // namespace
+
 Result<ByteBuffer> ps2_texture_native(const Ps2Texture& t) {
   if (!std::has_single_bit(t.width) || !std::has_single_bit(t.height) || t.width > 4096 || t.height > 4096)
     return werr("width and height must be powers of two up to 4096");
   const auto nlev = static_cast<std::uint32_t>(t.levels.size());
-  if (nlev == 0 || nlev > 8) return werr("1 to 8 levels");
+  if (nlev == 0 || nlev > 8 || nlev > static_cast<std::uint32_t>(std::bit_width(std::max(t.width, t.height))))
+    return werr("1 to 8 levels, no more than the size allows");
+  if (t.layout_version > 2) return werr("layout version 0, 1 or 2");
   const std::uint32_t entries = t.pal4 ? 16 : 256, depth = t.pal4 ? 4 : 8;
   if (t.palette.size() > entries) return werr("palette too large");
-  // texel packets: pad to 16x4 (8-bit) / 32x4 (4-bit), swizzle, send at half size (spec: #rw-5-6)
-  const std::uint32_t min_w = t.pal4 ? 32 : 16, min_h = 4;
+  const bool packets = t.layout_version == 2;
+  const bool newer = decode_stamp_raw(t.stamp).version > 0x31000;
+  // swizzled: PSMT8 in layouts 1-2, PSMT4 in layout 2 above 3.1.0.0 (spec: #rw-real, #rw-5-6)
+  const bool swizzled = t.pal4 ? packets && newer : t.layout_version >= 1;
+  const std::uint32_t min_w = swizzled ? (t.pal4 ? 32 : 16) : 8, min_h = swizzled ? 4 : 1;
   ByteWriter texels;
   std::uint64_t gs_words = 0;
   for (std::uint32_t i = 0; i < nlev; ++i) {
     const std::uint32_t lw = level_dim(t.width, i), lh = level_dim(t.height, i);
     if (t.levels[i].size() != std::size_t{lw} * lh) return werr(fmt::format("level {} is not {} x {}", i, lw, lh));
+    if (!packets && (lw < min_w || lh < min_h))
+      return werr(fmt::format("level {} is smaller than the {} x {} the old layout can hold", i, min_w, min_h));
     const std::uint32_t w = std::max(lw, min_w), h = std::max(lh, min_h);
     ByteBuffer padded(std::size_t{w} * h, 0);
     for (std::uint32_t y = 0; y < lh; ++y)
@@ -103,13 +152,26 @@ Result<ByteBuffer> ps2_texture_native(const Ps2Texture& t) {
       }
     const std::size_t raw = std::size_t{w} * h * depth / 8;
     ByteBuffer image((raw + 15) & ~std::size_t{15}, 0);
-    t.pal4 ? image::ps2::swizzle4(padded.data(), w, h, image.data()) : image::ps2::swizzle8(padded.data(), w, h, image.data());
-    if (image.size() / 16 > 0x7FFF) return werr("level too large for one GS packet (splitting not implemented)");
-    packet(texels, w / 2, h / 2, image);
+    if (swizzled) {
+      t.pal4 ? image::ps2::swizzle4(padded.data(), w, h, image.data()) : image::ps2::swizzle8(padded.data(), w, h, image.data());
+    } else {
+      for (std::size_t k = 0; k < padded.size(); ++k)
+        image[k * depth / 8] |= static_cast<std::uint8_t>(t.pal4 ? (padded[k] & 0xF) << ((k & 1) * 4) : padded[k]);
+    }
+    if (packets) {
+      if (image.size() / 16 > 0x7FFF) return werr("level too large for one GS packet (use the old layout)");
+      packet(texels, swizzled ? w / 2 : w, swizzled ? h / 2 : h, image);
+    } else {
+      const std::uint64_t at = texels.size();
+      texels.bytes(ByteView(image).first(raw));
+      pad_to(texels, at + ((raw + 63) & ~std::uint64_t{63}));  // RenderWare's 64-byte level steps
+    }
     gs_words += raw / 4;
   }
-  // palette packet: CSM1 order for PAL8, alpha in 0-128 (spec: #rw-5-8)
-  const std::uint32_t sent = t.pal4 ? 24 : 256;
+  // palette: CSM1 order for PAL8, alpha in 0-128 (spec: #rw-5-8); PAL4 sends 8 x 3 (8 x 2 up to
+  // 3.1.0.0 and in the old layout)
+  const std::uint32_t pal_h = t.pal4 ? (packets && newer ? 3 : 2) : 16, pal_w = t.pal4 ? 8 : 16;
+  const std::uint32_t sent = pal_w * pal_h;
   ByteBuffer pal(std::size_t{sent} * 4, 0);
   for (std::uint32_t i = 0; i < t.palette.size(); ++i) {
     const std::uint32_t c = t.palette[i];
@@ -119,39 +181,83 @@ Result<ByteBuffer> ps2_texture_native(const Ps2Texture& t) {
     store<std::uint32_t>(pal.data() + 4 * e, (c & 0x00FFFFFF) | (std::uint32_t(a) << 24), Endian::little);
   }
   ByteWriter palw;
-  packet(palw, t.pal4 ? 8 : 16, t.pal4 ? 3 : 16, pal);
+  if (packets) packet(palw, pal_w, pal_h, pal);
+  else palw.bytes(pal);
   gs_words += sent;
 
-  const std::uint32_t rf = 0x0504 | (t.pal4 ? raster::kPal4 : raster::kPal8) | (nlev > 1 ? raster::kMipmaps : 0);
+  Ps2Header h;
+  h.width = t.width, h.height = t.height, h.depth = depth, h.levels = nlev;
+  h.raster_format = 0x0504 | (t.pal4 ? raster::kPal4 : raster::kPal8) | (nlev > 1 ? raster::kMipmaps : 0);
+  h.layout_version = t.layout_version;
   std::uint64_t tbw = std::max<std::uint64_t>(1, (t.width + 63) / 64);
   tbw += tbw & 1;  // even for PSMT8/PSMT4 (matches the fixture of spec #rw-10-3)
-  const std::uint64_t tex0 = (tbw << 14) | (std::uint64_t{t.pal4 ? 0x14u : 0x13u} << 20) |
-                             (std::uint64_t(std::countr_zero(t.width)) << 26) |
-                             (std::uint64_t(std::countr_zero(t.height)) << 30) | (std::uint64_t{1} << 34);
-  ByteWriter hdr;  // spec: #rw-5-3
-  hdr.u32(t.width), hdr.u32(t.height), hdr.u32(depth);
-  hdr.u16(static_cast<std::uint16_t>(rf)), hdr.u16(2);
-  hdr.u64(tex0);
-  hdr.u32(0);                  // palette base
-  hdr.u32((nlev - 1) << 2);    // TEX1 low: MXL
-  hdr.u64(0), hdr.u64(0);      // MIPTBP1, MIPTBP2
-  hdr.u32(static_cast<std::uint32_t>(texels.size()));
-  hdr.u32(static_cast<std::uint32_t>(palw.size()));
-  hdr.u32(static_cast<std::uint32_t>(gs_words));
-  hdr.u32(0xFC0);
+  h.tex0 = make_tex0(t.width, t.height, t.pal4 ? 0x14u : 0x13u, true, tbw);
+  h.pixel_size = static_cast<std::uint32_t>(texels.size());
+  h.palette_size = static_cast<std::uint32_t>(palw.size());
+  h.gs_words = static_cast<std::uint32_t>(gs_words);
   ByteBuffer data = texels.take();
   data.insert(data.end(), palw.buffer().begin(), palw.buffer().end());
+  return ps2_native(t.name, t.mask, t.filter_addressing, t.stamp, h, data);
+}
 
-  ByteWriter plat;
-  plat.u32(kPlatformPS2), plat.u32(t.filter_addressing);
-  ByteWriter sky;
-  sky.u32(0xFC0);
-  const std::uint32_t s = t.stamp;
-  return container(id::kTextureNative,
-                   {section(id::kStruct, plat.buffer(), s), string_section(t.name, s), string_section(t.mask, s),
-                    container(id::kStruct, {section(id::kStruct, hdr.buffer(), s), section(id::kStruct, data, s)}, s),
-                    container(id::kExtension, {section(id::kSkyMipmapVal, sky.buffer(), s)}, s)},
-                   s);
+Result<ByteBuffer> ps2_true_colour_native(const Ps2TrueColourTexture& t) {
+  if (t.levels.empty() || t.levels.size() > 8) return werr("1 to 8 levels");
+  const std::uint32_t width = t.levels[0].width, height = t.levels[0].height;
+  if (!std::has_single_bit(width) || !std::has_single_bit(height) || width > 4096 || height > 4096)
+    return werr("width and height must be powers of two up to 4096");
+  const auto nlev = static_cast<std::uint32_t>(t.levels.size());
+  if (nlev > static_cast<std::uint32_t>(std::bit_width(std::max(width, height)))) return werr("more levels than the size allows");
+  if (t.layout_version != 0 && t.layout_version != 2) return werr("layout version 0 or 2");
+  const bool c16 = t.pixel_format == raster::k1555;
+  if (!c16 && t.pixel_format != raster::k8888 && t.pixel_format != raster::k888) return werr("8888, 888 or 1555");
+  const std::uint32_t bpp = c16 ? 2 : 4, min_w = c16 ? 4 : 2;
+  ByteWriter texels;
+  std::uint64_t gs_words = 0;
+  for (std::uint32_t i = 0; i < nlev; ++i) {
+    const image::Rgba& img = t.levels[i];
+    const std::uint32_t lw = level_dim(width, i), lh = level_dim(height, i);
+    if (img.width != lw || img.height != lh || img.pixels.size() != std::size_t{lw} * lh * 4)
+      return werr(fmt::format("level {} is not {} x {}", i, lw, lh));
+    if (t.layout_version == 0 && lw < min_w) return werr(fmt::format("level {} is narrower than {}", i, min_w));
+    const std::uint32_t w = std::max(lw, min_w);
+    ByteBuffer image((std::size_t{w} * lh * bpp + 15) & ~std::size_t{15}, 0);
+    for (std::uint32_t y = 0; y < lh; ++y)
+      for (std::uint32_t x = 0; x < lw; ++x) {
+        const std::uint8_t* c = img.pixels.data() + (std::size_t{y} * lw + x) * 4;
+        std::uint8_t* o = image.data() + (std::size_t{y} * w + x) * bpp;
+        if (c16) {  // GS PSMCT16: R bits 0-4, G 5-9, B 10-14, A 15
+          auto q = [](std::uint8_t v) { return static_cast<std::uint32_t>((v * 31 + 127) / 255); };
+          store<std::uint16_t>(o, static_cast<std::uint16_t>(q(c[0]) | q(c[1]) << 5 | q(c[2]) << 10 | (c[3] >= 128 ? 0x8000 : 0)),
+                               Endian::little);
+          continue;
+        }
+        o[0] = c[0], o[1] = c[1], o[2] = c[2];
+        if (t.pixel_format == raster::k8888) {
+          const int a = image::ps2::compress_alpha(c[3]);
+          if (a < 0) return werr(fmt::format("alpha {} has no PS2 0-128 value", c[3]));
+          o[3] = static_cast<std::uint8_t>(a);
+        }
+      }
+    const std::size_t raw = std::size_t{w} * lh * bpp;
+    if (t.layout_version == 2) {
+      if (image.size() / 16 > 0x7FFF) return werr("level too large for one GS packet (use the old layout)");
+      packet(texels, w, lh, image);
+    } else {
+      const std::uint64_t at = texels.size();
+      texels.bytes(ByteView(image).first(raw));
+      pad_to(texels, at + ((raw + 63) & ~std::uint64_t{63}));
+    }
+    gs_words += raw / 4;
+  }
+  Ps2Header h;
+  h.width = width, h.height = height, h.depth = bpp * 8, h.levels = nlev;
+  h.raster_format = 0x04 | t.pixel_format | (nlev > 1 ? raster::kMipmaps : 0);
+  h.layout_version = t.layout_version;
+  const std::uint32_t psm = c16 ? 0x0A : t.pixel_format == raster::k888 ? 0x01 : 0x00;
+  h.tex0 = make_tex0(width, height, psm, t.pixel_format != raster::k888, std::max<std::uint64_t>(1, (width + 63) / 64));
+  h.pixel_size = static_cast<std::uint32_t>(texels.size());
+  h.gs_words = static_cast<std::uint32_t>(gs_words);
+  return ps2_native(t.name, t.mask, t.filter_addressing, t.stamp, h, texels.take());
 }
 
 Result<ByteBuffer> d3d9_texture_native(const D3d9Texture& t) {  // spec: #rw-6-1
@@ -273,6 +379,15 @@ ByteBuffer clump(const ClumpDesc& d) {  // spec: #rw-7-1
   }
   kids.push_back(container(id::kExtension, {}, s));
   return container(id::kClump, kids, s);
+}
+
+ByteBuffer clumps(const std::vector<ClumpDesc>& ds) {
+  ByteBuffer out;
+  for (const auto& d : ds) {
+    const ByteBuffer c = clump(d);
+    out.insert(out.end(), c.begin(), c.end());
+  }
+  return out;
 }
 
 }  // namespace assay::rw::writer

@@ -72,6 +72,7 @@ Result<TexDictValue> read_rw_texture_dictionary(LoadContext& ctx, ChunkWindow& w
                       fmt::format("version 0x{:x} is outside 0x35000-0x37002 (the game's reader refuses it)", version));
   rw::TextureOptions to;
   to.warriors = device_version_check;
+  to.keep_going = false;  // the game's reader stops at the first bad texture native
   ASSAY_TRY(rw::TextureDictionary td, rw::TextureDictionary::open(f.bytes, f.section.offset, forward(ctx), to));
   return TexDictValue{f.section, td.texture_count()};
 }

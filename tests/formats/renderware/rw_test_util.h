@@ -6,9 +6,18 @@
 
 #include "assay/core/bytes.h"
 #include "assay/formats/renderware/section.h"
+#include "assay/formats/renderware/texture.h"
 #include "assay/image/ps2.h"
 
 namespace assay::rw::testing {
+
+// The strict open (TextureOptions::keep_going = false): the first bad texture fails open(), as in
+// the Warriors chunks. The tests of per-texture errors read the error from the result this way.
+inline Result<TextureDictionary> open_strict(ByteView b, const DiagSink& d = {}) {
+  TextureOptions o;
+  o.keep_going = false;
+  return TextureDictionary::open(b, 0, d, o);
+}
 
 inline void hdr(ByteWriter& w, std::uint32_t type, std::uint32_t size, std::uint32_t stamp = kStampWarriors) {
   w.u32(type), w.u32(size), w.u32(stamp);

@@ -23,7 +23,7 @@ using C = std::array<int, 4>;
 Result<TextureDictionary> open_fixture(const Ps2Fixture& f, Diagnostics& d) {
   static thread_local ByteBuffer keep;
   keep = testing::dictionary(testing::ps2_fixture_native(f), 1);
-  return TextureDictionary::open(keep, 0, d.sink());
+  return testing::open_strict(keep, d.sink());
 }
 
 TEST(RwPs2, SpecFixtureDecodes) {
@@ -108,7 +108,7 @@ TEST(RwPs2, FourBitSpecVariant) {
   auto nat = w::ps2_texture_native(*t);
   ASSERT_TRUE(nat.ok());
   const ByteBuffer dict = w::texture_dictionary({*nat}, 6);
-  auto d = TextureDictionary::open(dict);
+  auto d = testing::open_strict(dict);
   ASSERT_TRUE(d.ok()) << d.error().str();
   const TextureNative& n = d->textures()[0];
   EXPECT_EQ(n.raster_format, 0x4504u);
@@ -158,7 +158,7 @@ TEST_P(RwPs2RoundTrip, DecodingGivesTheImageBack) {
   Diagnostics diags;
   EXPECT_TRUE(verify_stream(dict, 0, diags.sink()));
   EXPECT_EQ(diags.items().size(), 0u) << diags.items()[0].where.str();
-  auto d = TextureDictionary::open(dict);
+  auto d = testing::open_strict(dict);
   ASSERT_TRUE(d.ok()) << d.error().str();
   const TextureNative& n = d->textures()[0];
   EXPECT_EQ(n.mip_count, r.levels);
@@ -196,7 +196,7 @@ TEST(RwPs2, LevelsPastThePaletteRegionFail) {
   b = shrink(b, 156 + 4, 16);  // data struct header at 12+20+20+16+12+76
   b.erase(b.begin() + 156 + 12 + 1424, b.begin() + 156 + 12 + 1440);
   const ByteBuffer dict = testing::dictionary(b, 1);
-  auto d = TextureDictionary::open(dict);
+  auto d = testing::open_strict(dict);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R9"), std::string::npos) << d.error().str();
 }
@@ -205,7 +205,7 @@ TEST(RwPs2, DepthDisagreeingWithFormatIsAnError) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 92 + 8, 32, Endian::little);  // raster header (body at 92): depth at +8
   const ByteBuffer d_bytes = testing::dictionary(nat, 1);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("depth"), std::string::npos) << d.error().str();
 }
@@ -215,20 +215,20 @@ TEST(RwPs2, TextureLargerThanItsDataIsAnError) {
   store<std::uint32_t>(nat.data() + 92 + 0, 64, Endian::little);  // width 64 in a 16-wide transfer
   store<std::uint32_t>(nat.data() + 92 + 4, 64, Endian::little);
   const ByteBuffer d_bytes = testing::dictionary(nat, 1);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("64 x 64 x 8 bits needs more than the 256 bytes"), std::string::npos) << d.error().str();
   ByteBuffer big = testing::ps2_fixture_native();
   store<std::uint32_t>(big.data() + 168 + 0x20, 64, Endian::little);  // TRXREG width 64
   const ByteBuffer d2_bytes = testing::dictionary(big, 1);
-  auto d2 = TextureDictionary::open(d2_bytes);
+  auto d2 = testing::open_strict(d2_bytes);
   ASSERT_FALSE(d2.ok());
   EXPECT_NE(d2.error().message.find("transfer"), std::string::npos) << d2.error().str();
 }
 
 TEST(RwDictionary, CountMismatchR7) {
   const ByteBuffer dict = testing::dictionary(testing::ps2_fixture_native(), 2);
-  auto d = TextureDictionary::open(dict);
+  auto d = testing::open_strict(dict);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R7"), std::string::npos);
 }
@@ -237,7 +237,7 @@ TEST(RwDictionary, RasterStructMustHoldTwoStructsR8) {
   ByteBuffer nat = testing::ps2_fixture_native();
   store<std::uint32_t>(nat.data() + 156, 0x02, Endian::little);  // the data struct becomes a String
   const ByteBuffer d_bytes = testing::dictionary(nat, 1);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R8"), std::string::npos) << d.error().str();
 }
@@ -267,7 +267,7 @@ TEST(RwD3d, UncompressedFormats) {
     auto nat = w::d3d9_texture_native(t);
     ASSERT_TRUE(nat.ok());
     const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
     ASSERT_TRUE(d.ok()) << d.error().str();
     auto img = d->decode(0);
     ASSERT_TRUE(img.ok()) << img.error().str();
@@ -284,7 +284,7 @@ TEST(RwD3d, Pal8AndMips) {
   auto nat = w::d3d9_texture_native(t);
   ASSERT_TRUE(nat.ok());
   const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_TRUE(d.ok()) << d.error().str();
   EXPECT_EQ(d->textures()[0].levels.size(), 2u);
   auto img = d->decode(0);
@@ -307,7 +307,7 @@ TEST(RwD3d, LevelSizeDisagreeingWithWidthHeightIsAnError) {
   auto nat = w::d3d9_texture_native(t);
   ASSERT_TRUE(nat.ok());
   const ByteBuffer d_bytes = w::texture_dictionary({*nat}, 2, kStampGtaSa);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("needs 512 bytes but 256"), std::string::npos) << d.error().str();
   EXPECT_NE(d.error().structure.find("bad"), std::string::npos);
@@ -326,7 +326,7 @@ TEST(RwD3d, StructSizeR15AndUnknownFormatR16) {
   for (std::size_t at : {std::size_t{4}, std::size_t{16}})
     store<std::uint32_t>(b.data() + at, load<std::uint32_t>(b.data() + at, Endian::little) + 1, Endian::little);
   const ByteBuffer d_bytes = w::texture_dictionary({b}, 2, kStampGtaSa);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_FALSE(d.ok());
   EXPECT_NE(d.error().message.find("R15"), std::string::npos) << d.error().str();
   // an unknown D3D format: listed, a warning, not decoded
@@ -353,7 +353,7 @@ TEST(RwD3d, D3d8CompressionByte) {
   ByteBuffer b = *nat;
   store<std::uint32_t>(b.data() + 24, kPlatformD3D8, Endian::little);
   const ByteBuffer d_bytes = w::texture_dictionary({b}, 1, kStampGtaSa);
-  auto d = TextureDictionary::open(d_bytes);
+  auto d = testing::open_strict(d_bytes);
   ASSERT_TRUE(d.ok()) << d.error().str();
   EXPECT_EQ(d->textures()[0].format, TexelFormat::dxt3);
   auto img = d->decode(0);

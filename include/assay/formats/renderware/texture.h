@@ -98,10 +98,11 @@ struct TextureNative {
 
 struct TextureOptions {
   bool warriors = false;  // R13/R14 apply (Warriors 0x2A chunks)
-  // A texture native that cannot be read does not fail the dictionary: its error goes to the
-  // sink (Severity::error), the texture is kept with TextureNative::error set, and open() goes
-  // on with the next one. Structural errors of the dictionary itself still fail open().
-  bool keep_going = false;
+  // A texture native that cannot be read does not fail the dictionary (spec: renderware.md#rw-real;
+  // the default): its error goes to the sink (Severity::error), the texture is kept with
+  // TextureNative::error set, and open() goes on with the next one. Structural errors of the
+  // dictionary itself (R1, R2, R7) always fail open(). false: the first bad texture fails open().
+  bool keep_going = true;
 };
 
 // The number of mip levels a width x height texture can hold (1 + log2 of the larger side;

@@ -61,9 +61,10 @@ struct WalkSummary {
 // Called once per section, in pre-order, when the walk reaches it (child_count is counted ahead
 // from the body's headers; `index` is the pre-order number, `parent` the parent's).
 using SectionVisitor = std::function<void(const Section&)>;
-// Called now and then with the offset (in the view) below which the walk will read no more:
-// a caller that owns a mapping may drop those pages (memory stays flat on huge streams).
-using WalkProgress = std::function<void(std::uint64_t done)>;
+// Called now and then with a range [begin, end) of the view the walk does not need for now: a
+// caller that owns a mapping may drop those pages (memory stays flat on huge streams); reading
+// them again later stays allowed.
+using WalkProgress = std::function<void(std::uint64_t begin, std::uint64_t end)>;
 
 // The same walk as walk(), keeping nothing: memory does not grow with the stream
 // (spec: renderware.md#rw-real "Memory"). Rules and errors as walk().

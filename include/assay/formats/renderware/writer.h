@@ -33,6 +33,10 @@ struct Ps2Texture {
   std::vector<ByteBuffer> levels;       // per level: (width >> i) x (height >> i) indices
   std::uint32_t filter_addressing = 0x1102;  // linear, wrap/wrap
   std::uint32_t stamp = kStampWarriors;
+  // 2: GS upload packets (PAL8 always swizzled; PAL4 swizzled above 3.1.0.0, else sent plain
+  // with an 8 x 2 palette); 1 or 0: the old plain layout (1 = PAL8 swizzled), levels at
+  // 64-byte steps, then the palette's entries (spec: renderware.md#rw-real, #rw-5-7).
+  std::uint16_t layout_version = 2;
 };
 // Builds a palette and indices from RGBA levels (every level's colours must fit the palette:
 // at most 16 distinct for PAL4, 256 for PAL8).
@@ -40,6 +44,20 @@ Result<Ps2Texture> ps2_texture_from_rgba(std::string name, const std::vector<ima
                                          bool pal4);
 // The 0x15 section (version 2 layout, swizzled transfers, CSM1 palette order).
 Result<ByteBuffer> ps2_texture_native(const Ps2Texture& t);
+
+// A PS2 true-colour texture (spec: renderware.md#rw-real "PS2 true-colour rasters"): 8888
+// (PSMCT32; alpha stored 0-128 like palettes), 888 (PSMCT24 in 32 bits) or 1555 (PSMCT16S;
+// channels rounded to 5 bits, alpha bit = a >= 128). Never swizzled: each level is sent as a
+// plain image of its own size padded to the transfer minimum (2 x 1 for 32-bit, 4 x 1 for 16).
+struct Ps2TrueColourTexture {
+  std::string name, mask;
+  std::uint32_t pixel_format = 0x500;  // raster::k8888, k888 or k1555
+  std::vector<image::Rgba> levels;     // level i is (width >> i) x (height >> i)
+  std::uint32_t filter_addressing = 0x1102;
+  std::uint32_t stamp = kStampGtaSa;
+  std::uint16_t layout_version = 2;    // 2: GS packets; 0: the old plain layout
+};
+Result<ByteBuffer> ps2_true_colour_native(const Ps2TrueColourTexture& t);
 
 // A D3D9 (platform 9) native; `levels` hold each level's stored bytes (DXT blocks, or texels in
 // the D3D byte order). d3d_format from assay/formats/renderware/texture.h (d3d::kDxt1 ...).
@@ -74,5 +92,8 @@ struct ClumpDesc {
   std::uint32_t stamp = kStampWarriors;
 };
 ByteBuffer clump(const ClumpDesc& d);
+// Several clumps back to back as top-level sections (Manhunt's model files; spec:
+// renderware.md#rw-real).
+ByteBuffer clumps(const std::vector<ClumpDesc>& ds);
 
 }  // namespace assay::rw::writer
