@@ -26,10 +26,16 @@ void put_prefix(ByteBuffer& out, std::uint32_t c, unsigned width, bool little) {
 }
 
 // spec: alchemy.md#iga-writer rule 8: lc 3, lp 0, pb 2, dictionary 0x8000, no end marker
-// (LZMA_FILTER_LZMA1EXT without LZMA_LZMA1EXT_ALLOW_EOPM writes none).
+// (LZMA_FILTER_LZMA1EXT without LZMA_LZMA1EXT_ALLOW_EOPM writes none). In normal mode (presets
+// 4-9) the 7-Zip SDK settings the game tools use (spec #corrections C6): fast bytes 128 (liblzma
+// nice_len), bt4 match finder. No liblzma setting reproduces the SDK's bytes (docs/cli.md#edit).
 bool lzma_encode(ByteView raw, std::uint32_t preset, ByteBuffer& payload) {
   lzma_options_lzma opt{};
   if (lzma_lzma_preset(&opt, std::min<std::uint32_t>(preset, 9)) != 0) return false;
+  if (opt.mode == LZMA_MODE_NORMAL) {
+    opt.nice_len = 128;
+    opt.mf = LZMA_MF_BT4;
+  }
   opt.dict_size = 0x8000;
   opt.lc = 3;
   opt.lp = 0;
