@@ -175,5 +175,19 @@ TEST_F(CliConventions, MessagesPointToTheFix) {
   EXPECT_NE(r.err.find("'*.txt' -o DIR"), std::string::npos) << r.err;
 }
 
+TEST_F(CliConventions, WarriorsLoadTakesDoubleColonLikeEveryVerb) {
+  ASSERT_EQ(run_cli("make-samples " + q("s")).exit_code, 0);
+  const std::string disc = (t / "s" / "warriors").string();
+  for (const std::string sep : {"::", ":"}) {
+    auto r = run_cli("warriors load --json " + shell_quote(disc + sep + "level1.lev"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)["chunks"], 18);  // spec: warriors.md#wr-6-3, the 18 chunks of a level
+  }
+  // and the same entry as a container path, one level further down
+  auto l = run_cli("list --json " + shell_quote(disc + "::level1.lev::0002_47.bin"));
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  EXPECT_EQ(json::parse(l.out)["format"], "renderware");
+}
+
 }  // namespace
 }  // namespace assay

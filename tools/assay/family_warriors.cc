@@ -134,8 +134,8 @@ void register_warriors(Cli& cli) {
     a->json ? print_json(*j) : print_counts(*j);
   });
 
-  auto* load = fam->add_subcommand("load", "load one entry (DISC:NAME, DISC:0xHASH) or a container FILE");
-  load->add_option("entry", a->spec, "DISC:NAME | DISC:0xHASH | FILE")->required();
+  auto* load = fam->add_subcommand("load", "load one entry (DISC::NAME, DISC::0xHASH) or a container FILE");
+  load->add_option("entry", a->spec, "DISC::NAME | DISC::0xHASH | FILE (DISC:NAME also accepted)")->required();
   load->add_flag("--json", a->json, "machine-readable output");
   load->add_flag("--flat", a->flat, "force the flat loader");
   load->add_flag("--grouped", a->grouped, "force the grouped loader");
@@ -143,7 +143,13 @@ void register_warriors(Cli& cli) {
   load->callback([&cli, a] {
     const auto shape = a->flat ? warriors::ContainerShape::flat
                                : a->grouped ? warriors::ContainerShape::grouped : warriors::ContainerShape::automatic;
-    auto j = warriors::load_spec(a->spec, shape, cli.read);
+    // DISC::NAME like every verb (the library's load_spec takes DISC:NAME).
+    std::string spec = a->spec;
+    std::error_code ec;
+    if (const auto sep = spec.find("::"); sep != std::string::npos && !std::filesystem::exists(spec, ec) &&
+                                          std::filesystem::exists(spec.substr(0, sep), ec))
+      spec.erase(sep, 1);
+    auto j = warriors::load_spec(spec, shape, cli.read);
     if (!j) return cli.fail(report(j.error()));
     a->json ? print_json(*j) : print_load(*j);
     if (j->contains("error")) cli.fail(kExitProblems);
