@@ -30,10 +30,6 @@ void add_check(Cli& cli, CLI::App& oni) {
     Diagnostics lw;
     auto layouts = layouts_for(cli.read.family, dir.empty() ? "." : dir, &lw);
     if (!layouts) return cli.fail(report(layouts.error()));
-    if (layouts->empty()) {
-      std::fprintf(stderr, "assay: oni check needs layouts: --layouts FILE, --exe Oni.exe, or %s beside the files\n", kLayoutsBeside);
-      return cli.fail(kExitUsage);
-    }
     auto rep = check_level_set(in, *layouts, cli.read.threads, cli.progress());
     if (!rep) return cli.fail(report(rep.error()));
     rep->diags.append(lw);
@@ -74,9 +70,17 @@ void add_check(Cli& cli, CLI::App& oni) {
 
 void add_layouts(Cli& cli, CLI::App& oni) {
   auto exe = std::make_shared<std::string>();
-  auto* sub = oni.add_subcommand("layouts", "print the layouts file extracted from Oni.exe (spec oni.md#oni-5-2)");
-  sub->add_option("--exe", *exe, "Windows Oni.exe v1.0")->required();
-  sub->callback([&cli, exe] {
+  auto set = std::make_shared<std::string>();
+  auto* sub = oni.add_subcommand("layouts", "print the built-in layouts, or those extracted from Oni.exe (spec oni.md#oni-5-2)");
+  sub->add_option("--exe", *exe, "Windows Oni.exe v1.0");
+  sub->add_option("--set", *set, "only one built-in set: v1.0 or v1.1")->check(CLI::IsMember({"v1.0", "v1.1"}));
+  sub->callback([&cli, exe, set] {
+    if (exe->empty()) {
+      std::optional<TemplateSet> only;
+      if (!set->empty()) only = *set == "v1.0" ? TemplateSet::v10 : TemplateSet::v11;
+      std::cout << builtin_layouts_file(only);
+      return;
+    }
     auto text = layouts_text_from_exe(*exe);
     if (!text) return cli.fail(report(text.error()));
     std::cout << *text;

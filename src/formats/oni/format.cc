@@ -90,14 +90,14 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
     out.error(layouts.error());
     return;
   }
-  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, &*layouts);
+  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, *layouts);
   std::vector<std::unique_ptr<LoadedFile>> keep;
   std::vector<const LoadedFile*> loaded;
   if (f->fname && f->fname->level != 0 && !in.path.empty()) {
     const auto l0 = dir_of(in) / "level0_Final.dat";
     std::error_code ec;
     if (std::filesystem::is_regular_file(l0, ec)) {
-      keep.push_back(load_file(l0, &*layouts, LoadOptions{false}));
+      keep.push_back(load_file(l0, *layouts, LoadOptions{false}));
       if (keep.back()->opened) loaded.push_back(keep.back().get());
     }
   }
@@ -113,12 +113,15 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
 }
 
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir, Diagnostics& diags) {
-  ASSAY_TRY(LayoutSet layouts, layouts_for(opt.family, dir_of(in), &diags));
-  if (layouts.empty()) return usage_error("oni extract needs layouts: --layouts FILE or --exe Oni.exe");
-  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, &layouts);
+  ASSAY_TRY(LayoutSource layouts, layouts_for(opt.family, dir_of(in), &diags));
+  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, layouts);
   if (!f->opened) return f->diags.items().front().where;
+  if (f->layouts == nullptr) {  // a template set the built-in layouts do not know: the error says --exe/--layouts
+    auto r = layouts.for_checksum(f->file.header().checksum);
+    if (!r) return r.error().in_file(f->display);
+  }
   const bool textures = opt.family.count("textures") && opt.family.at("textures") == "1";
-  Result<ExportStats> r = textures ? export_textures(*f, x.globs, dir, diags) : export_oni_files(*f, x.globs, dir, diags);
+  Result<ExportStats> r = textures ? export_textures(*f, x.globs, dir, diags, x.mips) : export_oni_files(*f, x.globs, dir, diags);
   if (!r) return r.error();
   return ExtractStats{r->files, r->bytes};
 }

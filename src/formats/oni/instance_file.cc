@@ -79,7 +79,13 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   const std::uint64_t tend = tables_end(h);
   if (tend > bytes.size())
     return f.error("tables", kHeaderSize, fmt::format("descriptors, name directory and template entries end at 0x{:x}, past the file end 0x{:x}", tend, bytes.size()));
-  if (!range_ok(h.data_offset, h.data_size, bytes.size()))
+  // OniSplit's -create writer stores a .oni data length rounded up to 32 but stops writing at the
+  // last real byte (samples/oni/README.md): accept up to 0x1F missing bytes, reading only what is there.
+  if (h.version == kVersionVR32 && h.data_offset <= bytes.size() && !range_ok(h.data_offset, h.data_size, bytes.size()) &&
+      std::uint64_t(h.data_offset) + h.data_size - bytes.size() <= kDataRoundingSlack) {
+    f.data_overrun_ = static_cast<std::uint32_t>(std::uint64_t(h.data_offset) + h.data_size - bytes.size());
+    f.h_.data_size = static_cast<std::uint32_t>(bytes.size() - h.data_offset);
+  } else if (!range_ok(h.data_offset, h.data_size, bytes.size()))
     return f.error("data block", 0x20, fmt::format("block 0x{:x}+0x{:x} outside the file (0x{:x} bytes)", h.data_offset, h.data_size, bytes.size()));
   if (!range_ok(h.name_offset, h.name_size, bytes.size()))
     return f.error("name block", 0x28, fmt::format("block 0x{:x}+0x{:x} outside the file (0x{:x} bytes)", h.name_offset, h.name_size, bytes.size()));

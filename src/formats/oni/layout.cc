@@ -142,32 +142,60 @@ std::vector<ChunkRule> retail_chunk_rules(std::uint32_t tag, std::uint64_t check
       break;
     case make_tag("SNDD"):
       if (checksum == 0x411EB) return {{0x14, K::raw, S::u32_field, 0x10}};
-      if (checksum == 0x370578) return {{0x44, K::raw, S::u32_field, 0x40}};  // unverified (spec)
+      if (checksum == 0x370578) return {{0x44, K::raw, S::u32_field, 0x40}};  // oni-templates.md: settled by checksum
+      break;
+    // oni-templates.md "OniSplit compared": raw fields on plain 4-byte fields, same in both sets;
+    // chunk sizes come from other data (left to the next chunk start).
+    case make_tag("SUBT"):
+      if (checksum == 0x46C68) return {{0x18, K::raw, S::unknown, 0}};
+      break;
+    case make_tag("TRAM"):
+      if (checksum == 0x107E3CC918ull) {
+        std::vector<ChunkRule> r;
+        for (std::uint32_t o = 0x0C; o <= 0x38; o += 4) r.push_back({o, K::raw, S::unknown, 0});
+        r.push_back({0x13C, K::raw, S::unknown, 0});
+        return r;
+      }
+      break;
+    case make_tag("AKVA"):
+      if (checksum == 0xDF05E0) return {{0x24, K::raw, S::unknown, 0, true}};
+      break;
+    case make_tag("AGDB"):
+      if (checksum == 0x72E17) return {{0x00, K::raw, S::unknown, 0, true}, {0x04, K::raw, S::unknown, 0, true}};
       break;
     default: break;
   }
   return {};
 }
 
-std::optional<std::uint64_t> txmp_data_size(std::uint32_t w, std::uint32_t h, std::uint32_t format, bool mips) {
-  auto one = [&](std::uint64_t x, std::uint64_t y) -> std::optional<std::uint64_t> {
+Result<std::vector<TxmpLevel>> txmp_levels(std::uint32_t w, std::uint32_t h, std::uint32_t format, bool mips) {
+  if (w == 0 || h == 0 || w > kTxmpMaxDim || h > kTxmpMaxDim)
+    return make_error(kFormat, "TXMP", kNoOffset, fmt::format("size {}x{} (must be 1-16384)", w, h));
+  auto one = [&](std::uint64_t x, std::uint64_t y) -> std::uint64_t {
     switch (format) {
       case 0: case 1: case 2: return x * y * 2;
       case 7: case 8: return x * y * 4;
-      case 9: return ((x + 3) / 4) * ((y + 3) / 4) * 8;
-      default: return std::nullopt;
+      default: return ((x + 3) / 4) * ((y + 3) / 4) * 8;  // 9: DXT1, 8 bytes per 4x4 block
     }
   };
-  auto total = one(w, h);
-  if (!total || !mips) return total;
-  std::uint64_t x = w, y = h;
-  while (x > 1 || y > 1) {
-    x = std::max<std::uint64_t>(1, x / 2);
-    y = std::max<std::uint64_t>(1, y / 2);
-    if (x == 1 && y == 1) break;  // the 1x1 level is unverified (spec: oni.md#oni-9-1)
-    *total += *one(x, y);
+  if (format > 9 || (format > 2 && format < 7))
+    return make_error(kFormat, "TXMP", kNoOffset, fmt::format("unsupported TXMP format {}", format));
+  std::vector<TxmpLevel> out;
+  std::uint64_t at = 0;
+  for (std::uint32_t x = w, y = h;;) {  // x, y >= 1: at most 15 halvings of 16384
+    out.push_back({x, y, at, one(x, y)});
+    at += out.back().size;
+    if (!mips || (x == 1 && y == 1)) break;
+    x = std::max<std::uint32_t>(1, x / 2);
+    y = std::max<std::uint32_t>(1, y / 2);
   }
-  return total;
+  return out;
+}
+
+std::optional<std::uint64_t> txmp_data_size(std::uint32_t w, std::uint32_t h, std::uint32_t format, bool mips) {
+  auto l = txmp_levels(w, h, format, mips);
+  if (!l) return std::nullopt;
+  return l->back().offset + l->back().size;
 }
 
 namespace {
@@ -180,12 +208,24 @@ struct Walker {
   std::uint64_t cur = 0;
   bool links_on;
   int in_var = 0;
+  std::uint64_t elem_start = 0;  // start of the current top-level variable-array element
 
   Error past_end(std::uint64_t need) const {
     return make_error(kFormat, "walk", cur,
                       fmt::format("field past end of instance (needs 0x{:x}, size 0x{:x})", cur + need, b.size()));
   }
   std::uint32_t u32() const { return load<std::uint32_t>(b.data() + cur, Endian::little); }
+  // The size of an array element that is one plain field no chunk rule can see, else 0.
+  std::uint32_t plain_size(std::uint32_t i, const Step& s) const {
+    if (s.end != i + 2) return 0;
+    switch (l.code.steps[i + 1].op) {
+      case Op::f1: return 1;
+      case Op::f2: return 2;
+      case Op::f4: return l.chunk_rules.empty() ? 4 : 0;
+      case Op::f8: return 8;
+      default: return 0;
+    }
+  }
 
   Result<void> seq(std::uint32_t i, std::uint32_t end) {
     const auto& steps = l.code.steps;
@@ -195,9 +235,10 @@ struct Walker {
         case Op::f8: if (b.size() - cur < 8) return past_end(8); cur += 8; ++i; break;
         case Op::f4:
           if (b.size() - cur < 4) return past_end(4);
-          if (in_var == 0 && !l.chunk_rules.empty())
+          if (!l.chunk_rules.empty() && in_var <= 1)
             for (const ChunkRule& r : l.chunk_rules)
-              if (r.offset == cur) out.push_back({r.offset, u32(), 0, r.kind, r.size, r.size_offset});
+              if (r.in_element ? (in_var == 1 && r.offset == cur - elem_start) : (in_var == 0 && r.offset == cur))
+                out.push_back({static_cast<std::uint32_t>(cur), u32(), 0, r.kind, r.size, r.size_offset});
           cur += 4; ++i; break;
         case Op::f2: if (b.size() - cur < 2) return past_end(2); cur += 2; ++i; break;
         case Op::f1: if (b.size() - cur < 1) return past_end(1); cur += 1; ++i; break;
@@ -212,7 +253,13 @@ struct Walker {
           cur += 4; ++i; break;
         }
         case Op::fixed:
-          for (unsigned k = 0; k < s.arg; ++k) ASSAY_CHECK(seq(i + 1, s.end));
+          if (const std::uint32_t fs = plain_size(i, s); fs != 0) {  // fast path: n plain fields (padding, strings)
+            const std::uint64_t fit = std::min<std::uint64_t>(s.arg, (b.size() - cur) / fs);
+            cur += fit * fs;
+            if (fit < s.arg) return past_end(fs);
+          } else {
+            for (unsigned k = 0; k < s.arg; ++k) ASSAY_CHECK(seq(i + 1, s.end));
+          }
           i = s.end + 1;
           break;
         case Op::var: {
@@ -233,8 +280,23 @@ struct Walker {
           if (!mul_ok(n, s.min, need) || need > b.size() - cur)
             return make_error(kFormat, "walk", cur - cs,
                               fmt::format("variable array of {} elements (at least 0x{:x} bytes each) too long for the instance (0x{:x} bytes left)", n, s.min, b.size() - cur));
+          if (const std::uint32_t fs = plain_size(i, s); fs != 0) {  // fast path: n plain fields (fits: checked above)
+            cur += n * fs;
+            i = s.end + 1;
+            break;
+          }
+          if (s.end == i + 2 && steps[i + 1].op == Op::link) {  // fast path: n links (fits: checked above)
+            for (std::uint64_t k = 0; k < n; ++k, cur += 4)
+              if (const std::uint32_t v = u32(); v != 0 && links_on)
+                out.push_back({static_cast<std::uint32_t>(cur), v, steps[i + 1].tag, FieldKind::link, ChunkSize::unknown, 0});
+            i = s.end + 1;
+            break;
+          }
           ++in_var;
-          for (std::uint64_t k = 0; k < n; ++k) ASSAY_CHECK(seq(i + 1, s.end));
+          for (std::uint64_t k = 0; k < n; ++k) {
+            if (in_var == 1) elem_start = cur;
+            ASSAY_CHECK(seq(i + 1, s.end));
+          }
           --in_var;
           i = s.end + 1;
           break;

@@ -31,12 +31,19 @@ static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_v
 std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& loaded, std::size_t slot) {
   const LoadedFile& f = *loaded[slot];
   std::vector<std::uint32_t> out(f.links.size(), kBadHandle);
+  // Each named target is looked up once, however many links point at it (issue 12 item 5).
+  constexpr std::uint32_t kNotYet = 0xFFFFFFFDu;
+  std::vector<std::uint32_t> by_target(f.names.size(), kNotYet);
   for (std::size_t k = 0; k < f.links.size(); ++k) {
     const Link& l = f.links[k];
     if (l.bad) continue;
     // Rule 1: an unnamed target is that instance (spec: oni.md#oni-7-1).
     if (f.file.descriptor(l.target).unnamed()) {
       out[k] = static_cast<std::uint32_t>(slot << 24) | l.target;
+      continue;
+    }
+    if (by_target[l.target] != kNotYet) {
+      out[k] = by_target[l.target];
       continue;
     }
     // Rule 2: the first loaded file with data for the name, passing over placeholders.
@@ -47,7 +54,7 @@ std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& l
       if (!g.opened || g.file.is_oni()) continue;
       if (auto idx = find_name(g, name); idx && g.has_data[*idx]) h = static_cast<std::uint32_t>(s << 24) | *idx;
     }
-    out[k] = h;  // rule 4: no data anywhere leaves the field 0
+    out[k] = by_target[l.target] = h;  // rule 4: no data anywhere leaves the field 0
   }
   return out;
 }
@@ -111,7 +118,7 @@ std::uint64_t count_errors(const LoadedFile& f) { return f.diags.count(Severity:
 
 }  // namespace
 
-Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads,
+Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSource& layouts, unsigned threads,
                                     bool progress) {
   CheckReport rep;
   std::vector<std::filesystem::path> files;
@@ -168,7 +175,7 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
   std::vector<std::unique_ptr<LoadedFile>> loaded_all(jobs.size());
   Progress bar("oni check", jobs.size(), progress);
   parallel_for(jobs.size(), threads == 0 ? default_threads() : threads, [&](std::size_t j) {
-    loaded_all[j] = load_file(jobs[j].second, &layouts);
+    loaded_all[j] = load_file(jobs[j].second, layouts);
     bar.advance();
   });
   bar.finish();

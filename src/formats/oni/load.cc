@@ -106,7 +106,7 @@ struct Loader {
     f.links.push_back(l);
   }
 
-  std::optional<std::uint64_t> chunk_size(ByteView inst, const FieldRef& r) const {
+  std::optional<std::uint64_t> chunk_size(ByteView inst, const FieldRef& r, std::string* bad) const {
     auto u32 = [&](std::uint32_t o) -> std::optional<std::uint32_t> {
       if (!range_ok(o, 4, inst.size())) return std::nullopt;
       return load<std::uint32_t>(inst.data() + o, Endian::little);
@@ -120,7 +120,12 @@ struct Loader {
       const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little);
       const auto h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
       const auto fl = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-      return txmp_data_size(w, h, load<std::uint32_t>(inst.data() + 0x90, Endian::little), (fl & 1) != 0);
+      auto levels = txmp_levels(w, h, load<std::uint32_t>(inst.data() + 0x90, Endian::little), (fl & 1) != 0);
+      if (!levels) {  // spec: oni.md#oni-9-1: a bad size is an error; an unknown format leaves the size unknown
+        if (w == 0 || h == 0 || w > kTxmpMaxDim || h > kTxmpMaxDim) *bad = levels.error().message;
+        return std::nullopt;
+      }
+      return levels->back().offset + levels->back().size;
     }
     return std::nullopt;
   }
@@ -128,7 +133,9 @@ struct Loader {
   // spec: oni.md#oni-6-4
   void check_chunk(std::uint32_t i, std::uint64_t inst_off, ByteView inst, const FieldRef& r) {
     if (r.value == 0) return;
-    ChunkRef c{i, r.offset, r.value, r.kind, chunk_size(inst, r)};
+    std::string bad;
+    ChunkRef c{i, r.offset, r.value, r.kind, chunk_size(inst, r, &bad)};
+    if (!bad.empty()) detail::capped_error(f.diags, err(label(i), inst_off + 0x8C, bad + ": pixel data size unknown"));
     const bool sep = r.kind == FieldKind::sep && !f.file.is_oni();
     const char* which = f.file.is_oni() ? "raw block" : sep ? ".sep" : ".raw";
     const bool present = f.file.is_oni() || (sep ? f.sep_present : f.raw_present);
@@ -210,6 +217,7 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
     detail::capped_warning(f->diags, fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));
     return f;
   }
+  f->layouts = layouts;
   Loader ld{*f, layouts};
   if (fl.is_oni()) {
     f->raw = fl.raw_block();
@@ -232,6 +240,31 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const L
     detail::capped_error(f->diags, m.error());
     return f;
   }
+  auto sp = std::make_shared<MappedFile>(std::move(*m));
+  const ByteView b = sp->bytes();
+  return load_file(path, b, sp, layouts, opt);
+}
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                      const LayoutSource& layouts, LoadOptions opt) {
+  const LayoutSet* set = nullptr;
+  std::optional<Error> why;
+  if (bytes.size() >= kHeaderSize) {  // shorter files fail to open below
+    auto r = layouts.for_checksum(load<std::uint64_t>(bytes.data(), Endian::little));
+    if (r) set = *r;
+    else why = r.error();
+  }
+  auto f = load_file(path, bytes, std::move(owner), set, why ? LoadOptions{false} : opt);
+  if (why && opt.walk && f->opened) {
+    why->file = f->display;
+    detail::capped_error(f->diags, *why);
+  }
+  return f;
+}
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt) {
+  auto m = MappedFile::open(path);
+  if (!m) return load_file(path, nullptr, opt);  // reports the open error
   auto sp = std::make_shared<MappedFile>(std::move(*m));
   const ByteView b = sp->bytes();
   return load_file(path, b, sp, layouts, opt);

@@ -38,9 +38,8 @@ struct Source {
 
 }  // namespace
 
-Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSet& layouts,
+Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSource& layouts,
                              const PackOptions& opt, Diagnostics& diags) {
-  if (layouts.empty()) return usage_error("pack oni needs layouts: --layouts FILE or --exe Oni.exe");
   auto target = parse_level_file_name(out_dat.filename().string());
   if (!target) return usage_error(target.error().str());
   // Refuse a file id that collides in the output folder (spec: oni.md#oni-10-4).
@@ -56,7 +55,7 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   ASSAY_TRY(std::vector<std::filesystem::path> oni_files, oni_files_under(dir));
   for (const auto& p : oni_files) {
     Source s;
-    s.f = load_file(p, &layouts);
+    s.f = load_file(p, layouts);
     if (!s.f->opened) return s.f->diags.items().front().where;
     if (!s.f->file.is_oni()) return pack_error(fmt::format("{} is not a VR32 .oni file", p.string()));
     if (s.f->diags.has_errors()) {
@@ -114,7 +113,8 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
     s.flags = static_cast<std::uint16_t>(d.flags() & ~(kFlagUnnamed | kFlagPlaceholder));
     const CompiledLayout* l = f.layout[j];
     if (l == nullptr) {
-      auto c = layouts.choose_without_table(d.tag, f.file.header().checksum);
+      if (f.layouts == nullptr) return pack_error(fmt::format("{}: no layouts", f.display));
+      auto c = f.layouts->choose_without_table(d.tag, f.file.header().checksum);
       if (!c) return c.error();
       l = *c;
     }

@@ -11,6 +11,11 @@ namespace {
 
 constexpr std::uint32_t kMaxDim = 16384;
 constexpr std::uint16_t kSwapBytes = 0x1000;
+constexpr std::uint16_t kHasMipMaps = 0x0001;
+
+const char* detail_name(const LoadedFile& f, const ChunkRef& c) {
+  return f.file.is_oni() ? "raw block" : (c.kind == FieldKind::sep ? ".sep" : ".raw");
+}
 
 std::uint8_t x5(unsigned v) { return static_cast<std::uint8_t>(v << 3 | v >> 2); }  // bit replication
 std::uint8_t x6(unsigned v) { return static_cast<std::uint8_t>(v << 2 | v >> 4); }
@@ -79,9 +84,10 @@ Result<Rgba8> decode_txmp(ByteView src, std::uint32_t w, std::uint32_t h, std::u
 }
 
 Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
-                                    Diagnostics& diags) {
+                                    Diagnostics& diags, bool mips) {
   diags.append(f.diags);
   ExportStats st;
+  std::uint32_t swapped = 0;
   std::vector<std::int64_t> chunk_of(f.file.instance_count(), -1);
   for (std::size_t k = 0; k < f.chunks.size(); ++k)
     if (chunk_of[f.chunks[k].instance] < 0) chunk_of[f.chunks[k].instance] = static_cast<std::int64_t>(k);
@@ -108,21 +114,37 @@ Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::
     const ChunkRef& c = f.chunks[static_cast<std::size_t>(chunk_of[i])];
     const ByteView comp = (c.kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
     if (c.value < 32 || c.value >= comp.size()) continue;  // reported by the walk
-    auto img = decode_txmp(comp.subspan(c.value), w, h, format);
-    if (!img) {
-      Error e = img.error();
-      diags.error(f.file.error(lab, at + 0x90, e.message + " (not exported)"));
+    // Every level when asked (the 1x1 one included, as OniSplit stores it), else level 0 only.
+    auto levels = txmp_levels(w, h, format, mips && (flags & kHasMipMaps) != 0);
+    if (!levels) {
+      diags.error(f.file.error(lab, at + 0x8C, levels.error().message + " (not exported)"));
       continue;
     }
-    if (flags & kSwapBytes) diags.note(f.file.error(lab, at + 0x88, "SwapBytes flag set: decoded without swapping (effect unverified)"));
-    image::Rgba rgba{img->width, img->height, std::move(img->pixels)};
-    ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
-    std::string fname = oni_file_name(name);
-    fname.replace(fname.size() - 4, 4, ".png");
-    ASSAY_CHECK(out.write(fname, png));
-    ++st.files;
-    st.bytes += png.size();
+    swapped += (flags & kSwapBytes) != 0;
+    std::string stem = oni_file_name(name);
+    stem.resize(stem.size() - 4);
+    for (std::size_t k = 0; k < levels->size(); ++k) {
+      const TxmpLevel& lv = (*levels)[k];
+      const std::uint64_t from = std::uint64_t(c.value) + lv.offset;
+      if (!range_ok(from, lv.size, comp.size())) {
+        diags.error(f.file.error(lab, at + 0x9C, fmt::format("level {} ({}x{}) at 0x{:x}+0x{:x} past the end of the {} (not exported)", k, lv.width, lv.height, from, lv.size, detail_name(f, c))));
+        break;
+      }
+      auto img = decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, format);
+      if (!img) {
+        diags.error(f.file.error(lab, at + 0x90, img.error().message + " (not exported)"));
+        break;
+      }
+      image::Rgba rgba{img->width, img->height, std::move(img->pixels)};
+      ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
+      ASSAY_CHECK(out.write(k == 0 ? stem + ".png" : fmt::format("{}.mip{}.png", stem, k), png));
+      ++st.files;
+      st.bytes += png.size();
+    }
   }
+  if (swapped)
+    diags.note(f.file.error("TXMP", kNoOffset, fmt::format("{} textures have the SwapBytes flag (0x1000): decoded without swapping "
+                                                           "(OniSplit sets it on every PC TXMP it writes)", swapped)));
   return st;
 }
 

@@ -48,6 +48,9 @@ struct Checker {
     } else if (!range_ok(h.raw_offset, h.raw_size, f.bytes().size())) {
       error("raw block", 0x30, fmt::format("block 0x{:x}+0x{:x} outside the file", h.raw_offset, h.raw_size));
     }
+    if (f.data_overrun())
+      note("data block", 0x24, fmt::format("length runs 0x{:x} bytes past the end of the file (OniSplit's -create rounds it up to 32); "
+                                          "read up to the end only", f.data_overrun()));
     if (h.data_offset % 32 != 0) warning("data block", 0x20, "not 32-byte aligned");
     if (h.name_offset % 32 != 0) warning("name block", 0x28, "not 32-byte aligned");
   }
@@ -60,7 +63,7 @@ struct Checker {
     std::vector<std::uint32_t> tags_seen;
     for (std::uint32_t i = 0; i < n; ++i) {
       const Descriptor d = f.descriptor(i);
-      const std::string s = fmt::format("descriptor[{}]", i);
+      auto s = [i] { return fmt::format("descriptor[{}]", i); };  // only on a problem
       const std::uint64_t at = f.descriptor_offset(i);
       if (d.flags() & 0xFFF0) ++unknown_bits;
       std::string_view nm;
@@ -68,14 +71,14 @@ struct Checker {
         auto r = f.name(i);
         if (!r) detail::capped_error(out, r.error());
         else nm = *r;
-        if (r && nm.size() > 4 + 127) warning(s, at + 8, "name longer than 127 bytes after the tag");
+        if (r && nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
       }
       if (d.placeholder()) {
-        if (d.unnamed()) error(s, at + 16, "placeholder without a name (flags 0x1 and 0x2)");
-        if (d.size != 0 || d.data_offset != 0) warning(s, at + 4, "placeholder with non-zero size or data offset");
+        if (d.unnamed()) error(s(), at + 16, "placeholder without a name (flags 0x1 and 0x2)");
+        if (d.size != 0 || d.data_offset != 0) warning(s(), at + 4, "placeholder with non-zero size or data offset");
         continue;
       }
-      if (d.size == 0) warning(s, at + 12, "instance with size 0 (OniSplit would treat it as a placeholder)");
+      if (d.size == 0) warning(s(), at + 12, "instance with size 0 (OniSplit would treat it as a placeholder)");
       if (d.size % 32 != 0) ++odd_sizes;
       auto bytes = f.instance_bytes(i);
       if (!bytes) {
@@ -83,23 +86,23 @@ struct Checker {
         continue;
       }
       if (bytes->size() < kInstanceHeaderSize) {
-        error(s, at + 12, fmt::format("size 0x{:x} smaller than the 8-byte instance header", d.size));
+        error(s(), at + 12, fmt::format("size 0x{:x} smaller than the 8-byte instance header", d.size));
         continue;
       }
       ranges.emplace_back(f.instance_file_offset(d), f.instance_file_offset(d) + d.size);
       if (d.duplicate()) ranges.pop_back();
       const auto id = load<std::uint32_t>(bytes->data(), Endian::little);
       const auto fid = load<std::uint32_t>(bytes->data() + 4, Endian::little);
-      const std::string lab = instance_label(i, d.tag, nm);
+      auto lab = [&] { return instance_label(i, d.tag, nm); };
       if (id != (i << 8 | 1))
-        error(lab, f.instance_file_offset(d), fmt::format("instance id 0x{:08x}, expected 0x{:08x}", id, i << 8 | 1));
+        error(lab(), f.instance_file_offset(d), fmt::format("instance id 0x{:08x}, expected 0x{:08x}", id, i << 8 | 1));
       if (!file_id) {
         file_id = fid;
-        if (f.is_oni() && fid != 0) warning(lab, f.instance_file_offset(d) + 4, "a .oni instance should carry file id 0");
+        if (f.is_oni() && fid != 0) warning(lab(), f.instance_file_offset(d) + 4, "a .oni instance should carry file id 0");
         if (!f.is_oni() && expected_id && fid != *expected_id)
-          warning(lab, f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x}, the file name gives 0x{:08x} (file renamed?)", fid, *expected_id));
+          warning(lab(), f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x}, the file name gives 0x{:08x} (file renamed?)", fid, *expected_id));
       } else if (fid != *file_id) {
-        error(lab, f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x} differs from the file's 0x{:08x}", fid, *file_id));
+        error(lab(), f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x} differs from the file's 0x{:08x}", fid, *file_id));
       }
     }
     if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
@@ -121,24 +124,24 @@ struct Checker {
     bool have_prev = false;
     for (std::uint32_t k = 0; k < m; ++k) {
       const std::uint32_t idx = f.name_entry_index(k);
-      const std::string s = fmt::format("name directory[{}]", k);
+      auto s = [k] { return fmt::format("name directory[{}]", k); };
       if (idx >= n) {
-        error(s, base + k * 8, fmt::format("instance index {} out of range ({} instances)", idx, n));
+        error(s(), base + k * 8, fmt::format("instance index {} out of range ({} instances)", idx, n));
         have_prev = false;
         continue;
       }
       const Descriptor d = f.descriptor(idx);
       if (d.unnamed()) {
-        error(s, base + k * 8, fmt::format("entry for unnamed descriptor {}", idx));
+        error(s(), base + k * 8, fmt::format("entry for unnamed descriptor {}", idx));
         continue;
       }
-      if (seen[idx]++) error(s, base + k * 8, fmt::format("descriptor {} listed twice", idx));
+      if (seen[idx]++) error(s(), base + k * 8, fmt::format("descriptor {} listed twice", idx));
       auto nm = f.name(idx);
       if (!nm) continue;  // reported with the descriptor
       if (have_prev) {
         const int c = prev.compare(*nm);
-        if (c == 0) error(s, base + k * 8, fmt::format("duplicate name {}", *nm));
-        else if (c > 0) error(s, base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", *nm, prev));
+        if (c == 0) error(s(), base + k * 8, fmt::format("duplicate name {}", *nm));
+        else if (c > 0) error(s(), base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", *nm, prev));
       }
       prev = *nm;
       have_prev = true;
@@ -156,13 +159,13 @@ struct Checker {
     const std::uint64_t base = kHeaderSize + std::uint64_t(f.instance_count()) * kDescriptorSize + std::uint64_t(f.name_count()) * kNameEntrySize;
     for (std::uint32_t k = 0; k < f.template_count(); ++k) {
       const TemplateEntry t = f.template_entry(k);
-      const std::string s = fmt::format("template entry[{}] {}", k, tag_string(t.tag));
-      if (listed.count(t.tag)) error(s, base + k * 16, "tag listed twice");
+      auto s = [&t, k] { return fmt::format("template entry[{}] {}", k, tag_string(t.tag)); };
+      if (listed.count(t.tag)) error(s(), base + k * 16, "tag listed twice");
       listed[t.tag] = t.count;
       const auto it = real.find(t.tag);
       const std::uint32_t have = it == real.end() ? 0 : it->second;
-      if (have == 0) note(s, base + k * 16, "template entry for a tag with no instances");
-      else if (have != t.count) warning(s, base + k * 16 + 12, fmt::format("instance count {}, the file has {}", t.count, have));
+      if (have == 0) note(s(), base + k * 16, "template entry for a tag with no instances");
+      else if (have != t.count) warning(s(), base + k * 16 + 12, fmt::format("instance count {}, the file has {}", t.count, have));
     }
     for (const auto& [tag, cnt] : real)
       if (!listed.count(tag)) error("descriptors", kHeaderSize, fmt::format("tag {} ({} instances) has no template entry", tag_string(tag), cnt));

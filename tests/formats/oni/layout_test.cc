@@ -249,7 +249,7 @@ TEST(OniLayout, TxmpSizes) {
   EXPECT_EQ(txmp_data_size(256, 256, 1, false), 131072u);
   EXPECT_EQ(txmp_data_size(256, 256, 9, false), 32768u);
   EXPECT_EQ(txmp_data_size(2, 2, 9, false), 8u);
-  EXPECT_EQ(txmp_data_size(4, 4, 8, true), 4u * 4 * 4 + 2 * 2 * 4);  // 1x1 not counted
+  EXPECT_EQ(txmp_data_size(4, 4, 8, true), 4u * 4 * 4 + 2 * 2 * 4 + 4);  // the 1x1 level is stored (OniSplit)
   EXPECT_FALSE(txmp_data_size(4, 4, 5, false).has_value());
 }
 

@@ -25,6 +25,8 @@ inline constexpr std::uint32_t kInstanceHeaderSize = 8;
 inline constexpr std::uint32_t kMaxInstances = 0x1000000;
 // Name scans stop after this many bytes (the engine asserts names below 128 bytes after the tag).
 inline constexpr std::size_t kMaxNameScan = 0x10000;
+// A VR32 data block may claim up to this many bytes past the end of the file (OniSplit -create).
+inline constexpr std::uint32_t kDataRoundingSlack = 0x1F;
 
 // Descriptor flags, low 16 bits (spec: oni.md#oni-3-6).
 inline constexpr std::uint16_t kFlagUnnamed = 0x01;
@@ -77,6 +79,9 @@ class InstanceFile {
   [[nodiscard]] std::uint32_t name_count() const noexcept { return h_.name_count; }
   [[nodiscard]] const std::string& display() const noexcept { return display_; }
   [[nodiscard]] ByteView bytes() const noexcept { return r_.data(); }
+  // Bytes the header's VR32 data length claims past the end of the file (0-0x1F; data_size is
+  // already cut to the file).
+  [[nodiscard]] std::uint32_t data_overrun() const noexcept { return data_overrun_; }
 
   [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept;  // i < instance_count
   [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept;
@@ -109,6 +114,7 @@ class InstanceFile {
   ByteReader r_;
   FileHeader h_;
   std::string display_;
+  std::uint32_t data_overrun_ = 0;
 };
 
 // A descriptor's position in errors: "instance[5] TXMP TXMPfoo".

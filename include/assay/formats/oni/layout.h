@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,7 @@ struct ChunkRule {
   FieldKind kind = FieldKind::raw;
   ChunkSize size = ChunkSize::unknown;
   std::uint32_t size_offset = 0;  // u32_field: where the size is
+  bool in_element = false;        // offset inside each element of the top-level variable array
 };
 
 // The grammar check of spec oni.md#oni-4-3 plus compilation. With `allow_trailing`, bytes after
@@ -100,8 +102,18 @@ Result<WalkResult> walk_instance(const CompiledLayout& l, ByteView inst, std::ve
 
 // The chunk rules of spec oni.md#oni-9-3 for (tag, checksum).
 std::vector<ChunkRule> retail_chunk_rules(std::uint32_t tag, std::uint64_t checksum);
-// Bytes of a TXMP's pixel data (level 0, plus mips down to but not including 1x1); nullopt for an
-// unknown format (spec: oni.md#oni-9-1).
+// One level of a TXMP's pixel data, from the start of its chunk.
+struct TxmpLevel {
+  std::uint32_t width = 0, height = 0;
+  std::uint64_t offset = 0, size = 0;
+};
+inline constexpr std::uint32_t kTxmpMaxDim = 16384;
+// The levels of a TXMP (spec: oni.md#oni-9-1): level 0, then with mipmaps each halving down to and
+// including 1x1, which OniSplit stores (samples/oni/README.md; issue 12 item 3). A TXMP has no mip
+// count: it follows from the size, which is checked (1-16384) before any level is computed, so a
+// chain has at most 15 levels (issue 15 item 2). Errors: bad size, unsupported format.
+Result<std::vector<TxmpLevel>> txmp_levels(std::uint32_t width, std::uint32_t height, std::uint32_t format, bool mips);
+// Bytes of all those levels; nullopt for a bad size or an unknown format.
 std::optional<std::uint64_t> txmp_data_size(std::uint32_t width, std::uint32_t height, std::uint32_t format, bool mips);
 
 class LayoutSet {
@@ -118,6 +130,33 @@ class LayoutSet {
  private:
   std::vector<CompiledLayout> all_;
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> index_;
+};
+
+// The built-in layouts (issue 12): ../shared/specs/oni-templates.txt, compiled in at build time.
+// Each retail template set is the table order's one line per tag whose sum
+// Σ (n+1) × checksum[n] reproduces that set's level-header checksum (oni-templates.md).
+enum class TemplateSet : std::uint8_t { v10, v11 };
+std::string_view builtin_layouts_text();
+// Built once on first use, immutable afterwards. Empty only if the compiled table is broken.
+const LayoutSet& builtin_layouts(TemplateSet set);
+std::optional<TemplateSet> template_set_of(std::uint64_t header_checksum);
+
+// Where a file's layouts come from: a set the user gave (--exe, --layouts, oni-layouts.txt), used
+// for every file; or the built-in sets, picked per file by its header's total checksum.
+class LayoutSource {
+ public:
+  LayoutSource() = default;  // built-in
+  // Non-owning: `set` must outlive this source (it converts implicitly for calls that take one).
+  LayoutSource(const LayoutSet& set) : user_(&set) {}  // NOLINT(google-explicit-constructor)
+  explicit LayoutSource(std::shared_ptr<const LayoutSet> set) : owned_(std::move(set)), user_(owned_.get()) {}
+  [[nodiscard]] bool builtin() const { return user_ == nullptr; }
+  // The layouts for a file whose header holds `header_checksum`; with the built-in sets, an error
+  // naming --exe/--layouts when the checksum is neither retail set's.
+  [[nodiscard]] Result<const LayoutSet*> for_checksum(std::uint64_t header_checksum) const;
+
+ private:
+  std::shared_ptr<const LayoutSet> owned_;
+  const LayoutSet* user_ = nullptr;
 };
 
 // spec: oni.md#oni-5-1. Errors name the line.

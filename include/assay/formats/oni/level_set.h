@@ -58,6 +58,7 @@ struct LoadedFile {
   std::shared_ptr<const void> raw_owner, sep_owner;
   bool raw_present = false, sep_present = false;
   Diagnostics diags;
+  const LayoutSet* layouts = nullptr;      // the set this file was walked with
   [[nodiscard]] std::uint32_t file_id() const { return fname ? fname->file_id : 0; }
   [[nodiscard]] unsigned level() const { return fname ? fname->level : 0; }
 };
@@ -71,6 +72,11 @@ struct LoadOptions {
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
                                       const LayoutSet* layouts, LoadOptions opt = {});
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSet* layouts, LoadOptions opt = {});
+// The same with the layouts picked for the file's header checksum (built-in sets, issue 12); a
+// checksum the built-in sets do not know is an error naming --exe/--layouts, and nothing is walked.
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                      const LayoutSource& layouts, LoadOptions opt = {});
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt = {});
 
 inline constexpr std::uint32_t kUnresolved = 0xFFFFFFFFu;
 inline constexpr std::uint32_t kBadHandle = 0xFFFFFFFEu;
@@ -96,7 +102,7 @@ struct CheckReport {
 
 // `assay oni check`: inputs are folders (their level*.dat files) and files.
 // `progress` draws a bar on stderr (core Progress) while the files load.
-Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSet& layouts, unsigned threads,
+Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSource& layouts, unsigned threads,
                                     bool progress = false);
 
 // The level files of a folder, tools files skipped (spec: oni.md#oni-2-1).

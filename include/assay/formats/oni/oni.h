@@ -20,9 +20,13 @@ namespace assay::oni {
 inline constexpr const char* kLayoutsBeside = "oni-layouts.txt";
 
 // Layouts from family options: "exe" (Oni.exe) wins over "layouts" (a layouts file); without
-// either, `oni-layouts.txt` in `dir` when present; otherwise an empty set.
-Result<LayoutSet> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
-                              Diagnostics* warnings = nullptr);
+// either, `oni-layouts.txt` in `dir` when present; otherwise the built-in sets, picked per file by
+// its header checksum (issue 12).
+Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
+                                 Diagnostics* warnings = nullptr);
+// `assay oni layouts`: the built-in table as a layouts file (spec: oni.md#oni-5-1): every line of
+// both sets, or one set's 114 lines.
+std::string builtin_layouts_file(std::optional<TemplateSet> only);
 // `assay oni layouts --exe Oni.exe`: the layouts file text (spec: oni.md#oni-5-2).
 Result<std::string> layouts_text_from_exe(const std::filesystem::path& exe);
 
@@ -47,7 +51,7 @@ struct PackStats {
   std::uint64_t instances = 0, placeholders = 0, oni_files = 0;
 };
 // `assay pack oni -o levelN_X.dat DIR`: .dat + .raw (+ .sep) from the .oni files under DIR.
-Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSet& layouts,
+Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesystem::path& out_dat, const LayoutSource& layouts,
                              const PackOptions& opt, Diagnostics& diags);
 
 // TXMP pixels to RGBA (spec: oni.md#oni-9-1); "unsupported TXMP format N" for other codes.
@@ -56,9 +60,10 @@ struct Rgba8 {
   ByteBuffer pixels;
 };
 Result<Rgba8> decode_txmp(ByteView pixels, std::uint32_t width, std::uint32_t height, std::uint32_t format);
-// Every TXMP matching `globs` as NAME.png; unsupported or unverified ones are reported in diags.
+// Every TXMP matching `globs` as NAME.png (with `mips`, every further level as NAME.mip<k>.png, k = 1
+// for half size, down to 1x1); unsupported or unverified ones are reported in diags.
 Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
-                                    Diagnostics& diags);
+                                    Diagnostics& diags, bool mips = false);
 
 // The demo's synthetic layouts (spec illustrations ZPTS/ZTEX/ZLST plus ZANM and a TXMP layout
 // built from spec oni.md#oni-9-1): not Oni's real layouts.
