@@ -1,5 +1,6 @@
 // libFuzzer target for RenderWare streams: the walker, verify, texture dictionaries (every level
-// decoded), clump summaries and the format record's info/list. Corpus: fuzz/corpus/renderware/
+// decoded; strict and keep-going), the streaming walk, clump summaries and the format record's
+// info/list. Corpus: fuzz/corpus/renderware/
 // (files made by assay's own writer).
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto dict = rw::TextureDictionary::open(b, 0, d.sink()); dict.ok())
     for (std::size_t i = 0; i < dict->textures().size(); ++i)
       for (std::uint32_t l = 0; l < dict->textures()[i].levels.size(); ++l) (void)dict->decode(i, l);
+  rw::TextureOptions strict;
+  strict.keep_going = false;
+  (void)rw::TextureDictionary::open(b, 0, d.sink(), strict);
+  std::uint64_t seen = 0;
+  (void)rw::walk_each(b, 0, d.sink(), {}, [&seen](const rw::Section&) { ++seen; },
+                      [](std::uint64_t, std::uint64_t) {});
   (void)rw::summarize_clump(b, 0, d.sink());
   (void)rw::find_section(b, rw::id::kTextureDictionary);
   Input in = Input::from_buffer("fuzz.txd", ByteBuffer(b.begin(), b.end()));

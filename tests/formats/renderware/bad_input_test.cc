@@ -2,13 +2,19 @@
 // a value, never crashes (run under ASan/UBSan in the sanitizer build). spec: renderware.md#rw-9.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/walker.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/image/dxt.h"
+#include "assay/image/ps2.h"
 #include "rw_test_util.h"
+#include "testing/testing.h"
 
 namespace assay::rw {
 namespace {
@@ -42,6 +48,45 @@ ByteBuffer pc_txd() {
   return w::texture_dictionary({*w::d3d9_texture_native(t), *w::d3d9_texture_native(u)}, 2, kStampGtaSa);
 }
 
+image::Rgba exact(std::uint32_t wd, std::uint32_t h, bool c16) {
+  image::Rgba r{wd, h, ByteBuffer(std::size_t{wd} * h * 4)};
+  for (std::size_t k = 0; k < std::size_t{wd} * h; ++k)
+    for (int c = 0; c < 4; ++c)
+      r.pixels[4 * k + c] = c == 3 ? (c16 ? (k % 2 ? 255 : 0) : image::ps2::expand_alpha(std::uint8_t(k * 9 % 129)))
+                                   : static_cast<std::uint8_t>(c16 ? (k * 3 + c) % 32 * 255 / 31 : k * 40 + c);
+  return r;
+}
+
+ByteBuffer native_tc(std::uint32_t fmt, std::vector<image::Rgba> lv, std::uint16_t layout) {
+  w::Ps2TrueColourTexture t;
+  t.name = fmt == 0x100 ? "c16" : "c32";
+  t.pixel_format = fmt;
+  t.levels = std::move(lv);
+  t.layout_version = layout;
+  return *w::ps2_true_colour_native(t);
+}
+
+// spec: renderware.md#rw-real: 8888 with a mip and a padded 1555 level, in GS packets
+ByteBuffer ps2_true_colour_txd() {
+  return w::texture_dictionary({native_tc(0x500, {exact(4, 2, false), exact(2, 1, false)}, 2),
+                                native_tc(0x100, {exact(2, 2, true)}, 2)},
+                               6, kStampGtaSa);
+}
+
+// the old raster layout (no packets): PAL8 version 1 (swizzled) and 8888 version 0
+ByteBuffer ps2_old_layout_txd() {
+  auto t8 = w::ps2_texture_from_rgba("old8", {img(16, 4, 20)}, false);
+  t8->layout_version = 1;
+  return w::texture_dictionary({*w::ps2_texture_native(*t8), native_tc(0x500, {exact(4, 2, false)}, 0)}, 6,
+                               kStampGtaSa);
+}
+
+// several top-level clumps back to back (Manhunt's model files)
+ByteBuffer many_clumps() {
+  return w::clumps({{.frames = 1, .geometries = {{3, 1, "a"}}}, {.frames = 2, .geometries = {{3, 1, ""}, {4, 2, "b"}}},
+                    {.frames = 1, .geometries = {{3, 1, ""}}}});
+}
+
 ByteBuffer model() { return w::clump({.frames = 2, .geometries = {{3, 1, "x"}, {4, 2, ""}}, .node_names = {"n"}}); }
 
 // Every entry point; returns whether the walk succeeded.
@@ -58,14 +103,15 @@ bool exercise(ByteView b) {
   return walked;
 }
 
-void sweep(const ByteBuffer& good) {
+// `whole` are the prefix lengths that are complete streams themselves (clump boundaries).
+void sweep(const ByteBuffer& good, const std::set<std::size_t>& whole = {}) {
   ASSERT_TRUE(exercise(good));
   Diagnostics d;
   ASSERT_TRUE(verify_stream(good, 0, d.sink())) << d.items()[0].where.str();
   for (std::size_t n = 0; n < good.size(); ++n) {
     // a copy of exactly n bytes, so ASan sees any read past the end
     const ByteBuffer cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
-    EXPECT_FALSE(exercise(cut)) << "prefix " << n << " walked";
+    EXPECT_EQ(exercise(cut), whole.count(n) == 1) << "prefix " << n;
     EXPECT_FALSE(TextureDictionary::open(cut).ok() && summarize_clump(cut).ok());
   }
   ByteBuffer m = good;
@@ -82,6 +128,34 @@ void sweep(const ByteBuffer& good) {
 TEST(RwBadInput, SweepPs2Dictionary) { sweep(ps2_txd()); }
 TEST(RwBadInput, SweepPcDictionary) { sweep(pc_txd()); }
 TEST(RwBadInput, SweepClump) { sweep(model()); }
+TEST(RwBadInput, SweepPs2TrueColour) { sweep(ps2_true_colour_txd()); }
+TEST(RwBadInput, SweepPs2OldLayout) { sweep(ps2_old_layout_txd()); }
+TEST(RwBadInput, SweepManyClumps) {
+  const ByteBuffer b = many_clumps();
+  std::set<std::size_t> ends;
+  auto t = walk(b, 0, {});
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->top.size(), 3u);
+  for (std::uint32_t i : t->top) ends.insert(t->sections[i].end());
+  ends.erase(b.size());
+  sweep(b, ends);
+}
+
+// The fuzz seeds of fuzz/corpus/renderware are these writer-built fixtures: with
+// ASSAY_RW_CORPUS_DIR set, this writes them there (each must verify clean first).
+TEST(RwBadInput, FuzzSeedsVerifyClean) {
+  const std::pair<const char*, ByteBuffer> seeds[] = {{"ps2_true_colour.txd", ps2_true_colour_txd()},
+                                                      {"ps2_old_layout.txd", ps2_old_layout_txd()},
+                                                      {"many_clumps.dff", many_clumps()}};
+  const char* dir = std::getenv("ASSAY_RW_CORPUS_DIR");
+  for (const auto& [name, bytes] : seeds) {
+    Diagnostics d;
+    EXPECT_TRUE(verify_stream(bytes, 0, d.sink())) << name;
+    EXPECT_LT(bytes.size(), 4096u) << name;
+    if (dir) ::assay::testing::write_file(std::filesystem::path(dir) / name, bytes);
+  }
+}
+
 TEST(RwBadInput, SweepSpecFixture) { sweep(testing::dictionary(testing::ps2_fixture_native(), 1)); }
 
 TEST(RwBadInput, HugeCountsDoNotAllocate) {

@@ -88,8 +88,7 @@ struct TexFacts {
 // `assay extract` were checked by eye (rainbow diamonds for DXT1/3/5; a wheel hub, a car
 // interior sheet and a door handle for infernus) -- a regression guard, not an independent fact.
 void check_dictionary(const char* rel, const TexFacts (&facts)[3]) {
-  const auto path = ::assay::testing::shared_sample(rel);
-  if (path.empty()) GTEST_SKIP() << rel;
+  ASSAY_REQUIRE_SAMPLE(path, rel);
   auto m = MappedFile::open(path);
   ASSERT_TRUE(m.ok());
   Diagnostics d;
@@ -161,7 +160,10 @@ TEST(RwSampleClumps, Summaries) {
   };
   for (const auto& c : cs) {
     const auto path = ::assay::testing::shared_sample(c.rel);
-    if (path.empty()) continue;
+    if (path.empty()) {  // fails under CI=true, skips outside (issue 9 item 6)
+      if (::assay::testing::in_ci()) ADD_FAILURE() << "shared sample " << c.rel << " missing in CI";
+      continue;
+    }
     auto m = MappedFile::open(path);
     ASSERT_TRUE(m.ok());
     Diagnostics d;
