@@ -12,6 +12,7 @@
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
+#include "assay/formats/igarchive/report.h"
 #include "assay/formats/igarchive/verify.h"
 #include "assay/formats/igarchive/writer.h"
 
@@ -58,13 +59,7 @@ Result<Json> info(const Input& in, const ReadOptions&) {
   j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
   j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
   j["prefix_width"] = a.prefix_width();
-  // spec: alchemy.md#corrections C1: the name-table layout read, per entry, from the bytes.
-  std::map<std::string_view, std::uint64_t> layouts;
-  for (const iga::FileEntry& f : a.files()) ++layouts[iga::to_string(f.name_layout)];
-  j["name_layout"] = layouts.size() == 1 ? Json(layouts.begin()->first) : Json(layouts.empty() ? "none" : "mixed");
-  Json counts = Json::object();
-  for (const auto& [l, n] : layouts) counts[std::string(l)] = n;
-  j["name_layouts"] = std::move(counts);
+  j.update(iga::name_table_json(a));  // spec: alchemy.md#corrections C1
   return j;
 }
 
@@ -88,8 +83,7 @@ Result<Json> list(const Input& in, const ReadOptions&) {
     e["word"] = f.word;
     e["ordinal"] = f.ordinal;
     e["time"] = f.has_time ? Json(f.time) : Json(nullptr);
-    e["name_layout"] = to_string(f.name_layout);
-    e["name_match"] = to_string(f.name_match);
+    e.update(iga::name_entry_json(f));
     entries.push_back(std::move(e));
   }
   j["entries"] = std::move(entries);
@@ -152,6 +146,25 @@ Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir)
 }
 
 }  // namespace
+
+namespace igarchive {
+
+Json name_table_json(const Archive& a) {
+  std::map<std::string_view, std::uint64_t> layouts;
+  for (const FileEntry& f : a.files()) ++layouts[to_string(f.name_layout)];
+  Json j;
+  j["name_layout"] = layouts.size() == 1 ? Json(layouts.begin()->first) : Json(layouts.empty() ? "none" : "mixed");
+  Json counts = Json::object();
+  for (const auto& [l, n] : layouts) counts[std::string(l)] = n;
+  j["name_layouts"] = std::move(counts);
+  return j;
+}
+
+Json name_entry_json(const FileEntry& f) {
+  return Json{{"name_layout", to_string(f.name_layout)}, {"name_match", to_string(f.name_match)}};
+}
+
+}  // namespace igarchive
 
 const Format kIgArchiveFormat = {
     .name = "igarchive",

@@ -9,6 +9,7 @@
 #include "assay/core/hash.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/extract.h"
+#include "assay/formats/igarchive/report.h"
 #include "assay/formats/igarchive/verify.h"
 #include "testing/testing.h"
 
@@ -64,6 +65,11 @@ TEST(IgArchiveRealFiles, SkylandersZapHeaderAndNames) {
   ASSERT_NE(pkg, nullptr);
   EXPECT_EQ(pkg->hash, fnv1a32("packages/generated/characters/zap.pkgb"));
   EXPECT_EQ(pkg->path, "u:\\temporary\\ps3\\packages\\generated\\characters\\zap.pkgb");
+  // reported, not guessed: one layout for the whole table
+  const Json j = name_table_json(a);
+  EXPECT_EQ(j["name_layout"], "string_time");
+  EXPECT_EQ(j["name_layouts"]["string_time"], 88);
+  EXPECT_EQ(name_entry_json(*pkg)["name_match"], "suffix");
   Diagnostics d;
   verify(a.data(), "zap", {}, d);
   EXPECT_FALSE(d.has_errors()) << (d.items().empty() ? "" : d.items().front().where.str());
@@ -139,6 +145,7 @@ TEST(IgArchiveRealFiles, CrashNstArchive) {
   ASSERT_GE(igz.size(), 8u);
   EXPECT_EQ(std::string_view(reinterpret_cast<const char*>(igz.data()), 4), std::string_view("\x01ZGI", 4));
   EXPECT_EQ(load<std::uint32_t>(igz.data() + 4, Endian::little), 10u);
+  EXPECT_EQ(name_table_json(a)["name_layout"], "path_name_time");
   Diagnostics d;
   verify(a.data(), "nst", {}, d);
   EXPECT_FALSE(d.has_errors());
