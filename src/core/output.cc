@@ -110,10 +110,12 @@ Result<void> AtomicFile::write(ByteView data) {
 
 Result<void> AtomicFile::commit() {
   if (f_ == nullptr) return io_error(target_.string(), "file is not open");
-  const bool ok = std::fflush(f_) == 0;
-  std::fclose(f_);
+  // A full disk usually shows here (buffered writes): report the errno (issue 15 item 5).
+  bool ok = std::fflush(f_) == 0;
+  int err = ok ? 0 : errno;
+  if (std::fclose(f_) != 0 && ok) ok = false, err = errno;
   f_ = nullptr;
-  if (!ok) return io_error(target_.string(), "flush failed");
+  if (!ok) return io_error(target_.string(), std::string("write failed: ") + std::strerror(err));
   // Re-check at the last moment: never replace without --force.
   struct stat st {};
   if (!force_ && ::lstat(target_.c_str(), &st) == 0)

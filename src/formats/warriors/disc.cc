@@ -99,6 +99,12 @@ Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const 
     return make_error(kFormat, "DIR header", 0, fmt::format("D1: DIR is {} bytes, needs at least 16", dir.size()));
   const std::uint32_t count = load<std::uint32_t>(dir.data(), Endian::little);
   const std::uint64_t rows = std::uint64_t{count} * kDirRowSize;  // u32 x 16: cannot wrap
+  if (dir.size() < kDirHeaderSize + rows)
+    return make_error(kFormat, "DIR header", 0,
+                      fmt::format("D1: DIR truncated: count {} needs {} bytes (16 + 12 per row), the file has {}: "
+                                  "{} bytes missing from offset 0x{:x} (rows {} to {} incomplete)",
+                                  count, kDirHeaderSize + rows, dir.size(), kDirHeaderSize + rows - dir.size(), dir.size(),
+                                  (dir.size() - kDirHeaderSize) / kDirRowSize, count - 1));
   if (dir.size() != kDirHeaderSize + rows)
     return make_error(kFormat, "DIR header", 0,
                       fmt::format("D1: count {} needs a DIR of {} bytes, file has {}", count,
@@ -134,7 +140,23 @@ std::optional<DirEntry> Disc::find(std::uint32_t hash) const noexcept {
   return std::nullopt;
 }
 
+std::string Disc::wad_truncation() const {
+  std::uint64_t need = 0, past = 0;
+  for (std::uint32_t i = 0; i < count_; ++i) {
+    const DirEntry e = entry(i);
+    const std::uint64_t end = std::uint64_t{e.offset} + e.size;
+    need = std::max(need, end);
+    if (end > wad_.size()) ++past;
+  }
+  if (need <= wad_.size()) return {};
+  return fmt::format("WAD truncated: the DIR's rows need {} bytes, the WAD has {}: {} bytes missing from offset 0x{:x} "
+                     "({} of {} entries cut or absent)",
+                     need, wad_.size(), need - wad_.size(), wad_.size(), past, count_);
+}
+
 void Disc::validate(Diagnostics& out) const {
+  if (std::string t = wad_truncation(); !t.empty())
+    out.error(make_error(kFormat, "WAD", wad_.size(), std::move(t)));
   auto row_at = [](std::uint32_t i) { return kDirHeaderSize + kDirRowSize * i; };
   for (std::size_t b = 4; b < 16; ++b)
     if (dir_[b] != 0) {
@@ -211,11 +233,10 @@ Result<Disc> Disc::open(const Input& in) {
 bool looks_like_disc(const Input& in) {
   if (in.is_directory)
     return find_in_folder(in.path, "WARRIORS.DIR").has_value() && find_in_folder(in.path, "WARRIORS.WAD").has_value();
-  if (iso_has_signature(in.bytes)) return find_iso_files(in).ok();
-  if (in.path.empty() || !iequals(in.path.filename().string(), "WARRIORS.DIR")) return false;
-  if (in.bytes.size() < kDirHeaderSize) return false;
-  const std::uint64_t count = load<std::uint32_t>(in.bytes.data(), Endian::little);
-  return in.bytes.size() == kDirHeaderSize + kDirRowSize * count;
+  // A truncated image is claimed too, so open() says what is missing (issue 15 item 5).
+  if (iso_has_signature(in.bytes)) return find_iso_files(in).ok() || !iso_truncation(in.bytes).empty();
+  // The name is the signature: a DIR of the wrong size opens to a D1 error saying what is missing.
+  return !in.path.empty() && iequals(in.path.filename().string(), "WARRIORS.DIR");
 }
 
 Result<NameTable> NameTable::load(const std::vector<std::string>& files) {

@@ -64,7 +64,31 @@ bool iso_has_signature(ByteView image) {
          image[at + 4] == '0' && image[at + 5] == '1';
 }
 
+std::string iso_truncation(ByteView image) {
+  if (!iso_has_signature(image)) return {};
+  const std::uint64_t blocks = load<std::uint32_t>(image.data() + 16 * 2048 + 80, Endian::little);
+  const std::uint64_t need = blocks * 2048;
+  if (need <= image.size()) return {};
+  return fmt::format("ISO image truncated: the volume descriptor (0x8050) gives {} sectors ({} bytes), the file has {}: "
+                     "{} bytes missing from offset 0x{:x}",
+                     blocks, need, image.size(), need - image.size(), image.size());
+}
+
+namespace {
+Result<IsoFiles> find_iso_files_in(const Input& image);
+}  // namespace
+
 Result<IsoFiles> find_iso_files(const Input& image) {
+  auto r = find_iso_files_in(image);
+  if (r) return r;
+  Error e = std::move(r).error();
+  if (std::string t = iso_truncation(image.bytes); !t.empty()) e.message = t + "; " + e.message;
+  return e;
+}
+
+namespace {
+
+Result<IsoFiles> find_iso_files_in(const Input& image) {
   if (image.path.empty()) return make_error(kFormat, "ISO image", kNoOffset, "an ISO image must be a file on disk");
   // spec: #wr-1-2: the logical block size MUST be 2,048 (primary descriptor +128).
   const std::uint16_t block = load<std::uint16_t>(image.bytes.data() + 16 * 2048 + 128, Endian::little);
@@ -99,5 +123,7 @@ Result<IsoFiles> find_iso_files(const Input& image) {
   if (!wad) return make_error(kFormat, "ISO root directory", kNoOffset, "no WARRIORS.WAD in the image's root");
   return IsoFiles{*dir, *wad};
 }
+
+}  // namespace
 
 }  // namespace assay::warriors

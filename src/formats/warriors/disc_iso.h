@@ -20,5 +20,8 @@ struct IsoFiles {
 bool iso_has_signature(ByteView image);
 // Reads the root directory through libiso9660; the extents are checked against the image.
 Result<IsoFiles> find_iso_files(const Input& image);
+// "ISO image truncated: ..." when the primary descriptor's volume space size (+80) reaches past
+// the file's end; empty otherwise.
+std::string iso_truncation(ByteView image);
 
 }  // namespace assay::warriors

@@ -31,6 +31,8 @@ int identify(const Input& in) {
       load<std::uint32_t>(in.bytes.data() + 12, Endian::little) == kPackageMarker && check_exact_pack(in.bytes).exact)
     return 90;
   if (is_loose_container(in)) return 50;  // strict: C1-C7 over the whole file
+  // A .lev that breaks C1-C7 (truncated, say) is still ours: open() says what is missing (issue 15 item 5).
+  if (!in.is_directory && in.bytes.size() >= 16 && in.path.extension() == ".lev") return 10;
   return 0;
 }
 
@@ -62,8 +64,10 @@ unsigned thread_count(const ReadOptions& opt) { return opt.threads ? opt.threads
 Result<Json> info(const Input& in, const ReadOptions& opt) {
   if (looks_like_disc(in)) {
     ASSAY_TRY(DiscCtx c, open_disc(in, opt));
-    return Json{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entries", c.disc.count()},
-                {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
+    Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entries", c.disc.count()},
+           {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
+    if (std::string t = c.disc.wad_truncation(); !t.empty()) j["warning"] = t;  // verify: an error
+    return j;
   }
   ByteReader r(in.bytes, Endian::little, kFormat);
   ASSAY_TRY(std::uint32_t count, r.u32(0, "container header"));

@@ -70,6 +70,9 @@ class Disc {
   [[nodiscard]] std::optional<DirEntry> find(std::uint32_t hash) const noexcept;
   // D2-D10 (D1 was checked by open).
   void validate(Diagnostics& out) const;
+  // "WAD truncated: ..." (what is missing and where) when the DIR's rows reach past the WAD's
+  // end; empty otherwise. info/list show it as a warning, verify as an error (issue 15 item 5).
+  [[nodiscard]] std::string wad_truncation() const;
 
  private:
   ByteView dir_, wad_;
