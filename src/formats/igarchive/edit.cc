@@ -311,6 +311,9 @@ Result<std::array<std::vector<std::uint32_t>, 3>> Editor::tables() {
     for (const FileEntry& f : a_.files())
       if (uses_table(f) && f.table == table) users.push_back(&f);
     std::stable_sort(users.begin(), users.end(), [](auto x, auto y) { return x->first_entry < y->first_entry; });
+    for (const FileEntry* f : users)  // every run inside its table before any entry is read
+      if (std::uint64_t{f->first_entry} + f->num_blocks + 1 > count)
+        return edit_error(fmt::format("'{}': its block-table run ends past the {} table", f->name, to_string(table)));
     auto& dst = out[t];
     const std::uint32_t first = users.empty() ? count : users.front()->first_entry;
     for (std::uint32_t e = 0; e < first && e < count; ++e) dst.push_back(a_.table_entry(table, e));

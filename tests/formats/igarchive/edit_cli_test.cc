@@ -83,6 +83,12 @@ TEST_F(IgArchiveEditCli, FullDiskLeavesInputUntouched) {
   const int st = std::system(("sh -c " + shell_quote(cmd)).c_str());
   ASSERT_TRUE(WIFEXITED(st));
   EXPECT_EQ(WEXITSTATUS(st), 2);
+  // The same to -o OUT: no OUT, no temporary.
+  const std::string to_out = "ulimit -f 100; trap '' XFSZ; exec " + shell_quote(ASSAY_CLI) + " add " + q(pak) + " -o " +
+                             q(tmp / "out.pak") + " c/big.bin=" + q(tmp / "big.bin") + " 2>/dev/null";
+  const int st2 = std::system(("sh -c " + shell_quote(to_out)).c_str());
+  ASSERT_TRUE(WIFEXITED(st2));
+  EXPECT_EQ(WEXITSTATUS(st2), 2);
   fs::remove(tmp / "big.bin");
   expect_input_untouched();
 }
