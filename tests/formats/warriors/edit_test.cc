@@ -97,6 +97,31 @@ TEST(WarriorsEdit, ReplaceAndRemoveShiftLaterRows) {
   EXPECT_TRUE(std::equal(d.wad.begin() + 2048, d.wad.end(), m.wad.begin(), m.wad.end()));
 }
 
+// Mutated DIRs: the edit refuses a DIR that breaks a rule (D1-D10 errors) or works; never a crash.
+TEST(WarriorsEdit, MutationSweepNeverCrashes) {
+  const DiscImage d = fixture();
+  const ByteBuffer extra = bytes(700, 3);
+  std::size_t edited = 0;
+  for (std::size_t i = 0; i < d.dir.size(); ++i)
+    for (std::uint8_t x : {0x01, 0x08, 0x80, 0xFF}) {
+      ByteBuffer dir = d.dir;
+      dir[i] ^= x;
+      auto disc = Disc::from_views(dir, d.wad);
+      if (!disc) continue;
+      DiscEdit e;
+      e.replace[0] = extra;
+      e.remove.insert(disc->count() - 1);
+      e.add.push_back({0x22222222, extra});
+      std::uint64_t n = 0;
+      auto r = edit_disc(*disc, e, [&](ByteView b) -> Result<void> {
+        n += b.size();
+        return {};
+      });
+      edited += r.ok();
+    }
+  EXPECT_GT(edited, 0u);
+}
+
 // Through the Format record, on files: -o OUTDIR, --in-place, refusals, nothing left on failure.
 struct WarriorsEditCli : ::testing::Test {
   testing::TempDir tmp;
