@@ -206,8 +206,9 @@ void choose(FileEntry& f, const Shape& sh, std::uint32_t version, Matcher& m) {
 bool usual_layout(std::uint32_t version, NameLayout l) {
   if (version == 4) return l == NameLayout::string;
   if (version == 8) return l == NameLayout::string_time;
-  if (version == 0x0A)
-    return l == NameLayout::name_path_time || l == NameLayout::path_name_time || l == NameLayout::string_time;
+  // 0x0A: both two-string orders are documented (spec #iga-name-table); the one-string form of
+  // C1 is reported, since draft 1 of the spec and igRewrite8 read two strings.
+  if (version == 0x0A) return l == NameLayout::name_path_time || l == NameLayout::path_name_time;
   return l == NameLayout::path_name_time;
 }
 
@@ -276,7 +277,7 @@ Result<void> Archive::parse_names(const DiagSink& diags) {
       continue;
     }
     const auto next = std::upper_bound(starts.begin(), starts.end(), off);
-    const std::uint64_t end = next == starts.end() ? nts : *next;
+    const std::uint64_t end = next == starts.end() ? nts : std::min<std::uint64_t>(*next, nts);
     f.name_raw = table.subspan(off, end - off);
     const Shape sh = classify(f.name_raw, h.version);
     f.has_time = sh.has_time;

@@ -208,6 +208,27 @@ TEST(IgArchiveNames, MismatchIsAnErrorInEveryVersion) {
   }
 }
 
+// An offset word past the table must not stretch the entry before it past the table's end.
+TEST(IgArchiveNames, OffsetPastTableDoesNotWidenItsNeighbour) {
+  const Fixture fx = make({0x0B, Endian::little, NameLayout::path_name_time});
+  const Archive a = test::open_ok(fx.bytes);
+  const std::uint64_t nto = a.header().name_table_offset;
+  for (std::size_t k = 0; k < a.files().size(); ++k) {
+    ByteBuffer m = fx.bytes;
+    store<std::uint32_t>(m.data() + nto + 4 * k, 0xFF000000u | a.files()[k].name_offset, Endian::little);
+    Diagnostics d;
+    auto b = Archive::open(m, "m", d.sink());
+    ASSERT_TRUE(b.ok());
+    EXPECT_TRUE(d.has_errors());
+    const ByteView table = b->name_table();
+    for (const FileEntry& f : b->files()) {
+      if (f.name_raw.empty()) continue;
+      EXPECT_GE(f.name_raw.data(), table.data());
+      EXPECT_LE(f.name_raw.data() + f.name_raw.size(), table.data() + table.size()) << k << " " << f.index;
+    }
+  }
+}
+
 // Truncation and mutation sweeps over the name tables of every layout fixture: never a crash;
 // a cut name table is an error.
 TEST(IgArchiveNames, TruncationAndMutationSweep) {
