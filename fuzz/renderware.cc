@@ -16,7 +16,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const ByteView b(data, size);
   Diagnostics d;
   (void)rw::walk(b, 0, d.sink());
-  (void)rw::verify_stream(b, 0, d.sink(), {.walk = {.warriors = (size & 1) != 0}});
+  rw::Profile strict_game;  // a game profile's rules (R13, R14, R17, plugins) on odd sizes
+  strict_game.min_texture_version = 0x35000;
+  strict_game.ps2_raster_formats = {0x2504, 0x4504};
+  strict_game.native_data_size = Severity::note;
+  strict_game.plugins = {{0x3F0, "plugin"}};
+  (void)rw::verify_stream(b, 0, d.sink(), {.walk = {.profile = (size & 1) ? &strict_game : nullptr}});
   if (auto dict = rw::TextureDictionary::open(b, 0, d.sink()); dict.ok())
     for (std::size_t i = 0; i < dict->textures().size(); ++i)
       for (std::uint32_t l = 0; l < dict->textures()[i].levels.size(); ++l) (void)dict->decode(i, l);
