@@ -120,7 +120,7 @@ Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(cons
     else h = name_hash(fn);
     if (!original.find(h))
       return make_error(kFormat, "pack warriors", kNoOffset,
-                        fmt::format("{}: no entry of the original has hash {:08x} (adding entries is not supported)", fn, h));
+                        fmt::format("{}: no entry of the original has hash {:08x} (to add an entry: assay add DISC -o OUTDIR NAME=FILE)", fn, h));
     out[h] = de.path();
   }
   return out;
