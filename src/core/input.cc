@@ -31,4 +31,17 @@ Input Input::from_buffer(std::string name, ByteBuffer data) {
   return in;
 }
 
+Input Input::from_buffer(std::string name, ByteBuffer data, MemoryLease lease) {
+  struct Owned {
+    ByteBuffer data;
+    MemoryLease lease;
+  };
+  auto owner = std::make_shared<Owned>(Owned{std::move(data), std::move(lease)});
+  Input in;
+  in.name = std::move(name);
+  in.bytes = ByteView(owner->data);
+  in.owner = owner;
+  return in;
+}
+
 }  // namespace assay

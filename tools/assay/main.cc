@@ -1,6 +1,11 @@
+#include <sys/resource.h>
+
+#include <cstdlib>
 #include <exception>
 #include <new>
 
+#include "assay/container.h"
+#include "assay/core/memory.h"
 #include "assay/core/text.h"
 #include "cli.h"
 
@@ -33,9 +38,42 @@ int internal_error(const CLI::App& app, const char* what) {
   return assay::cli::kExitUsage;
 }
 
+// --max-memory SIZE: the one memory budget shared by every thread (docs/cli.md#memory).
+void add_memory_option(CLI::App& app) {
+  app.add_option_function<std::string>(
+         "--max-memory",
+         [](const std::string& v) {
+           auto n = assay::parse_size(v);
+           if (!n) throw CLI::ValidationError("--max-memory", n.error().message);
+           assay::MemoryBudget::process().set_limit(*n);
+         },
+         "memory for decoded inner files, all threads together (default 1G; K/M/G suffixes)")
+      ->type_name("SIZE");
+}
+
+// ASSAY_REPORT_MEMORY=1: the budget's peak and the process's peak RSS on stderr at exit (tests).
+void report_memory() {
+  if (std::getenv("ASSAY_REPORT_MEMORY") == nullptr) return;
+  rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  const auto& b = assay::MemoryBudget::process();
+  std::fprintf(stderr, "assay: memory: budget peak %llu of %llu bytes, max RSS %ld KiB\n",
+               static_cast<unsigned long long>(b.peak()), static_cast<unsigned long long>(b.limit()), ru.ru_maxrss);
+}
+
+int run(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const int rc = run(argc, argv);
+  report_memory();
+  return rc;
+}
+
+namespace {
+
+int run(int argc, char** argv) {
   using namespace assay::cli;
   Cli cli;
   // Every exception reaching here is reported as an internal error naming the input (exit 2),
@@ -43,6 +81,7 @@ int main(int argc, char** argv) {
   try {
     cli.app.require_subcommand(1);
     cli.app.set_version_flag("--version", "assay 0.1.0");
+    add_memory_option(cli.app);
     register_common(cli);
     register_igarchive(cli);
     register_igz(cli);
@@ -64,3 +103,5 @@ int main(int argc, char** argv) {
   }
   return cli.exit_code;
 }
+
+}  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "assay/core/bytes.h"
+#include "assay/core/memory.h"
 
 namespace assay {
 
@@ -21,6 +22,8 @@ struct Input {
   // Opens a file (mapped) or a directory (no bytes). I/O errors are ErrorKind::io.
   static Result<Input> open(const std::filesystem::path& path);
   static Input from_buffer(std::string name, ByteBuffer data);
+  // The same, holding `lease` (the buffer's share of the memory budget) as long as the bytes live.
+  static Input from_buffer(std::string name, ByteBuffer data, MemoryLease lease);
 };
 
 }  // namespace assay

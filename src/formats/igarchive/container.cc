@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "assay/container.h"
+#include "assay/core/memory.h"
+#include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
@@ -72,9 +74,30 @@ class IgArchiveContainer final : public Container {
 
   [[nodiscard]] Result<Input> read(const Entry& e) const override {
     const iga::FileEntry& f = archive_.files()[e.index];
+    const std::string name = input().name + "::" + std::string(f.name);
+    // The process-wide budget (--max-memory) is held as long as the bytes live (issue 15 item 6).
+    ASSAY_TRY(MemoryLease lease, MemoryBudget::process().acquire(f.length, name));
     ByteBuffer buf;
     ASSAY_CHECK(archive_.read(f, buf, options().threads, options().igarchive.member_cap));
-    return Input::from_buffer(input().name + "::" + std::string(f.name), std::move(buf));
+    return Input::from_buffer(name, std::move(buf), std::move(lease));
+  }
+
+  // A large member is identified from its first block; it is decoded whole only when a format
+  // claims it (issue 15 item 6; iga::read_file_prefix).
+  [[nodiscard]] Result<std::unique_ptr<Container>> open(const Entry& e) const override {
+    const iga::FileEntry& f = archive_.files()[e.index];
+    if (f.length > iga::kIdentifyWholeUpTo) {
+      ASSAY_TRY(ByteBuffer head, iga::read_file_prefix(archive_, f));
+      const std::size_t seen = head.size();
+      const Input probe = Input::from_buffer(input().name + "::" + std::string(f.name), std::move(head));
+      if (identify_format(probe) == nullptr) {
+        Error err = make_error("", fmt::format("identified from its first {} of {} bytes", seen, f.length), kNoOffset,
+                               "unrecognised file format");
+        err.file = probe.name;
+        return err;
+      }
+    }
+    return Container::open(e);
   }
 
   void verify(Diagnostics& out) const override {
