@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include <filesystem>
 
 #include "assay/core/bytes.h"
@@ -112,6 +114,25 @@ TEST(OutputDir, AtomicNoOverwriteNoSymlink) {
     EXPECT_EQ(e.path().filename().string().find("partial"), std::string::npos) << e.path();
     EXPECT_EQ(e.path().filename().string().find(".assay-tmp"), std::string::npos) << e.path();
   }
+}
+
+// An exception in a worker reaches the caller (and then the CLI's top-level handler) instead of
+// std::terminate (issue 15 item 1).
+TEST(ThreadPool, ExceptionsReachTheCaller) {
+  std::atomic<int> ran{0};
+  EXPECT_THROW(parallel_for(100, 4,
+                            [&](std::size_t i) {
+                              ++ran;
+                              if (i == 10) throw std::runtime_error("boom");
+                            }),
+               std::runtime_error);
+  EXPECT_LE(ran.load(), 100);
+  ThreadPool pool(2);
+  pool.submit([] { throw std::runtime_error("job"); });
+  pool.submit([] {});
+  EXPECT_THROW(pool.wait(), std::runtime_error);
+  pool.submit([] {});
+  EXPECT_NO_THROW(pool.wait());  // reported once
 }
 
 TEST(ThreadPool, ParallelForCoversAll) {
