@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ReadOptions opt;
   opt.threads = 1;
   opt.family["layouts"] = layouts.string();
-  if (size & 2) opt.family["textures"] = "1";  // oni: TXMP export instead of .oni files
+  if (size & 2) opt.family.emplace("textures", std::string(1, '1'));  // oni: TXMP export, not .oni files
   ExtractOptions x;
   x.mips = size & 1;
   if (size & 4) x.globs = {"*a*"};

@@ -11,6 +11,7 @@
 #   ASSAY_FUZZ_JOBS    targets run at once (default 2), each under `nice -n 19`.
 #   ASSAY_FUZZ_TARGETS space-separated target names to run (default: every fuzz/*.cc).
 #   ASSAY_FUZZ_NO_BUILD=1  run the binaries as they are (no rebuild check).
+#   ASSAY_FUZZ_TABLE_ONLY=1  only print the table of the last run (no build, no run).
 # The committed seeds (fuzz/corpus/<name>/) are read only; new inputs go to
 # $BUILD/fuzz-work/<name>/corpus, findings to $BUILD/fuzz-work/<name>/ (crash-*, leak-*,
 # timeout-*, oom-*). A finding stops that target (UBSan halts: -fno-sanitize-recover=all and
@@ -23,8 +24,9 @@ jobs=${ASSAY_FUZZ_JOBS:-2}
 targets=${ASSAY_FUZZ_TARGETS:-$(for f in fuzz/*.cc; do n=$(basename "$f" .cc); [ "$n" = replay_main ] || echo "$n"; done)}
 
 # ---- build (only when needed) ----
+table_only=${ASSAY_FUZZ_TABLE_ONLY:-}
 need_build=0
-[ -n "${ASSAY_FUZZ_NO_BUILD:-}" ] || for t in $targets; do
+[ -n "${ASSAY_FUZZ_NO_BUILD:-}$table_only" ] || for t in $targets; do
   bin="$build/fuzz/fuzz_$t"
   if [ ! -x "$bin" ] || [ -n "$(find src include fuzz -newer "$bin" \( -name '*.cc' -o -name '*.h' \) -print -quit)" ]; then
     need_build=1
@@ -58,9 +60,11 @@ run_one() {
     "$dir/corpus" "fuzz/corpus/$t" >"$dir/log.txt" 2>&1 || true
 }
 export -f run_one
-date -u +"start %Y-%m-%dT%H:%M:%SZ, $secs s per target, $jobs at once, build $build"
-printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} "$secs" "$build" "$work"
-date -u +"end   %Y-%m-%dT%H:%M:%SZ"
+if [ -z "$table_only" ]; then
+  date -u +"start %Y-%m-%dT%H:%M:%SZ, $secs s per target, $jobs at once, build $build"
+  printf '%s\n' $targets | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} "$secs" "$build" "$work"
+  date -u +"end   %Y-%m-%dT%H:%M:%SZ"
+fi
 
 # ---- table ----
 found=0
@@ -68,9 +72,11 @@ printf '| %-20s | %10s | %6s | %7s | %6s | %8s | %s |\n' target runs cov ft corp
 printf '|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------- ------------ -------- --------- -------- ---------- ---------
 for t in $targets; do
   log="$work/$t/log.txt"
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' | tail -1 || true)
-  cov=$(grep -o ' cov: [0-9]*' "$log" 2>/dev/null | tail -1 | grep -o '[0-9]*' || true)
-  ft=$(grep -o ' ft: [0-9]*' "$log" 2>/dev/null | tail -1 | grep -o '[0-9]*' || true)
+  # runs: the DONE line when the run ended normally, else the final stats (after a finding)
+  runs=$(grep -ao '#[0-9]*[[:space:]]*DONE' "$log" 2>/dev/null | grep -ao '[0-9]*' | tail -1 || true)
+  [ -n "$runs" ] || runs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -ao '[0-9]*$' | tail -1 || true)
+  cov=$(grep -ao ' cov: [0-9]*' "$log" 2>/dev/null | tail -1 | grep -ao '[0-9]*' || true)
+  ft=$(grep -ao ' ft: [0-9]*' "$log" 2>/dev/null | tail -1 | grep -ao '[0-9]*' || true)
   corp=$(find "$work/$t/corpus" -type f 2>/dev/null | wc -l)
   arts=$(find "$work/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'slow-unit-*' \) | sort | tr '\n' ' ')
   n=$(echo "$arts" | wc -w)
