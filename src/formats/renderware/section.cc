@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "assay/formats/renderware/profile.h"
+
 namespace assay::rw {
 
 namespace {
@@ -48,8 +50,6 @@ constexpr IdInfo kIds[] = {
     {id::kUserData, "User Data", false},
     {id::kMaterialEffects, "Material Effects", false},
     {id::kGeometricPvs, "Geometric PVS", false},
-    {id::kWarriorsAtomic, "Warriors Atomic Plugin", false},
-    {id::kWarriorsSector, "Warriors Sector Plugin", false},
     {id::kBinMesh, "Bin Mesh", false},
     {id::kNativeData, "Native Data", false},
     {id::kRockstarGeometry, "Rockstar Geometry Plugin", false},
@@ -70,6 +70,11 @@ std::string_view section_name(std::uint32_t v) {
   if (const IdInfo* i = find_id(v)) return i->name;
   if ((v >> 8) == kRockstarVendor) return "Rockstar Plugin";
   return {};
+}
+
+const Profile& generic_profile() {
+  static const Profile kGeneric;
+  return kGeneric;
 }
 
 bool is_known_section(std::uint32_t v) {

@@ -6,6 +6,7 @@
 // PSMCT16S and 8888 PSMCT32, uploaded as plain images of the level's own (padded) size; the
 // transfer minimums are 2 x 1 (32-bit), 4 x 1 (16-bit), 8 x 1 (8/4/24-bit), 16 x 4 / 32 x 4
 // for swizzled PSMT8 / PSMT4; layouts 0 and 1 carry no packets (1 = 8-bit swizzled).
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -296,12 +297,11 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
     if (kids[i].h.type != id::kExtension)
       report(diag, Severity::warning, describe(kids[i].h.type), base + kids[i].offset,
              "unexpected child of a PS2 texture native");
-  if (opt.warriors) {  // R14
-    const Version v = decode_stamp_raw(tex.stamp);
-    if (v.version < 0x35000 || v.version > 0x37002)
-      return texture_error(tex, tex.offset,
-                           fmt::format("version {} is outside the Warriors reader's 3.5.0.0-3.7.0.2 (R14)", v.str()));
-  }
+  const Profile& profile = profile_or_generic(opt.profile);
+  if (const Version v = decode_stamp_raw(tex.stamp); !profile.accepts_texture_version(v.version))  // R14
+    return texture_error(tex, tex.offset,
+                         fmt::format("version {} is outside what the {} reader accepts (0x{:X}-0x{:X}) (R14)",
+                                     v.str(), profile.name, profile.min_texture_version, profile.max_texture_version));
   // the raster container: exactly two Structs, the first 64 bytes (R8)
   ASSAY_TRY(auto raster, read_children(bytes, kids[3].offset, base));
   if (raster.size() != 2 || raster[0].h.type != id::kStruct || raster[1].h.type != id::kStruct)
@@ -335,10 +335,10 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
   tex.format = ps2_format(rf);
   tex.palette_entries = pal8 ? 256 : pal4 ? 16 : 0;
   tex.has_alpha = h.tcc();
-  const bool known = rf == 0x2504 || rf == 0x4504 || rf == 0xC504 || rf == 0xA504;
-  if (opt.warriors && !known)  // R13
-    report(diag, Severity::warning, texture_label(tex), tex.offset,
-           fmt::format("raster format 0x{:04X} is not one of the four on the Warriors disc (R13)", rf));
+  const auto& known = profile.ps2_raster_formats;
+  if (!known.empty() && std::find(known.begin(), known.end(), rf) == known.end())  // R13
+    report(diag, profile.raster_severity, texture_label(tex), tex.offset,
+           fmt::format("raster format 0x{:04X} is not one the {} reader's files hold (R13)", rf, profile.name));
   auto unsupported = [&](std::string why) {
     if (tex.unsupported.empty()) tex.unsupported = std::move(why);
   };

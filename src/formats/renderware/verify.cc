@@ -47,7 +47,7 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
         if (body.size() >= SectionHeader::kSize && load<std::uint32_t>(body.data(), Endian::little) == id::kStruct) {
           const std::uint32_t inner = load<std::uint32_t>(body.data() + 4, Endian::little);
           if (inner > body.size() - SectionHeader::kSize)
-            emit(counted, o.walk.warriors ? Severity::note : Severity::warning, "Native Data", s.offset,
+            emit(counted, profile_or_generic(o.walk.profile).native_data_size, "Native Data", s.offset,
                  fmt::format("inner struct claims {} bytes in a {}-byte body; its size is ignored (R17)", inner,
                              body.size()));
         }
@@ -64,13 +64,13 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
     const ByteView view = bytes.subspan(s.offset - base, SectionHeader::kSize + s.header.size);
     if (s.header.type == id::kTextureDictionary) {
       TextureOptions to;
-      to.warriors = o.walk.warriors;
+      to.profile = o.walk.profile;
       to.keep_going = true;  // every bad texture is reported, not only the first (spec: #rw-real)
       auto d = TextureDictionary::open(view, s.offset, content, to);
       if (!d) counted({Severity::error, d.error()});
     } else {
       ClumpOptions co;
-      co.warriors = o.walk.warriors;
+      co.profile = o.walk.profile;
       auto c = summarize_clump(view, s.offset, content, co);
       if (!c) counted({Severity::error, c.error()});
     }

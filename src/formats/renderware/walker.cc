@@ -144,7 +144,8 @@ class Walker {
                        decode_stamp_raw(s.header.stamp).str(), top_stamp_),
            Severity::warning);
     }
-    if (opt_.report_unknown && !is_known_section(s.header.type))  // R22
+    if (opt_.report_unknown && !is_known_section(s.header.type) &&
+        profile_or_generic(opt_.profile).plugin_name(s.header.type).empty())  // R22
       note(describe(s.header.type), pos, fmt::format("unknown section id, walked as raw (R22)"),
            Severity::note);
 

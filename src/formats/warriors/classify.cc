@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "assay/core/hash.h"
+#include "assay/formats/renderware/section.h"
 #include "assay/formats/warriors/chunks.h"
 
 namespace assay::warriors {
@@ -14,19 +15,13 @@ namespace {
 
 std::uint32_t w32(ByteView e, std::uint64_t at) { return load<std::uint32_t>(e.data() + at, Endian::little); }
 
-std::uint32_t rw_version(std::uint32_t stamp) {
-  if ((stamp & 0xFFFF0000u) == 0) return stamp << 8;
-  return (((stamp >> 14) & 0x3FF00u) + 0x30000u) | ((stamp >> 16) & 0x3Fu);
-}
-
-// An RW section header at `at` with id `id` and a RenderWare 3 stamp whose body fits; returns its end.
+// An RW section header at `at` with id `id` and a RenderWare 3 stamp whose body fits; returns its
+// end. Header and stamp through RenderWare's own readers (spec: renderware.md#rw-2).
 std::optional<std::uint64_t> rw_section(ByteView e, std::uint64_t at, std::uint32_t id) {
-  if (!range_ok(at, 12, e.size()) || w32(e, at) != id) return std::nullopt;
-  const std::uint32_t v = rw_version(w32(e, at + 8));
-  if (v < 0x30000 || v > 0x3FFFF) return std::nullopt;
-  const std::uint64_t size = w32(e, at + 4);
-  if (!range_ok(at + 12, size, e.size())) return std::nullopt;
-  return at + 12 + size;
+  auto h = rw::read_section_header(e, at);
+  if (!h || h->type != id || !rw::plausible_stamp(h->stamp)) return std::nullopt;
+  if (!range_ok(at + rw::SectionHeader::kSize, h->size, e.size())) return std::nullopt;
+  return at + rw::SectionHeader::kSize + h->size;
 }
 
 // K2: {1,0,0,hash}, RW 0x16, u32 count, count x (u32 sectorIndex, RW 0x14), to the end.

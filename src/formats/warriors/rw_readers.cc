@@ -14,6 +14,23 @@ namespace assay::warriors {
 
 namespace {
 
+// What the game's own RenderWare readers accept (spec: warriors.md#wr-7-4; renderware.md#rw-9):
+// texture natives of 3.5.0.0-3.7.0.2 only (R14), the four PS2 raster formats on the disc (R13),
+// the native-data inner size quirk as a note (R17), and the two plugins the game registers.
+const rw::Profile& warriors_profile() {
+  static const rw::Profile kProfile = [] {
+    rw::Profile p;
+    p.name = "The Warriors";
+    p.min_texture_version = 0x35000;
+    p.max_texture_version = 0x37002;
+    p.ps2_raster_formats = {0x2504, 0x4504, 0xC504, 0xA504};
+    p.native_data_size = Severity::note;
+    p.plugins = {{0x3F0, "Warriors Atomic Plugin"}, {0x3F1, "Warriors Sector Plugin"}};
+    return p;
+  }();
+  return kProfile;
+}
+
 struct Found {
   RwSection section;
   ByteView bytes;  // header + body
@@ -37,7 +54,7 @@ Result<Found> find_section(LoadContext& ctx, ChunkWindow& w, std::uint32_t want)
              w.base() + off);
   ASSAY_TRY(ByteView sec, rw::section_bytes(all, off, w.base()));
   rw::WalkOptions wo;
-  wo.warriors = true;
+  wo.profile = &warriors_profile();
   wo.single_top_level = true;
   wo.report_unknown = false;
   ASSAY_CHECK(rw::walk(sec, w.base() + off, forward(ctx), wo));
@@ -58,7 +75,7 @@ Result<Found> find_section(LoadContext& ctx, ChunkWindow& w, std::uint32_t want)
 Result<ClumpValue> read_rw_clump(LoadContext& ctx, ChunkWindow& w) {
   ASSAY_TRY(Found f, find_section(ctx, w, 0x10));
   rw::ClumpOptions co;
-  co.warriors = true;
+  co.profile = &warriors_profile();
   ASSAY_TRY(rw::ClumpSummary c, rw::summarize_clump(f.bytes, f.section.offset, forward(ctx), co));
   return ClumpValue{f.section, static_cast<std::uint32_t>(c.atomic_count())};
 }
@@ -71,7 +88,7 @@ Result<TexDictValue> read_rw_texture_dictionary(LoadContext& ctx, ChunkWindow& w
     return make_error(kFormat, "RenderWare texture dictionary", f.section.offset + 8,
                       fmt::format("version 0x{:x} is outside 0x35000-0x37002 (the game's reader refuses it)", version));
   rw::TextureOptions to;
-  to.warriors = device_version_check;
+  if (device_version_check) to.profile = &warriors_profile();
   to.keep_going = false;  // the game's reader stops at the first bad texture native
   ASSAY_TRY(rw::TextureDictionary td, rw::TextureDictionary::open(f.bytes, f.section.offset, forward(ctx), to));
   return TexDictValue{f.section, td.texture_count()};

@@ -1,8 +1,6 @@
 // RenderWare clump (0x10) summary: frames, geometries, atomics, materials, texture names and
-// plugins (spec: renderware.md#rw-7). Works on any in-memory view (the Warriors DFF chunk
-// handlers call it on a chunk's bytes; spec: warriors.md#wr-7-1).
-// The "game data" flag of warriors.md#wr-7-1 (result 0x41 vs 0x0A) is not stored in the stream
-// (open question warriors.md#wr-10-3); the summary gives the atomic count, which decides 0x50.
+// plugins (spec: renderware.md#rw-7). Works on any in-memory view (a game's chunk handlers call it
+// on a chunk's bytes).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +8,7 @@
 #include <vector>
 
 #include "assay/core/diag.h"
+#include "assay/formats/renderware/profile.h"
 #include "assay/formats/renderware/section.h"
 
 namespace assay::rw {
@@ -64,7 +63,7 @@ struct ClumpSummary {
 };
 
 struct ClumpOptions {
-  bool warriors = false;
+  const Profile* profile = nullptr;  // the game's reader profile (no clump rule uses it yet)
 };
 
 // `bytes` must start with a Clump section (0x10); bytes after it are ignored. Structural errors

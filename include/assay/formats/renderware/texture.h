@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "assay/core/diag.h"
+#include "assay/formats/renderware/profile.h"
 #include "assay/formats/renderware/section.h"
 #include "assay/image/png.h"
 
@@ -97,7 +98,8 @@ struct TextureNative {
 };
 
 struct TextureOptions {
-  bool warriors = false;  // R13/R14 apply (Warriors 0x2A chunks)
+  // The game's reader profile: R14 versions, R13 raster formats; null = plain RenderWare 3.
+  const Profile* profile = nullptr;
   // A texture native that cannot be read does not fail the dictionary (spec: renderware.md#rw-real;
   // the default): its error goes to the sink (Severity::error), the texture is kept with
   // TextureNative::error set, and open() goes on with the next one. Structural errors of the

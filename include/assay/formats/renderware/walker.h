@@ -13,14 +13,15 @@
 #include <string>
 
 #include "assay/core/diag.h"
+#include "assay/formats/renderware/profile.h"
 #include "assay/formats/renderware/section.h"
 
 namespace assay::rw {
 
 struct WalkOptions {
   std::uint32_t max_depth = 64;  // spec: #rw-4-1 (assay decision); deeper is error R6
-  // Warriors streams: R17 (native data inner size) is reported as a note, not a warning.
-  bool warriors = false;
+  // The game's reader profile (R13, R14, R17 severity, plugin ids); null = plain RenderWare 3.
+  const Profile* profile = nullptr;
   // Stop after the first top-level section: bytes after it must be zero padding (a note);
   // anything else is an error. When false, further top-level sections are walked (R5).
   bool single_top_level = false;
