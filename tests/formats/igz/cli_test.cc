@@ -2,6 +2,8 @@
 // ARCHIVE::INNER and verify --deep over an igArchive of igz files (docs/cli.md#igz).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "assay/formats/igarchive/writer.h"
@@ -141,6 +143,37 @@ TEST(IgzCli, InsideAnArchive) {
   EXPECT_TRUE(names_z) << deep.out;
   EXPECT_FALSE(names_x);
   EXPECT_EQ(deep.exit_code, 1);
+}
+
+// A TSTR string that is not UTF-8 (as 9 of the zap igz showed through misread igNames, issue 9):
+// dump, info, list and verify print it without aborting (the CLI escapes it; nothing in the igz
+// library serialises or keys JSON by it), and the igName hash check names it.
+TEST(IgzCli, InvalidUtf8NameNeverAborts) {
+  Layout l{7, Endian::big, 6};
+  l.names_as_tstr = true;
+  auto b = build_sample(l);
+  ASSERT_TRUE(b.ok());
+  ByteBuffer m = *b;
+  const std::string needle = "Demo_Object_0";
+  auto it = std::search(m.begin(), m.end(), needle.begin(), needle.end());
+  ASSERT_NE(it, m.end());
+  it[4] = 0xFF;  // "Demo\xFFObject_0"
+  it[5] = 0xC0;
+  testing::TempDir dir;
+  testing::write_file(dir / "bad_utf8.igz", m);
+  const std::string f = shell_quote((dir / "bad_utf8.igz").string());
+  for (const char* verb : {"dump --json ", "dump ", "info --json ", "list --json ", "verify --json "}) {
+    auto r = run_cli(std::string(verb) + f);
+    EXPECT_LT(r.exit_code, 2) << verb << r.err;  // 0 or 1: never an abort or internal error
+    if (std::string_view(verb).find("--json") != std::string_view::npos) {
+      EXPECT_NO_THROW((void)json::parse(r.out)) << verb;
+    }
+  }
+  auto r = run_cli("dump --json " + f);
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["names"].size(), 2u);
+  EXPECT_FALSE(j["names"][0]["hash_ok"].get<bool>());  // the hash was of "demo_object_0"
+  EXPECT_TRUE(j["names"][1]["hash_ok"].get<bool>());
 }
 
 }  // namespace
