@@ -326,3 +326,44 @@ TEST(OniSplitSamples, ExportAndPackKeepCounts) {
 
 }  // namespace
 }  // namespace assay::oni
+
+namespace assay::oni {
+namespace {
+
+TEST(OniBuiltin, V11SetReadsTexturesFromTheSep) {
+  // A v1.1 level (Mac / Windows demo set): TXMP is 0xB0 bytes with its pixels in the .sep at 0xA0
+  // (spec oni.md#oni-9-3; oni-templates.md), read with no layout option.
+  testing::TempDir dir;
+  CompanionWriter sep;
+  const ByteBuffer px{0x10, 0x20, 0x30, 0x00, 0x40, 0x50, 0x60, 0x00};  // BGR32 2x1
+  const std::uint32_t at = sep.add(px);
+  LevelFileSpec spec;
+  spec.checksum = kChecksumV11;
+  spec.template_checksums[make_tag("TXMP")] = 0x8911EEB5Full;
+  test::Bytes t(0xB0);
+  t.u16(0x8C, 2).u16(0x8E, 1).u32(0x90, 8).u32(0xA0, at);
+  spec.instances.push_back({make_tag("TXMP"), "TXMPmac", 0, t.b});
+  auto b = write_level_file(spec);
+  ASSERT_TRUE(b.ok());
+  testing::write_file(dir / "level0_Final.dat", *b);
+  testing::write_file(dir / "level0_Final.sep", sep.bytes());
+  testing::write_file(dir / "level0_Final.raw", ByteBuffer(32, 0));
+  auto c = testing::run_cli("oni check " + testing::shell_quote(dir.path().string()));
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+  auto x = testing::run_cli("extract --textures " + testing::shell_quote((dir / "level0_Final.dat").string()) + " -o " +
+                            testing::shell_quote((dir / "png").string()));
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  auto img = image::decode_png(testing::read_file(dir / "png" / "TXMPmac.png"));
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(img->pixels, (ByteBuffer{0x30, 0x20, 0x10, 255, 0x60, 0x50, 0x40, 255}));
+  // The same file claimed as v1.0 picks the v1.0 set, whose TXMP checksum differs: the level is invalid.
+  ByteBuffer v10 = *b;
+  store<std::uint64_t>(v10.data(), kChecksumV10, Endian::little);
+  testing::write_file(dir / "level0_Final.dat", v10);
+  auto bad = testing::run_cli("oni check " + testing::shell_quote(dir.path().string()));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.out.find("checksums do not match"), std::string::npos) << bad.out;
+}
+
+}  // namespace
+}  // namespace assay::oni
