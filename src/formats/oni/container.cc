@@ -38,7 +38,7 @@ class OniContainer final : public FormatContainer {
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Input> read(const Entry& e) const override {
+  [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     ASSAY_TRY(ByteView b, file_.instance_bytes(static_cast<std::uint32_t>(e.index)));
     Input out;
     out.name = input().name + "::" + (e.name ? *e.name : fmt::format("#{}", e.index));

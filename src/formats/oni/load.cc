@@ -154,6 +154,9 @@ struct Loader {
   void walk() {
     std::vector<FieldRef> refs;
     std::uint32_t high = 0, spare = 0;
+    // Sized from the checked file (descriptors x 0x14 and the data block are in it): one allocation.
+    f.walked.reserve(f.file.instance_count());
+    f.links.reserve(f.file.header().data_size / 32);
     for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
       const Descriptor d = f.file.descriptor(i);
       if (!f.has_data[i] || d.duplicate() || f.layout[i] == nullptr) continue;
