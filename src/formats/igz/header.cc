@@ -182,6 +182,14 @@ Result<void> set_pointer_size(const ByteReader& r, Header& h, const std::vector<
                          h.platform, platform_name(h.version, h.platform), known, bytes, bytes));
     return {};
   }
+  if (!known && h.version >= 10) {  // every known version 10 game (NST, CTR) is 64-bit (C3)
+    h.pointer_size = 8;
+    h.pointer_source = PointerSource::platform;
+    report(sink, Severity::warning, "header", at,
+           "MTSZ has no igObjectList/igNameList size; assuming 8-byte pointers as every known version 10 "
+           "game (spec C3)");
+    return {};
+  }
   if (!known)
     return err("header", at,
                fmt::format("platform {} is unknown for version {} and MTSZ has no igObjectList/igNameList size: "

@@ -148,6 +148,23 @@ TEST(IgzLayouts, PointerSizeFromBytesAgainstPlatform) {
   EXPECT_GE(d2.count(Severity::warning), 1u);
 }
 
+// Version 10 without MTSZ evidence: 8-byte pointers (every known v10 game is 64-bit), with a warning.
+TEST(IgzLayouts, Version10WithoutMtszEvidenceIs64Bit) {
+  Layout l{10, Endian::little, 6};
+  ByteBuffer b = build(l);
+  auto f = IgzFile::open(b);
+  ASSERT_TRUE(f.ok());
+  const FixupRecord* mtsz = f->find(tag::MTSZ);
+  ASSERT_NE(mtsz, nullptr);
+  for (std::uint64_t k = 0; k < 2; ++k)  // igObjectList, igNameList
+    store<std::uint32_t>(b.data() + mtsz->offset + mtsz->data_offset + 4 * k, 0x30, Endian::little);
+  Diagnostics d;
+  auto g = IgzFile::open(b, {}, d.sink());
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->header().pointer_size, 8u);
+  EXPECT_EQ(d.count(Severity::warning), 1u);
+}
+
 std::size_t exercise(ByteView b) {
   Diagnostics d;
   verify(b, {}, d);
