@@ -101,7 +101,10 @@ class Container {
   // A hash lookup, not a scan.
   [[nodiscard]] const Entry* find(std::string_view name) const;
   // The entry's bytes (viewed in place or decoded; the Input owns them). Thread-safe.
-  [[nodiscard]] virtual Result<Input> read(const Entry& e) const;
+  // `threads` decode one large entry on several cores (0 = all); callers that already read
+  // entries in parallel pass 1.
+  [[nodiscard]] virtual Result<Input> read(const Entry& e, unsigned threads) const;
+  [[nodiscard]] Result<Input> read(const Entry& e) const { return read(e, options_.threads); }
   // A Container over the entry's bytes (identified by content). Thread-safe.
   [[nodiscard]] virtual Result<std::unique_ptr<Container>> open(const Entry& e) const;
   // Every problem of this file (not of inner files: verify_deep). Errors stay errors.

@@ -120,7 +120,7 @@ Result<Input> Container::slice(const Entry& e) const {
   return out;
 }
 
-Result<Input> Container::read(const Entry& e) const { return slice(e); }
+Result<Input> Container::read(const Entry& e, unsigned) const { return slice(e); }
 
 Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
   return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);

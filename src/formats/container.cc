@@ -138,7 +138,7 @@ void prefix_into(Diagnostics& out, const Diagnostics& in, const std::string& lab
 
 void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const DeepOptions& opt) {
   const std::string label = e.name ? *e.name : e.path;
-  auto in = c.read(e);
+  auto in = c.read(e, 1);
   if (!in) {
     Error err = in.error();
     err.structure = err.structure.empty() || err.structure == label ? label : label + ": " + err.structure;

@@ -219,9 +219,8 @@ struct ExtractRun {
         return;
       }
     }
-    (void)threads;
     progress.set_current(e.path);
-    auto in = c.read(e);
+    auto in = c.read(e, threads);
     if (!in) return fail(e, in.error());
     auto w = dir.write(e.path, in->bytes);
     if (!w) return fail(e, w.error());

@@ -1,5 +1,5 @@
 // igArchive as a Container: the archive is parsed once (header, TOC, name table); entries are
-// its files in TOC (hash) order; read() decodes a member's blocks (on options().threads).
+// its files in TOC (hash) order; read() decodes a member's blocks (on `threads` cores).
 // spec: alchemy.md#iga, #iga-lookup (find by name under the archive flags).
 #include <fmt/format.h>
 
@@ -72,13 +72,13 @@ class IgArchiveContainer final : public Container {
     return Json{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
   }
 
-  [[nodiscard]] Result<Input> read(const Entry& e) const override {
+  [[nodiscard]] Result<Input> read(const Entry& e, unsigned threads) const override {
     const iga::FileEntry& f = archive_.files()[e.index];
     const std::string name = input().name + "::" + std::string(f.name);
     // The process-wide budget (--max-memory) is held as long as the bytes live (issue 15 item 6).
     ASSAY_TRY(MemoryLease lease, MemoryBudget::process().acquire(f.length, name));
     ByteBuffer buf;
-    ASSAY_CHECK(archive_.read(f, buf, options().threads, options().igarchive.member_cap));
+    ASSAY_CHECK(archive_.read(f, buf, threads, options().igarchive.member_cap));
     return Input::from_buffer(name, std::move(buf), std::move(lease));
   }
 

@@ -48,7 +48,7 @@ class DiscContainer final : public FormatContainer {
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Input> read(const Entry& e) const override {
+  [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));
     ASSAY_TRY(ByteView bytes, disc_.entry_bytes(d));
     Input out;
