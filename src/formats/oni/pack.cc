@@ -76,12 +76,29 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   spec.checksum = srcs[0].f->file.header().checksum;
   spec.file_id = target->file_id;
   std::vector<std::pair<std::size_t, std::uint32_t>> origin;  // output index -> (source, descriptor)
+  // An unnamed instance shared by several named ones is exported into each of their .oni files;
+  // identical copies without links or raw/sep parts are folded back into one (issue 10 item 3), as
+  // OniSplit folds its duplicates (spec: oni.md#oni-3-6).
+  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> folded;
   for (std::size_t k = 0; k < srcs.size(); ++k) {
-    const InstanceFile& fl = srcs[k].f->file;
+    const LoadedFile& lf = *srcs[k].f;
+    const InstanceFile& fl = lf.file;
     srcs[k].newidx.assign(fl.instance_count(), 0);
+    std::vector<std::uint8_t> refs(fl.instance_count(), 0);  // has links or chunks
+    for (const Link& l : lf.links) refs[l.instance] = 1;
+    for (const ChunkRef& c : lf.chunks) refs[c.instance] = 1;
     for (std::uint32_t j = 0; j < fl.instance_count(); ++j) {
-      if (!srcs[k].f->has_data[j]) continue;
-      srcs[k].newidx[j] = static_cast<std::uint32_t>(origin.size());
+      if (!lf.has_data[j]) continue;
+      const Descriptor d = fl.descriptor(j);
+      if (j > 0 && d.unnamed() && !refs[j] && lf.layout[j] != nullptr) {
+        const ByteView b = *fl.instance_bytes(j);
+        const auto key = std::make_pair(d.tag, std::string(reinterpret_cast<const char*>(b.data()) + kInstanceHeaderSize, b.size() - kInstanceHeaderSize));
+        auto [it, fresh] = folded.emplace(key, static_cast<std::uint32_t>(origin.size()));
+        srcs[k].newidx[j] = it->second;
+        if (!fresh) continue;
+      } else {
+        srcs[k].newidx[j] = static_cast<std::uint32_t>(origin.size());
+      }
       origin.emplace_back(k, j);
     }
   }

@@ -367,3 +367,43 @@ TEST(OniBuiltin, V11SetReadsTexturesFromTheSep) {
 
 }  // namespace
 }  // namespace assay::oni
+
+namespace assay::oni {
+namespace {
+
+TEST(OniPack, SharedUnnamedInstanceIsNotDuplicated) {
+  // issue 10 item 3: ZLSTa and ZLSTb both link the unnamed ZPTS #2; export writes it into both .oni
+  // files, pack folds the identical copies back into one.
+  testing::TempDir dir;
+  LevelFileSpec spec;
+  spec.template_checksums = {{make_tag("ZPTS"), 0xa1}, {make_tag("ZLST"), 0xa3}};
+  auto lst = [](std::uint32_t target) {
+    test::Bytes z(0x24);
+    z.u16(0x1E, 1).u32(0x20, test::link_to(target));
+    return z.b;
+  };
+  test::Bytes pts(0x2C);
+  pts.u32(0x1C, 1).u32(0x20, 0x3F800000);
+  spec.instances = {{make_tag("ZLST"), "ZLSTa", 0, lst(2)}, {make_tag("ZLST"), "ZLSTb", 0, lst(2)}, {make_tag("ZPTS"), "", 0, pts.b}};
+  auto b = write_level_file(spec);
+  ASSERT_TRUE(b.ok());
+  testing::write_file(dir / "level0_Final.dat", *b);
+  const LayoutSet layouts = test::sample_layouts();
+  auto f = load_file(dir / "level0_Final.dat", &layouts);
+  ASSERT_FALSE(f->diags.has_errors());
+  Diagnostics d;
+  ASSERT_TRUE(export_oni_files(*f, {}, OutputDir(dir / "oni", false), d).ok());
+  std::filesystem::create_directories(dir / "out");
+  auto st = pack_level(dir / "oni", dir / "out" / "level0_Final.dat", layouts, {}, d);
+  ASSERT_TRUE(st.ok()) << st.error().str();
+  EXPECT_EQ(st->instances, 3u);
+  auto a = check_level_set({dir / "level0_Final.dat"}, layouts, 1);
+  auto p = check_level_set({dir / "out" / "level0_Final.dat"}, layouts, 1);
+  ASSERT_TRUE(a.ok() && p.ok());
+  EXPECT_EQ(p->levels[0].instances, a->levels[0].instances);
+  EXPECT_EQ(p->levels[0].links, 2u);
+  EXPECT_TRUE(p->ok());
+}
+
+}  // namespace
+}  // namespace assay::oni
