@@ -52,6 +52,10 @@ std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& l
     for (std::size_t s = 0; s < loaded.size() && h == kUnresolved; ++s) {
       const LoadedFile& g = *loaded[s];
       if (!g.opened || g.file.is_oni()) continue;
+      if (s == slot) {  // the link's own file: its directory entry for the name is the target itself
+        if (f.has_data[l.target]) h = static_cast<std::uint32_t>(s << 24) | l.target;
+        continue;
+      }
       if (auto idx = find_name(g, name); idx && g.has_data[*idx]) h = static_cast<std::uint32_t>(s << 24) | *idx;
     }
     out[k] = by_target[l.target] = h;  // rule 4: no data anywhere leaves the field 0
