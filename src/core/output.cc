@@ -34,10 +34,14 @@ Result<std::string> sanitize_relative_path(std::string_view name, bool* changed)
     }
   }
   flush();
-  // A drive letter ("C:") as the first component is dropped; a colon elsewhere is kept.
-  if (!parts.empty() && parts.front().size() == 2 && parts.front()[1] == ':' &&
-      std::isalpha(static_cast<unsigned char>(parts.front()[0])))
-    parts.erase(parts.begin());
+  // Drive letters ("C:") leading the path are dropped, every one of them ("C:\\D:\\x" is "x",
+  // so sanitising is idempotent; found by fuzz/sanitize_path); a colon elsewhere is kept.
+  auto is_drive = [](const std::string& p) {
+    return p.size() == 2 && p[1] == ':' && std::isalpha(static_cast<unsigned char>(p[0]));
+  };
+  std::size_t drives = 0;
+  while (drives < parts.size() && is_drive(parts[drives])) ++drives;
+  parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(drives));
   std::string out;
   for (const auto& p : parts) {
     if (!out.empty()) out += '/';

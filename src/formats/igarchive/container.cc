@@ -7,6 +7,7 @@
 #include "assay/core/memory.h"
 #include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/report.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
 
@@ -41,6 +42,7 @@ class IgArchiveContainer final : public Container {
                    {"word", f.word},
                    {"ordinal", f.ordinal},
                    {"time", f.time}};
+      e.details.update(iga::name_entry_json(f));  // spec: alchemy.md#corrections C1, C7
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -65,6 +67,7 @@ class IgArchiveContainer final : public Container {
     j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
     j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
     j["prefix_width"] = archive_.prefix_width();
+    j.update(iga::name_table_json(archive_));  // which name-table layout was read (C1)
     return j;
   }
 

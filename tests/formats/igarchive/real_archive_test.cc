@@ -103,7 +103,16 @@ TEST(IgArchiveRealFiles, SkylandersZapCli) {
   EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
   auto l = run_cli("list --json " + shell_quote(path.string()));
   ASSERT_EQ(l.exit_code, 0) << l.err;
-  EXPECT_EQ(nlohmann::json::parse(l.out)["entries"].size(), 88u);
+  const auto lj = nlohmann::json::parse(l.out);
+  EXPECT_EQ(lj["entries"].size(), 88u);
+  // C1: every entry is one path + NUL + u32; the CLI says which layout it read, per entry and
+  // for the whole table.
+  for (const auto& e : lj["entries"]) EXPECT_EQ(e["name_layout"], "string_time") << e.dump();
+  auto i = run_cli("info --json " + shell_quote(path.string()));
+  ASSERT_EQ(i.exit_code, 0) << i.err;
+  const auto ij = nlohmann::json::parse(i.out);
+  EXPECT_EQ(ij["name_layout"], "string_time");
+  EXPECT_EQ(ij["name_layouts"]["string_time"], 88);
   auto x = run_cli("extract " + shell_quote(path.string()) + " -o " + shell_quote((t / "out").string()));
   ASSERT_EQ(x.exit_code, 0) << x.err;
   std::size_t files = 0, igz = 0;
