@@ -107,6 +107,10 @@ class Container {
   [[nodiscard]] Result<Input> read(const Entry& e) const { return read(e, options_.threads); }
   // A Container over the entry's bytes (identified by content). Thread-safe.
   [[nodiscard]] virtual Result<std::unique_ptr<Container>> open(const Entry& e) const;
+  // False when the entry's first bytes already show no family claims it, so it need not be
+  // decoded whole to find that out (issue 15 item 6: igArchive looks at the first block of a
+  // large member). True means "read it and identify it". Thread-safe.
+  [[nodiscard]] virtual Result<bool> may_hold_format(const Entry&) const { return true; }
   // Every problem of this file (not of inner files: verify_deep). Errors stay errors.
   virtual void verify(Diagnostics& out) const = 0;
   // Decodes mip `mip` of a texture entry to RGBA (unsupported for other entries).

@@ -87,18 +87,19 @@ class IgArchiveContainer final : public Container {
 
   // A large member is identified from its first block; it is decoded whole only when a format
   // claims it (issue 15 item 6; iga::read_file_prefix).
+  [[nodiscard]] Result<bool> may_hold_format(const Entry& e) const override {
+    ASSAY_TRY(std::size_t seen, unclaimed_prefix(e));
+    return seen == 0;
+  }
+
   [[nodiscard]] Result<std::unique_ptr<Container>> open(const Entry& e) const override {
-    const iga::FileEntry& f = archive_.files()[e.index];
-    if (f.length > iga::kIdentifyWholeUpTo) {
-      ASSAY_TRY(ByteBuffer head, iga::read_file_prefix(archive_, f));
-      const std::size_t seen = head.size();
-      const Input probe = Input::from_buffer(input().name + "::" + std::string(f.name), std::move(head));
-      if (identify_format(probe) == nullptr) {
-        Error err = make_error("", fmt::format("identified from its first {} of {} bytes", seen, f.length), kNoOffset,
-                               "unrecognised file format");
-        err.file = probe.name;
-        return err;
-      }
+    ASSAY_TRY(std::size_t seen, unclaimed_prefix(e));
+    if (seen != 0) {
+      const iga::FileEntry& f = archive_.files()[e.index];
+      Error err = make_error("", fmt::format("identified from its first {} of {} bytes", seen, f.length), kNoOffset,
+                             "unrecognised file format");
+      err.file = input().name + "::" + std::string(f.name);
+      return err;
     }
     return Container::open(e);
   }
@@ -118,6 +119,17 @@ class IgArchiveContainer final : public Container {
   }
 
  private:
+  // For a member above kIdentifyWholeUpTo that no family claims from its first block: the bytes
+  // looked at; 0 when it is small or claimed (then it is read whole and identified as usual).
+  Result<std::size_t> unclaimed_prefix(const Entry& e) const {
+    const iga::FileEntry& f = archive_.files()[e.index];
+    if (f.length <= iga::kIdentifyWholeUpTo) return std::size_t{0};
+    ASSAY_TRY(ByteBuffer head, iga::read_file_prefix(archive_, f));
+    const std::size_t seen = head.size();
+    const Input probe = Input::from_buffer(input().name + "::" + std::string(f.name), std::move(head));
+    return identify_format(probe) != nullptr ? std::size_t{0} : seen;
+  }
+
   // Bytes the member occupies: its blocks' spans, or its length when stored.
   std::optional<std::uint64_t> stored_size(const iga::FileEntry& f) const {
     if (f.compression == iga::Compression::stored) return f.length;
