@@ -49,25 +49,8 @@ class IgArchiveContainer final : public Container {
   }
 
   [[nodiscard]] Result<Json> info() const override {
-    const iga::Header& h = archive_.header();
     Json j = list_fields();
-    j["file_size"] = input().bytes.size();
-    j["header_size"] = iga::header_size(h.version);
-    j["toc_size"] = h.toc_size;
-    j["num_files"] = h.num_files;
-    j["sector_size"] = h.sector_size;
-    j["hash_search_divider"] = h.divider;
-    j["hash_search_slop"] = h.slop;
-    j["name_table_offset"] = h.name_table_offset;
-    j["name_table_size"] = h.name_table_size;
-    j["num_large_blocks"] = h.num_large;
-    j["num_medium_blocks"] = h.num_medium;
-    j["num_small_blocks"] = h.num_small;
-    j["flags"] = h.flags;
-    j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
-    j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
-    j["prefix_width"] = archive_.prefix_width();
-    j.update(iga::name_table_json(archive_));  // which name-table layout was read (C1)
+    j.update(iga::header_json(archive_, input().bytes.size()));
     return j;
   }
 

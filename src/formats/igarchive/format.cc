@@ -41,25 +41,8 @@ Json archive_json(const iga::Header& h) {
 
 Result<Json> info(const Input& in, const ReadOptions&) {
   ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
-  const iga::Header& h = a.header();
-  Json j = archive_json(h);
-  j["file_size"] = in.bytes.size();
-  j["header_size"] = iga::header_size(h.version);
-  j["toc_size"] = h.toc_size;
-  j["num_files"] = h.num_files;
-  j["sector_size"] = h.sector_size;
-  j["hash_search_divider"] = h.divider;
-  j["hash_search_slop"] = h.slop;
-  j["name_table_offset"] = h.name_table_offset;
-  j["name_table_size"] = h.name_table_size;
-  j["num_large_blocks"] = h.num_large;
-  j["num_medium_blocks"] = h.num_medium;
-  j["num_small_blocks"] = h.num_small;
-  j["flags"] = h.flags;
-  j["case_insensitive"] = (h.flags & iga::kFlagCaseInsensitive) != 0;
-  j["name_only"] = (h.flags & iga::kFlagNameOnly) != 0;
-  j["prefix_width"] = a.prefix_width();
-  j.update(iga::name_table_json(a));  // spec: alchemy.md#corrections C1
+  Json j = archive_json(a.header());
+  j.update(iga::header_json(a, in.bytes.size()));
   return j;
 }
 
@@ -157,6 +140,29 @@ Json name_table_json(const Archive& a) {
   Json counts = Json::object();
   for (const auto& [l, n] : layouts) counts[std::string(l)] = n;
   j["name_layouts"] = std::move(counts);
+  return j;
+}
+
+Json header_json(const Archive& a, std::uint64_t file_size) {
+  const Header& h = a.header();
+  Json j;
+  j["file_size"] = file_size;
+  j["header_size"] = header_size(h.version);
+  j["toc_size"] = h.toc_size;
+  j["num_files"] = h.num_files;
+  j["sector_size"] = h.sector_size;
+  j["hash_search_divider"] = h.divider;
+  j["hash_search_slop"] = h.slop;
+  j["name_table_offset"] = h.name_table_offset;
+  j["name_table_size"] = h.name_table_size;
+  j["num_large_blocks"] = h.num_large;
+  j["num_medium_blocks"] = h.num_medium;
+  j["num_small_blocks"] = h.num_small;
+  j["flags"] = h.flags;
+  j["case_insensitive"] = (h.flags & kFlagCaseInsensitive) != 0;
+  j["name_only"] = (h.flags & kFlagNameOnly) != 0;
+  j["prefix_width"] = a.prefix_width();
+  j.update(name_table_json(a));  // spec: alchemy.md#corrections C1
   return j;
 }
 

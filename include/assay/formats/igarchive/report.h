@@ -11,6 +11,9 @@ namespace assay::igarchive {
 
 // {"name_layout": "<layout>" or "mixed", "name_layouts": {"<layout>": count, ...}}
 Json name_table_json(const Archive& a);
+// The header fields `info` prints (sizes, counts, hash-search parameters, flags) and the name
+// table's layout; one definition for the Format record and the container.
+Json header_json(const Archive& a, std::uint64_t file_size);
 // {"name_layout": "<layout>", "name_match": "exact"|"folded"|"suffix"|"none"}
 Json name_entry_json(const FileEntry& f);
 
