@@ -4,7 +4,10 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git python3
       liblzma-dev zlib1g-dev liblz4-dev libfmt-dev libcli11-dev nlohmann-json3-dev libspng-dev
       libiso9660-dev libcdio-dev libgtest-dev libgmock-dev libbenchmark-dev
-      clang libclang-rt-14-dev xorriso)
+      clang libclang-rt-14-dev xorriso
+      libcpp-httplib-dev chromium chromium-driver          # assay serve (issue 13)
+      pybind11-dev python3-dev python3-pytest            # Python module (issue 14)
+      libimagequant-dev libsquish-dev)                   # texture import (issue 16)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
