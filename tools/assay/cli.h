@@ -69,5 +69,6 @@ void register_renderware(Cli& cli);
 void register_warriors(Cli& cli);
 void register_oni(Cli& cli);
 void register_edit(Cli& cli);  // tools/assay/edit.cc: replace, add, remove (issue 10)
+void register_serve(Cli& cli);  // tools/assay/serve.cc: the web viewer (issue 13)
 
 }  // namespace assay::cli

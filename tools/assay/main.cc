@@ -89,6 +89,7 @@ int run(int argc, char** argv) {
     register_warriors(cli);
     register_oni(cli);
     register_edit(cli);
+    register_serve(cli);
     register_verbs(cli);
     cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
