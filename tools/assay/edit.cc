@@ -14,7 +14,7 @@ namespace assay::cli {
 namespace {
 
 struct EditArgs {
-  std::string archive, out, compression;
+  std::string archive, out, compression, texture_format, dither;
   std::vector<std::string> items;
   bool in_place = false, force = false, json = false;
 };
@@ -26,6 +26,8 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
   req.in_place = a.in_place;
   req.force = a.force;
   if (!a.compression.empty()) req.read.family["compression"] = a.compression;
+  if (!a.texture_format.empty()) req.read.family["texture_format"] = a.texture_format;  // issue 16
+  if (!a.dither.empty()) req.read.family["dither"] = a.dither;
   if (a.in_place == !a.out.empty()) return usage_error("give exactly one of -o OUT and --in-place");
   for (const std::string& item : a.items) {
     EditChange c;
@@ -83,8 +85,13 @@ void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const cha
   sub->add_flag("--in-place", a->in_place, "rewrite the input: a temporary beside it is renamed over it once read back");
   sub->add_flag("-f,--force", a->force, "overwrite OUT");
   sub->add_flag("--json", a->json, "report the changes as JSON");
-  if (op != EditOp::remove)
+  if (op != EditOp::remove) {
     sub->add_option("--compression", a->compression, "igarchive: codec of the new data (default: the file's own)");
+    sub->add_option("--format", a->texture_format,
+                    "textures from PNG: texel format (PAL8, PAL4, 8888, 888, 565, 555, 1555, 4444, DXT1, DXT3, DXT5; "
+                    "default: the texture's own, or the first texture's for add)");
+    sub->add_option("--dither", a->dither, "textures from PNG: palette dithering level 0 (off) to 1 (full, default)");
+  }
   cli.add_read_options(*sub);
   sub->callback([&cli, op, a] { cli.fail(run_edit(cli, op, *a)); });
 }

@@ -9,6 +9,7 @@
 #include "assay/core/glob.h"
 #include "assay/formats/format.h"
 #include "assay/formats/renderware/clump.h"
+#include "assay/formats/renderware/edit.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/walker.h"
@@ -398,6 +399,7 @@ const Format kRenderWareFormat = {
     .write_samples = write_samples,
     .list_columns = {"index", "name", "platform", "width", "height", "depth", "format", "mips", "triangles",
                      "vertices"},
+    .edit = rw::edit_format,  // texture dictionaries (issue 16): src/formats/renderware/edit.cc
 };
 
 }  // namespace assay

@@ -1,0 +1,35 @@
+// `assay replace|add|remove` on a RenderWare texture dictionary (issue 16): PNGs encoded into
+// the natives the dictionary already uses (or a chosen format for new ones); every other byte
+// kept. spec: renderware.md#rw-5-1 (dictionary), #rw-5, #rw-6 (natives).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "assay/formats/format.h"
+#include "assay/formats/renderware/texture_encode.h"
+
+namespace assay::rw {
+
+struct DictionaryEditOptions {
+  EncodeOptions encode;
+  // Format of added textures (unknown = the dictionary's first texture's); a replaced texture
+  // keeps its own format unless `force_format` is set.
+  TexelFormat new_format = TexelFormat::unknown;
+  bool force_format = false;
+  image::PngLimits png;
+  unsigned threads = 0;  // textures encoded in parallel (0 = all cores)
+};
+
+// Applies `changes` (data = PNG bytes for replace/add) to the dictionary stream `txd` and returns
+// the new stream; `report` receives {"changes": [...], "textures": n}. The result is read back
+// (every texture opened, the changed ones decoded, verify_stream without errors) before it is
+// returned. Errors name the texture and the limit or rule broken.
+Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& changes,
+                                   const DictionaryEditOptions& opt, Json& report);
+
+// Format::edit for renderware: reads --format / --dither from req.read.family
+// ("texture_format", "dither"), writes req.output (or the input, --in-place) atomically.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
+}  // namespace assay::rw
