@@ -1,0 +1,211 @@
+// assay.pack(format, ...) and assay.replace/add/remove(archive, ...) (issue 14): the library
+// calls `assay pack` (tools/assay/family_*.cc) and `assay replace|add|remove`
+// (tools/assay/edit.cc, Format::edit) make, with the GIL released while writing.
+#include <fmt/format.h>
+
+#include "assay/core/folder.h"
+#include "assay/core/hash.h"
+#include "assay/formats/igarchive/pack.h"
+#include "assay/formats/igarchive/writer.h"
+#include "assay/formats/oni/oni.h"
+#include "assay/formats/warriors/disc.h"
+#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/writer.h"
+#include "bindings.h"
+
+namespace assay::python {
+
+namespace {
+
+py::bytes to_bytes(const ByteBuffer& b) { return py::bytes(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+// The new bytes of one change: bytes-like as given, or the contents of a path.
+ByteBuffer change_data(const py::handle& v) {
+  if (is_path_like(v)) return unwrap(read_regular_file(path_of(v)));
+  return bytes_of(v);
+}
+
+// Writes `data` to `out` (atomically, no overwrite unless force) or returns it as bytes.
+py::object deliver(ByteBuffer data, const py::object& out, bool force) {
+  if (out.is_none()) return to_bytes(data);
+  const std::string path = path_of(out);
+  Result<void> w;
+  {
+    py::gil_scoped_release nogil;
+    w = write_file_atomic(path, data, force);
+  }
+  if (!w) raise(w.error());
+  return py::none();
+}
+
+// pack("igarchive", source, out=None, version=11, compression="lzma", big_endian=False,
+// case_insensitive=False, threads=0, force=False): source is a folder, or {name: bytes|path}.
+py::object pack_igarchive(const py::object& source, const py::object& out, const py::dict& o) {
+  namespace iga = igarchive;
+  const std::string comp_text = o.contains("compression") ? o["compression"].cast<std::string>() : "lzma";
+  auto comp = iga::compression_from_string(comp_text);
+  if (!comp) throw py::value_error("compression must be lzma, deflate, lz4, none or stored");
+  iga::WriterOptions opt;
+  opt.version = o.contains("version") ? o["version"].cast<std::uint32_t>() : 0x0B;
+  if (!iga::is_known_version(opt.version)) throw py::value_error("version must be 4, 8, 10, 11, 12 or 13");
+  opt.endian = o.contains("big_endian") && o["big_endian"].cast<bool>() ? Endian::big : Endian::little;
+  opt.flags = o.contains("case_insensitive") && o["case_insensitive"].cast<bool>() ? iga::kFlagCaseInsensitive : 0;
+  opt.threads = o.contains("threads") ? o["threads"].cast<unsigned>() : 0;
+  std::vector<iga::WriterFile> files;
+  if (py::isinstance<py::dict>(source)) {
+    for (const auto& [k, v] : source.cast<py::dict>())
+      files.push_back(iga::WriterFile{.name = k.cast<std::string>(), .data = change_data(v), .compression = *comp});
+  } else {
+    files = unwrap(iga::files_from_directory(path_of(source), *comp));
+  }
+  Result<ByteBuffer> bytes = Error{};
+  {
+    py::gil_scoped_release nogil;
+    bytes = iga::write_archive(files, opt);
+  }
+  return deliver(unwrap(std::move(bytes)), out, o.contains("force") && o["force"].cast<bool>());
+}
+
+// pack("oni", folder, out="levelN_X.dat", sep=False, force=False, layouts=None, exe=None)
+py::object pack_oni(const py::object& source, const py::object& out, const py::dict& o) {
+  if (out.is_none()) throw py::value_error("pack('oni', ...) writes files: give out='level<N>_<suffix>.dat'");
+  const std::string dir = path_of(source), dat = path_of(out);
+  std::map<std::string, std::string> fam;
+  if (o.contains("layouts")) fam["layouts"] = path_of(o["layouts"]);
+  if (o.contains("exe")) fam["exe"] = path_of(o["exe"]);
+  oni::PackOptions po;
+  po.sep = o.contains("sep") && o["sep"].cast<bool>();
+  po.force = o.contains("force") && o["force"].cast<bool>();
+  Diagnostics diags;
+  Result<oni::PackStats> st = Error{};
+  {
+    py::gil_scoped_release nogil;
+    auto layouts = oni::layouts_for(fam, dir);
+    st = layouts ? oni::pack_level(dir, dat, *layouts, po, diags) : Result<oni::PackStats>(layouts.error());
+  }
+  const auto& s = unwrap(std::move(st));
+  py::dict r;
+  r["instances"] = s.instances;
+  r["placeholders"] = s.placeholders;
+  r["oni_files"] = s.oni_files;
+  return std::move(r);
+}
+
+// pack("warriors-container", {type: bytes|path, ...}, out=None, name="resource") -> a resource;
+// pack("warriors-container", [resource bytes|path, ...], out=None) -> a pack of resources.
+py::object pack_warriors_container(const py::object& source, const py::object& out, const py::dict& o) {
+  Result<ByteBuffer> r = Error{};
+  if (py::isinstance<py::dict>(source)) {
+    const std::string name = o.contains("name") ? o["name"].cast<std::string>() : "resource";
+    // The resource hash: crc32 of the name as given, or a 0xHASH (spec: warriors.md#wr-3-4).
+    const std::uint32_t h = warriors::parse_hash(name).value_or(crc32(name));
+    std::vector<warriors::ChunkSpec> chunks;
+    for (const auto& [k, v] : source.cast<py::dict>())
+      chunks.push_back(warriors::ChunkSpec{k.cast<std::uint32_t>(), h, change_data(v), 0});
+    py::gil_scoped_release nogil;
+    r = warriors::write_resource(h, chunks);
+  } else {
+    std::vector<ByteBuffer> res;
+    for (const auto& v : source) res.push_back(change_data(v));
+    py::gil_scoped_release nogil;
+    r = warriors::write_pack(res);
+  }
+  return deliver(unwrap(std::move(r)), out, o.contains("force") && o["force"].cast<bool>());
+}
+
+// pack("warriors", files_folder, out=folder, like=disc, force=False): WARRIORS.DIR/.WAD rebuilt.
+py::object pack_warriors_disc(const py::object& source, const py::object& out, const py::dict& o) {
+  if (out.is_none() || !o.contains("like")) throw py::value_error("pack('warriors', FILES, out=FOLDER, like=DISC)");
+  const std::string like = path_of(o["like"]), files = path_of(source), dir = path_of(out);
+  const bool force = o.contains("force") && o["force"].cast<bool>();
+  Result<warriors::RepackStats> st = Error{};
+  {
+    py::gil_scoped_release nogil;
+    st = [&]() -> Result<warriors::RepackStats> {
+      ASSAY_TRY(Input in, Input::open(like));
+      ASSAY_TRY(auto disc, warriors::Disc::open(in));
+      ASSAY_TRY(auto rep, warriors::collect_replacements(disc, files));
+      return warriors::repack(disc, rep, dir, force);
+    }();
+  }
+  const auto& s = unwrap(std::move(st));
+  py::dict r;
+  r["replaced"] = s.replaced;
+  r["wad_size"] = s.wad_size;
+  return std::move(r);
+}
+
+py::object pack(const std::string& format, const py::object& source, const py::object& out, const py::kwargs& kw) {
+  py::dict o;
+  for (const auto& [k, v] : kw) o[k] = v;
+  if (format == "igarchive") return pack_igarchive(source, out, o);
+  if (format == "oni") return pack_oni(source, out, o);
+  if (format == "warriors-container") return pack_warriors_container(source, out, o);
+  if (format == "warriors") return pack_warriors_disc(source, out, o);
+  throw py::value_error("pack: format must be igarchive, oni, warriors or warriors-container (got '" + format + "')");
+}
+
+// replace/add/remove: Format::edit with an EditRequest, as `assay replace|add|remove`.
+py::object edit(EditOp op, const py::object& archive, const py::object& changes, const py::object& out, bool in_place,
+                bool force, const std::optional<std::string>& compression, const py::kwargs& kw) {
+  EditRequest req;
+  req.read = read_options_of(kw);
+  if (compression) req.read.family["compression"] = *compression;
+  req.in_place = in_place;
+  req.force = force;
+  if (in_place == !out.is_none()) throw py::value_error("give exactly one of out=PATH and in_place=True");
+  if (!out.is_none()) req.output = path_of(out);
+  if (op == EditOp::remove) {
+    if (py::isinstance<py::str>(changes)) throw py::type_error("remove: give a list of names");
+    for (const auto& n : changes) req.changes.push_back(EditChange{op, n.cast<std::string>(), {}});
+  } else {
+    if (!py::isinstance<py::dict>(changes)) throw py::type_error("changes: a dict {name: bytes or path}");
+    for (const auto& [k, v] : changes.cast<py::dict>()) req.changes.push_back(EditChange{op, k.cast<std::string>(), change_data(v)});
+  }
+  if (req.changes.empty()) throw py::value_error("no changes given");
+  const std::string spec = path_of(archive);
+  Result<Json> j = Error{};
+  {
+    py::gil_scoped_release nogil;
+    j = [&]() -> Result<Json> {
+      ASSAY_TRY(ContainerOptions copt, container_options(req.read));
+      ASSAY_TRY(Input in, resolve_path(spec, copt));
+      const Format* f = identify_format(in);
+      if (f == nullptr) {
+        Error e = make_error("", "", kNoOffset, "unrecognised file format");
+        e.file = spec;
+        return e;
+      }
+      if (f->edit == nullptr)
+        return usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", spec, f->name));
+      return f->edit(in, req);
+    }();
+  }
+  return to_python(unwrap(std::move(j)));
+}
+
+}  // namespace
+
+void register_writers(py::module_& m) {
+  m.def("pack", &pack, py::arg("format"), py::arg("source"), py::arg("out") = py::none(),
+        "Builds a container as `assay pack FORMAT`: 'igarchive' (source: folder or {name: bytes|path}; "
+        "version=, compression=, big_endian=, case_insensitive=, threads=; returns bytes when out is None), "
+        "'oni' (folder of .oni -> out=levelN_X.dat; sep=, layouts=, exe=), 'warriors' (folder of replacements, "
+        "out=FOLDER, like=DISC), 'warriors-container' ({type: bytes} resource, name=; or [resources] pack).");
+  const char* doc_changes = "changes: {name: bytes or path}. Exactly one of out= and in_place=True. Returns the "
+                            "report `assay replace --json` prints (dict).";
+  for (auto [name, op] : {std::pair{"replace", EditOp::replace}, std::pair{"add", EditOp::add}}) {
+    m.def(name, [op](const py::object& archive, const py::object& changes, const py::object& out, bool in_place, bool force,
+                     const std::optional<std::string>& compression, const py::kwargs& kw) {
+      return edit(op, archive, changes, out, in_place, force, compression, kw);
+    }, py::arg("archive"), py::arg("changes"), py::kw_only(), py::arg("out") = py::none(), py::arg("in_place") = false,
+       py::arg("force") = false, py::arg("compression") = py::none(), doc_changes);
+  }
+  m.def("remove", [](const py::object& archive, const py::object& names, const py::object& out, bool in_place, bool force,
+                     const py::kwargs& kw) {
+    return edit(EditOp::remove, archive, names, out, in_place, force, std::nullopt, kw);
+  }, py::arg("archive"), py::arg("names"), py::kw_only(), py::arg("out") = py::none(), py::arg("in_place") = false,
+     py::arg("force") = false, "Removes entries (a list of names); as `assay remove`. Returns the report (dict).");
+}
+
+}  // namespace assay::python
