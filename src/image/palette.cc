@@ -16,18 +16,32 @@ std::uint32_t packed(const std::uint8_t* p) {
   return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24;
 }
 
-// The distinct colours of every level, sorted; stops counting past `limit`.
-std::vector<std::uint32_t> distinct_colours(const std::vector<Rgba>& levels, std::size_t limit) {
+// The distinct colours of `img`, sorted; more than `limit` once the image has more.
+std::vector<std::uint32_t> distinct_colours(const Rgba& img, std::size_t limit) {
   std::vector<std::uint32_t> all;
-  for (const Rgba& l : levels) {
-    for (std::size_t i = 0; i + 4 <= l.pixels.size(); i += 4) all.push_back(packed(l.pixels.data() + i));
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    if (all.size() > limit) break;
-  }
+  all.reserve(img.pixels.size() / 4);
+  for (std::size_t i = 0; i + 4 <= img.pixels.size(); i += 4) all.push_back(packed(img.pixels.data() + i));
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  if (all.size() > limit) all.resize(limit + 1);
   return all;
 }
 
+std::uint8_t nearest(const std::vector<std::uint32_t>& pal, std::uint32_t c) {
+  std::uint32_t best = 0, best_d = ~0u;
+  for (std::uint32_t k = 0; k < pal.size() && best_d != 0; ++k) {
+    std::uint32_t d = 0;
+    for (int s = 0; s < 32; s += 8) {
+      const int x = static_cast<int>((pal[k] >> s) & 0xFF) - static_cast<int>((c >> s) & 0xFF);
+      d += static_cast<std::uint32_t>(x * x);
+    }
+    if (d < best_d) best = k, best_d = d;
+  }
+  return static_cast<std::uint8_t>(best);
+}
+
+// The palette is level 0's colours exactly; a colour of a lower level that is not in it (mips
+// blend colours) takes the nearest entry.
 PalettedImage exact(const std::vector<Rgba>& levels, std::vector<std::uint32_t> colours) {
   PalettedImage out;
   out.exact = true;
@@ -35,8 +49,10 @@ PalettedImage exact(const std::vector<Rgba>& levels, std::vector<std::uint32_t> 
   for (const Rgba& l : levels) {
     ByteBuffer idx(l.pixels.size() / 4);
     for (std::size_t i = 0; i < idx.size(); ++i) {
-      const auto it = std::lower_bound(out.palette.begin(), out.palette.end(), packed(l.pixels.data() + 4 * i));
-      idx[i] = static_cast<std::uint8_t>(it - out.palette.begin());
+      const std::uint32_t c = packed(l.pixels.data() + 4 * i);
+      const auto it = std::lower_bound(out.palette.begin(), out.palette.end(), c);
+      idx[i] = it != out.palette.end() && *it == c ? static_cast<std::uint8_t>(it - out.palette.begin())
+                                                   : nearest(out.palette, c);
     }
     out.levels.push_back(std::move(idx));
   }
@@ -96,7 +112,7 @@ Result<PalettedImage> quantize(const std::vector<Rgba>& levels, const PaletteOpt
         !mul_ok(std::uint64_t{l.width} * l.height, 4, need) || need != l.pixels.size())
       return make_error("palette", "image", kNoOffset, fmt::format("bad {} x {} level", l.width, l.height));
   }
-  auto colours = distinct_colours(levels, opt.max_colours);
+  auto colours = distinct_colours(levels.front(), opt.max_colours);
   if (colours.size() <= opt.max_colours) return exact(levels, std::move(colours));
   return quantized(levels, opt);
 }

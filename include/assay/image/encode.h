@@ -75,12 +75,13 @@ struct PaletteOptions {
 struct PalettedImage {
   std::vector<std::uint32_t> palette;  // RGBA packed r | g << 8 | b << 16 | a << 24
   std::vector<ByteBuffer> levels;      // per input level: one index per pixel
-  bool exact = false;                  // the levels had <= max_colours colours: no loss
+  bool exact = false;                  // level 0 had <= max_colours colours: no loss there
 };
-// One palette shared by every level (mips). When the levels use at most max_colours distinct
-// colours the palette is exactly those colours (sorted by packed value) and no quantiser runs;
-// otherwise libimagequant builds it from all levels' histogram and remaps each level with the
-// chosen dithering.
+// One palette shared by every level (mips). When level 0 uses at most max_colours distinct
+// colours the palette is exactly those colours (sorted by packed value), no quantiser runs and
+// the other levels' colours map to the nearest entry (squared RGBA distance); otherwise
+// libimagequant builds it from all levels' histogram and remaps each level with the chosen
+// dithering.
 Result<PalettedImage> quantize(const std::vector<Rgba>& levels, const PaletteOptions& opt = {});
 
 // ---- Quality ------------------------------------------------------------------------------
