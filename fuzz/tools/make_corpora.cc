@@ -3,6 +3,8 @@
 //   fuzz_make_corpora fuzz/corpus
 // Re-running rewrites the same files (deterministic). The targets' input layouts are described
 // at the top of each fuzz/<name>.cc.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -185,6 +187,36 @@ int main(int argc, char** argv) {
     append(n, d.dir);
     append(n, d.wad);
     put(out / "warriors_names" / "three_entries.bin", n);
+  }
+  // edit (fuzz/edit.cc): byte 0 family + ops + codec, byte 1 replaced entry, byte 2 removed
+  // entry, then an igArchive, or a u16 DIR length, the DIR and the WAD.
+  {
+    std::vector<igarchive::WriterFile> files = {
+        {.name = "a.igz", .data = ByteBuffer(300, 'a'), .compression = igarchive::Compression::lz4},
+        {.name = "dir/b.bin", .data = ByteBuffer(70000, 'b'), .compression = igarchive::Compression::lzma},
+        {.name = "c.txt", .data = ByteBuffer(20, 'c'), .compression = igarchive::Compression::none}};
+    igarchive::WriterOptions o;
+    o.threads = 1;
+    for (std::uint32_t v : {0x0Bu, 0x08u}) {
+      o.version = v;
+      o.endian = v == 8 ? Endian::big : Endian::little;
+      const ByteBuffer arc = *igarchive::write_archive(files, o);
+      for (std::uint8_t ops : {0x0E, 0x24}) {  // replace + add + remove (codec none); add (deflate)
+        ByteBuffer b = {ops, 1, 2};
+        append(b, arc);
+        put(out / "edit" / fmt::format("iga_v{:x}_ops{:02x}.bin", v, ops), b);
+      }
+    }
+    auto entries = warriors::samples::disc_entries();
+    entries.resize(std::min<std::size_t>(entries.size(), 3));
+    const warriors::DiscImage d = warriors::samples::disc(entries);
+    for (std::uint8_t ops : {0x0F, 0x03}) {  // all three; replace
+      ByteBuffer b = {ops, 0, 2};
+      u16(b, d.dir.size());
+      append(b, d.dir);
+      append(b, d.wad);
+      put(out / "edit" / fmt::format("warriors_ops{:02x}.bin", ops), b);
+    }
   }
   // Oni: the exe, .oni files exported from the sample level, the two-level set
   {

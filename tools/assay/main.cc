@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <exception>
 #include <new>
+#include <stdexcept>
+#include <string_view>
 
 #include "assay/container.h"
 #include "assay/core/memory.h"
@@ -61,6 +63,21 @@ void report_memory() {
                static_cast<unsigned long long>(b.peak()), static_cast<unsigned long long>(b.limit()), ru.ru_maxrss);
 }
 
+// ASSAY_DEBUG_THROW=exception|bad_alloc|other: a test hook (docs/reliability.md#internal-errors)
+// that throws once the command line is parsed, before the verb's callback runs, so tests can
+// prove the top-level catch reports an internal error naming the files (exit 2) instead of an
+// abort. Unset in normal use; it changes nothing else.
+void debug_throw_hook(CLI::App& app) {
+  app.parse_complete_callback([] {
+    const char* what = std::getenv("ASSAY_DEBUG_THROW");
+    if (what == nullptr || *what == '\0') return;
+    const std::string_view w(what);
+    if (w == "bad_alloc") throw std::bad_alloc();
+    if (w == "other") throw 42;  // not a std::exception
+    throw std::runtime_error("ASSAY_DEBUG_THROW test hook");
+  });
+}
+
 int run(int argc, char** argv);
 
 }  // namespace
@@ -91,6 +108,7 @@ int run(int argc, char** argv) {
     register_edit(cli);
     register_serve(cli);
     register_verbs(cli);
+    debug_throw_hook(cli.app);
     cli.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = cli.app.exit(e);

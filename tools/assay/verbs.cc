@@ -12,6 +12,7 @@
 #include "assay/container.h"
 #include "assay/core/glob.h"
 #include "assay/core/hash.h"
+#include "assay/core/text.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "cli.h"
@@ -33,6 +34,10 @@ struct Args {
   bool mips = false;
   unsigned depth = 1;
 };
+
+// A file or entry name as printed in text output: control characters and bytes that are not
+// UTF-8 escaped (docs/cli.md#escaping), so a name cannot drive the terminal or split a line.
+std::string esc(std::string_view s) { return escape_terminal(s); }
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
@@ -67,8 +72,10 @@ int report_open_error(const Error& e, const std::string& spec) {
   if (e.kind == ErrorKind::usage && sep != std::string::npos && has_glob_chars(spec.substr(sep + 2)))
     std::fprintf(stderr, "assay: hint: '::' names one inner file; to select entries by a pattern, give it after the "
                          "file: assay extract %s '%s' -o DIR\n",
-                 spec.substr(0, sep).c_str(), spec.substr(sep + 2).c_str());
-  if (e.message == "unrecognised file format") {
+                 esc(spec.substr(0, sep)).c_str(), esc(spec.substr(sep + 2)).c_str());
+  // The hint looks at an outer file only: resolving A::B again would decode the inner file
+  // whole just for a hint (issue 15 item 6: `info A::B` stays within one block).
+  if (e.message == "unrecognised file format" && sep == std::string::npos) {
     auto in = resolve_path(spec);
     if (in) {
       const std::string hint = unrecognised_hint(*in);
@@ -90,12 +97,12 @@ int do_identify(Cli& cli, const Args& a) {
     else if (fmt == nullptr) rc = std::max(rc, kExitProblems);
     if (in && fmt == nullptr && !a.json) {
       const std::string hint = unrecognised_hint(*in);
-      if (!hint.empty()) std::fprintf(stderr, "assay: %s: hint: %s\n", f.c_str(), hint.c_str());
+      if (!hint.empty()) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(f).c_str(), hint.c_str());
     }
     if (a.json) {
       files.push_back({{"file", f}, {"format", fmt ? Json(fmt->name) : Json(nullptr)}});
     } else if (in) {
-      std::cout << f << ": " << (fmt ? fmt->name : std::string_view("unknown")) << '\n';
+      std::cout << esc(f) << ": " << (fmt ? fmt->name : std::string_view("unknown")) << '\n';
     }
   }
   if (a.json) print_json({{"files", files}});
@@ -148,10 +155,10 @@ Result<Selection> select_entries(const Container& c, const Args& a) {
 
 int report_unmatched(const std::string& file, const Selection& s, bool had_globs) {
   for (const auto& g : s.unmatched)
-    std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", file.c_str(),
-                 g.c_str(), file.c_str());
+    std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", esc(file).c_str(),
+                 esc(g).c_str(), esc(file).c_str());
   if (had_globs && s.entries.empty()) {
-    std::fprintf(stderr, "assay: %s: nothing selected\n", file.c_str());
+    std::fprintf(stderr, "assay: %s: nothing selected\n", esc(file).c_str());
     return kExitProblems;
   }
   return s.unmatched.empty() ? kExitOk : kExitProblems;
@@ -202,7 +209,8 @@ struct ExtractRun {
   void fail(const Entry& e, const Error& err) {
     std::lock_guard lk(mu);
     const std::string what = e.name ? *e.name : e.path;
-    std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", c.input().name.c_str(), what.c_str(), err.str().c_str());
+    std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(c.input().name).c_str(), esc(what).c_str(),
+                 esc(err.str()).c_str());
     rc = std::max(rc, exit_code_for(err));
     if (a.stop_on_error) stop = true;
   }
@@ -238,7 +246,7 @@ bool extracts_raw_entries(std::string_view family) { return family == "igarchive
 int extract_with_format(Cli& cli, const Args& a, const Container& c) {
   const Format* f = find_format(c.format());
   if (f == nullptr || f->extract == nullptr) {
-    std::fprintf(stderr, "assay: %s: `extract` is not supported for %s files\n", a.file.c_str(), std::string(c.format()).c_str());
+    std::fprintf(stderr, "assay: %s: `extract` is not supported for %s files\n", esc(a.file).c_str(), std::string(c.format()).c_str());
     return kExitUsage;
   }
   OutputDir dir(a.out_dir, a.force);
@@ -251,13 +259,13 @@ int extract_with_format(Cli& cli, const Args& a, const Container& c) {
   ReadOptions ro = c.options().read_options();
   ro.progress = cli.progress();
   auto r = f->extract(c.input(), ro, x, dir, diags);
-  for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());
+  for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
   if (!r) return report(r.error().in_file(a.file));
   if (!cli.quiet)
-    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s\n", a.file.c_str(),
-                 static_cast<unsigned long long>(r->files), static_cast<unsigned long long>(r->bytes), a.out_dir.c_str());
+    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s\n", esc(a.file).c_str(),
+                 static_cast<unsigned long long>(r->files), static_cast<unsigned long long>(r->bytes), esc(a.out_dir).c_str());
   if (!a.globs.empty() && r->files == 0) {
-    std::fprintf(stderr, "assay: %s: no entry matches the selection\n", a.file.c_str());
+    std::fprintf(stderr, "assay: %s: no entry matches the selection\n", esc(a.file).c_str());
     return kExitProblems;
   }
   return diags.has_errors() ? kExitProblems : kExitOk;
@@ -302,8 +310,8 @@ int do_extract(Cli& cli, const Args& a) {
   }
   progress.finish();
   if (!cli.quiet) {
-    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", a.file.c_str(),
-                 static_cast<unsigned long long>(run.files), static_cast<unsigned long long>(run.bytes), a.out_dir.c_str());
+    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", esc(a.file).c_str(),
+                 static_cast<unsigned long long>(run.files), static_cast<unsigned long long>(run.bytes), esc(a.out_dir).c_str());
     if (run.skipped) std::fprintf(stderr, ", %llu existing skipped", static_cast<unsigned long long>(run.skipped));
     std::fprintf(stderr, "\n");
   }
@@ -326,7 +334,7 @@ int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
     e.file = file;
     diags.error(e);
     const std::string hint = unrecognised_hint(*in);
-    if (!hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", file.c_str(), hint.c_str());
+    if (!hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(file).c_str(), hint.c_str());
   } else {
     fmt_name = std::string(f->name);
     auto c = open(*in, *opt, f->name);
@@ -343,8 +351,8 @@ int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
   if (a.json) {
     files.push_back(verify_json(file, fmt_name, diags));
   } else {
-    for (const auto& d : diags.items()) std::cout << file << ": " << diagnostic_text(d) << '\n';
-    std::cout << file << ": " << (diags.has_errors() ? "FAILED" : "ok") << " (" << diags.count(Severity::error)
+    for (const auto& d : diags.items()) std::cout << esc(file) << ": " << diagnostic_text(d) << '\n';
+    std::cout << esc(file) << ": " << (diags.has_errors() ? "FAILED" : "ok") << " (" << diags.count(Severity::error)
               << " errors, " << diags.count(Severity::warning) << " warnings)\n";
   }
   return diags.has_errors() ? kExitProblems : kExitOk;
@@ -466,7 +474,7 @@ void register_common(Cli& cli) {
         cli.fail(report(names.error()));
         continue;
       }
-      for (const auto& n : *names) std::cout << f->name << ": " << n << '\n';
+      for (const auto& n : *names) std::cout << f->name << ": " << esc(n) << '\n';
     }
   });
 }
