@@ -1,7 +1,11 @@
 // An Oni instance file as a Container (spec: oni.md#oni-3): its entries are the instance
 // descriptors (name = full name with tag, path = the .oni file extract writes for a named
-// instance); read() views an instance's bytes (8-byte instance header included).
+// instance); read() views an instance's bytes (8-byte instance header included). TXMP instances
+// are "texture" entries: texture() walks the file once (layouts as the CLI picks them, .raw/.sep
+// beside it) and decodes a mip as `extract --textures` does (spec: oni.md#oni-9-1).
 #include <fmt/format.h>
+
+#include <mutex>
 
 #include "assay/container.h"
 #include "assay/formats/oni/oni.h"
@@ -33,9 +37,18 @@ class OniContainer final : public FormatContainer {
                    {"flags", d.flags()},
                    {"placeholder", d.placeholder()},
                    {"descriptor_offset", file_.descriptor_offset(i)}};
+      if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
+  }
+
+  [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
+    if (e.kind != "texture") return Container::texture(e, mip);
+    std::call_once(walked_once_, [this] { walk(); });
+    if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
+    ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, static_cast<std::uint32_t>(e.index), mip));
+    return image::Rgba{img.width, img.height, std::move(img.pixels)};
   }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
@@ -48,7 +61,39 @@ class OniContainer final : public FormatContainer {
   }
 
  private:
+  // spec: oni.md#oni-9-1: width 0x8C, height 0x8E, format 0x90, flag 1 = mips (both retail sets).
+  static void texture_details(Entry& e, ByteView inst) {
+    if (inst.size() < 0xA4) return;
+    e.kind = "texture";
+    const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
+    const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
+    const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
+    e.details["width"] = w;
+    e.details["height"] = h;
+    e.details["pixel_format"] = format;
+    if (auto lv = oni::txmp_levels(w, h, format, (flags & 1) != 0); lv) e.details["mips"] = lv->size();
+  }
+
+  void walk() const {
+    const std::filesystem::path path = input().path.empty() ? std::filesystem::path(input().name) : input().path;
+    const std::filesystem::path dir = input().path.empty() ? std::filesystem::path(".") : input().path.parent_path();
+    auto layouts = oni::layouts_for(options().read_options().family, dir, nullptr);
+    if (!layouts) {
+      walk_error_ = layouts.error();
+      return;
+    }
+    walked_ = oni::load_file(path, input().bytes, input().owner, *layouts);
+    if (!walked_->opened) walk_error_ = walked_->diags.items().front().where;
+    else if (walked_->layouts == nullptr) {
+      auto r = layouts->for_checksum(walked_->file.header().checksum);
+      walk_error_ = r ? make_error(oni::kFormat, "TXMP", kNoOffset, "no layouts to walk the file") : r.error().in_file(walked_->display);
+    }
+  }
+
   oni::InstanceFile file_;
+  mutable std::once_flag walked_once_;
+  mutable std::unique_ptr<oni::LoadedFile> walked_;
+  mutable Error walk_error_;
 };
 
 }  // namespace

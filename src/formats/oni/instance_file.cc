@@ -92,21 +92,6 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   return f;
 }
 
-Descriptor InstanceFile::descriptor(std::uint32_t i) const noexcept {
-  const std::uint64_t o = descriptor_offset(i);
-  Descriptor d;
-  d.tag = r_.at_unchecked<std::uint32_t>(o);
-  d.data_offset = r_.at_unchecked<std::uint32_t>(o + 4);
-  d.name_offset = r_.at_unchecked<std::uint32_t>(o + 8);
-  d.size = r_.at_unchecked<std::uint32_t>(o + 12);
-  d.raw_flags = r_.at_unchecked<std::uint32_t>(o + 16);
-  return d;
-}
-
-std::uint32_t InstanceFile::name_entry_index(std::uint32_t i) const noexcept {
-  return r_.at_unchecked<std::uint32_t>(kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize + i * kNameEntrySize);
-}
-
 TemplateEntry InstanceFile::template_entry(std::uint32_t i) const noexcept {
   // spec: oni.md#oni-3-4: the engine reads them right after the name directory.
   const std::uint64_t o = kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize +

@@ -13,8 +13,37 @@
 
 namespace assay::oni {
 
-// The name directory's binary search (spec: oni.md#oni-3-8) over the names load_file kept.
+static std::uint64_t name_key(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+void index_names(LoadedFile& g) {
+  g.name_index.clear();
+  if (!g.opened || g.file.is_oni()) return;
+  const std::uint32_t m = g.file.name_count();
+  std::size_t cap = 16;
+  while (cap < std::size_t(m) * 2) cap *= 2;
+  std::vector<std::uint32_t> table(cap, 0);
+  std::string_view prev;
+  for (std::uint32_t k = 0; k < m; ++k) {
+    const std::uint32_t idx = g.file.name_entry_index(k);
+    // An entry out of range or out of order: the engine's binary search could miss names, so keep it.
+    if (idx >= g.names.size() || (k > 0 && prev.compare(g.names[idx]) >= 0)) return;
+    prev = g.names[idx];
+    std::size_t at = name_key(prev) & (cap - 1);
+    while (table[at] != 0) at = (at + 1) & (cap - 1);
+    table[at] = idx + 1;
+  }
+  g.name_index = std::move(table);
+}
+
+// The name directory's lookup (spec: oni.md#oni-3-8): the hash index when index_names built one
+// (same answers: the directory is sorted and duplicate-free), else its binary search.
 static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_view name) {
+  if (!g.name_index.empty()) {
+    const std::size_t mask = g.name_index.size() - 1;
+    for (std::size_t at = name_key(name) & mask; g.name_index[at] != 0; at = (at + 1) & mask)
+      if (g.names[g.name_index[at] - 1] == name) return g.name_index[at] - 1;
+    return std::nullopt;
+  }
   std::uint32_t lo = 0, hi = g.file.name_count();
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
@@ -78,11 +107,6 @@ std::vector<std::filesystem::path> level_files_in(const std::filesystem::path& d
 
 namespace {
 
-struct LevelGroup {
-  unsigned level;
-  std::vector<std::unique_ptr<LoadedFile>> files;
-};
-
 // Load order within a level: Final first, then names in byte order (spec: oni.md#oni-7-2).
 bool load_before(const std::filesystem::path& a, const std::filesystem::path& b) {
   const std::string na = a.filename().string(), nb = b.filename().string();
@@ -92,16 +116,15 @@ bool load_before(const std::filesystem::path& a, const std::filesystem::path& b)
   return na < nb;
 }
 
+// FNV-1a 32 taken a whole u32 at a time (docs/cli.md, `oni check`): one multiply per value.
 struct Hasher {
   std::uint32_t h = kFnv1aBasis;
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * kFnv1aPrime;
-  }
+  void u32(std::uint32_t v) { h = (h ^ v) * kFnv1aPrime; }
 };
 
-// The walk hash (docs/cli.md, `oni check`): FNV-1a 32 over little-endian u32s.
-void hash_file(Hasher& hs, const LoadedFile& f, const std::vector<const LoadedFile*>& loaded,
-               const std::vector<std::uint32_t>& handles) {
+// One file's walk hash (docs/cli.md, `oni check`), with its links as resolved in its own load.
+std::uint32_t hash_file(const LoadedFile& f, const std::vector<const LoadedFile*>& loaded, const std::vector<std::uint32_t>& handles) {
+  Hasher hs;
   hs.u32(f.file_id());
   for (const WalkedInstance& w : f.walked) {
     hs.u32(w.index);
@@ -116,36 +139,83 @@ void hash_file(Hasher& hs, const LoadedFile& f, const std::vector<const LoadedFi
       else hs.u32(loaded[h >> 24]->file_id()), hs.u32(h & 0xFFFFFF);
     }
   }
+  return hs.h;
 }
 
-std::uint64_t count_errors(const LoadedFile& f) { return f.diags.count(Severity::error); }
+// What one level contributes to the report, computed on its own (levels run in parallel).
+struct LevelResult {
+  LevelCounts c;
+  std::vector<std::uint32_t> file_hashes;  // load order
+  std::uint64_t instances = 0, links = 0;  // this level's files only
+  Diagnostics diags;
+  std::optional<Error> fatal;
+};
 
-}  // namespace
+struct LevelJob {
+  unsigned level;
+  std::vector<std::filesystem::path> paths;  // load order
+};
 
-Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSource& layouts, unsigned threads,
-                                    bool progress) {
-  CheckReport rep;
-  std::vector<std::filesystem::path> files;
-  for (const auto& in : inputs) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(in, ec)) {
-      for (auto& p : level_files_in(in)) files.push_back(p);
-    } else if (!std::filesystem::exists(in, ec)) {
-      return io_error(in.string(), "no such file or folder");
-    } else if (is_tools_file(in.filename().string())) {
-      rep.diags.note(make_error(kFormat, "", kNoOffset, fmt::format("{}: a tools file, skipped as the engine does", in.filename().string())));
-    } else {
-      files.push_back(in);
+// Resolves, counts and hashes the files loaded[first_slot...] (level 0 first when first_slot > 0).
+void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, std::size_t first_slot, bool is0) {
+  LevelCounts& c = r.c;
+  if (!is0) c.into_level0 = 0;
+  for (std::size_t s = first_slot; s < loaded.size(); ++s) {
+    const LoadedFile& f = *loaded[s];
+    c.files.push_back(f.display);
+    if (f.opened) {
+      c.instances += f.file.instance_count();
+      for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) c.placeholders += f.file.descriptor(i).placeholder();
     }
+    const auto handles = resolve_links(loaded, s);
+    std::uint64_t unresolved = 0;
+    for (std::uint32_t h : handles) {
+      if (h == kUnresolved) ++unresolved;
+      else if (!is0 && h != kBadHandle && (h >> 24) < first_slot) ++*c.into_level0;
+    }
+    if (unresolved) {
+      Error e = make_error(kFormat, "links", kNoOffset, fmt::format("{} links unresolved (no loaded file has data for the name)", unresolved));
+      e.file = f.display;
+      r.diags.warning(e);
+    }
+    c.links += f.links.size();
+    c.unresolved += unresolved;
+    r.file_hashes.push_back(hash_file(f, loaded, handles));
+    r.instances += f.opened ? f.file.instance_count() : 0;
+    r.links += f.links.size();
+    c.problems += f.diags.count(Severity::error);
   }
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  std::stable_sort(files.begin(), files.end(), load_before);  // a collision names the Final file first
-  if (files.empty()) return usage_error("no level<N>_<suffix>.dat files to check");
-  // Group by level; collisions (spec: oni.md#oni-2-2).
+}
+
+std::vector<std::unique_ptr<LoadedFile>> load_level(const LevelJob& job, const LayoutSource& layouts, Progress& bar, unsigned threads) {
+  std::vector<std::unique_ptr<LoadedFile>> files(job.paths.size());
+  parallel_for(files.size(), threads, [&](std::size_t k) {
+    files[k] = load_file(job.paths[k], layouts);
+    bar.advance();
+  });
+  return files;
+}
+
+// Loads, resolves, counts and hashes one level with `base` (level 0's files) loaded first; the
+// level's own files are released when done.
+void run_level(LevelResult& r, const LevelJob& job, const std::vector<const LoadedFile*>& base, const LayoutSource& layouts,
+               Progress& bar) {
+  r.c.level = job.level;
+  const auto files = load_level(job, layouts, bar, 1);
+  std::vector<const LoadedFile*> loaded = base;
+  for (const auto& f : files) loaded.push_back(f.get());
+  if (loaded.size() > 255) {  // handles hold the slot in 8 bits
+    r.fatal = make_error(kFormat, "level set", kNoOffset, fmt::format("level {}: {} files loaded at once (at most 255)", job.level, loaded.size()));
+    return;
+  }
+  count_level(r, loaded, base.size(), false);
+  for (const auto& f : files) r.diags.append(f->diags);
+}
+
+// Groups the check's files by level (collisions: spec oni.md#oni-2-2); load order within a level.
+std::vector<LevelJob> group_levels(const std::vector<std::filesystem::path>& files, CheckReport& rep, std::map<unsigned, std::uint64_t>& set_errors) {
   std::map<unsigned, std::vector<std::filesystem::path>> by_level;
   std::map<unsigned, std::map<std::uint32_t, std::string>> ids;
-  std::map<unsigned, std::uint64_t> set_errors;
   for (const auto& p : files) {
     const std::string n = p.filename().string();
     auto ln = parse_level_file_name(n);
@@ -163,83 +233,88 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
     }
     by_level[ln->level].push_back(p);
   }
-  std::vector<LevelGroup> groups;
-  std::vector<std::pair<std::size_t, std::filesystem::path>> jobs;
+  std::vector<LevelJob> jobs;
   for (auto& [lev, ps] : by_level) {
     std::sort(ps.begin(), ps.end(), load_before);
     if (!parse_level_file_name(ps[0].filename().string())->final)
       rep.diags.warning(make_error(kFormat, "", kNoOffset, fmt::format("level {} has no level{}_Final.dat (not playable)", lev, lev)));
-    groups.push_back({lev, {}});
-    groups.back().files.resize(ps.size());
-    for (const auto& p : ps) jobs.emplace_back(groups.size() - 1, p);
+    jobs.push_back({lev, std::move(ps)});
   }
-  if (groups.empty()) return rep;
-  if (groups[0].level != 0) rep.diags.warning(make_error(kFormat, "", kNoOffset, "no level 0 file: the other levels are linked without it"));
-  // Each file is loaded and walked once, in parallel; results land in fixed slots.
-  std::vector<std::unique_ptr<LoadedFile>> loaded_all(jobs.size());
-  Progress bar("oni check", jobs.size(), progress);
-  parallel_for(jobs.size(), threads == 0 ? default_threads() : threads, [&](std::size_t j) {
-    loaded_all[j] = load_file(jobs[j].second, layouts);
-    bar.advance();
-  });
-  bar.finish();
-  for (std::size_t j = 0, k = 0; j < jobs.size(); ++j) {
-    auto& g = groups[jobs[j].first];
-    if (j > 0 && jobs[j].first != jobs[j - 1].first) k = 0;
-    g.files[k++] = std::move(loaded_all[j]);
+  return jobs;
+}
+
+Result<std::vector<std::filesystem::path>> input_files(const std::vector<std::filesystem::path>& inputs, CheckReport& rep) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& in : inputs) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(in, ec)) {
+      for (auto& p : level_files_in(in)) files.push_back(p);
+    } else if (!std::filesystem::exists(in, ec)) {
+      return io_error(in.string(), "no such file or folder");
+    } else if (is_tools_file(in.filename().string())) {
+      rep.diags.note(make_error(kFormat, "", kNoOffset, fmt::format("{}: a tools file, skipped as the engine does", in.filename().string())));
+    } else {
+      files.push_back(in);
+    }
   }
-  const bool have0 = groups[0].level == 0;
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  std::stable_sort(files.begin(), files.end(), load_before);  // a collision names the Final file first
+  if (files.empty()) return usage_error("no level<N>_<suffix>.dat files to check");
+  return files;
+}
+
+}  // namespace
+
+Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSource& layouts, unsigned threads,
+                                    bool progress) {
+  CheckReport rep;
+  ASSAY_TRY(auto files, input_files(inputs, rep));
+  std::map<unsigned, std::uint64_t> set_errors;
+  const std::vector<LevelJob> jobs = group_levels(files, rep, set_errors);
+  if (jobs.empty()) return rep;
+  const bool have0 = jobs[0].level == 0;
+  if (!have0) rep.diags.warning(make_error(kFormat, "", kNoOffset, "no level 0 file: the other levels are linked without it"));
+  const unsigned nthreads = threads == 0 ? default_threads() : threads;
+  Progress bar("oni check", files.size(), progress);
+  // Level 0 first (every other level links into it), kept loaded, its names indexed once; then the
+  // other levels in parallel, each loading, resolving and hashing its own files (spec: oni.md#oni-7-3).
+  std::vector<LevelResult> results(jobs.size());
+  std::vector<std::unique_ptr<LoadedFile>> level0;
   std::vector<const LoadedFile*> base;
-  if (have0)
-    for (auto& f : groups[0].files) base.push_back(f.get());
+  if (have0) {
+    level0 = load_level(jobs[0], layouts, bar, nthreads);
+    for (const auto& f : level0) base.push_back(f.get());
+    results[0].c.level = 0;
+    if (base.size() > 255) return make_error(kFormat, "level set", kNoOffset, fmt::format("level 0: {} files loaded at once (at most 255)", base.size()));
+    count_level(results[0], base, 0, true);
+    for (const auto& f : level0) {
+      results[0].diags.append(f->diags);
+      index_names(*f);
+    }
+  }
+  const std::size_t first = have0 ? 1 : 0;
+  parallel_for(jobs.size() - first, nthreads, [&](std::size_t k) { run_level(results[first + k], jobs[first + k], base, layouts, bar); });
+  bar.finish();
   Hasher hs;
   std::uint64_t base_links = 0, base_unresolved = 0;
-  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-    LevelGroup& g = groups[gi];
-    const bool is0 = g.level == 0;
-    std::vector<const LoadedFile*> loaded = is0 ? std::vector<const LoadedFile*>{} : base;
-    const std::size_t first_slot = loaded.size();
-    for (auto& f : g.files) loaded.push_back(f.get());
-    if (loaded.size() > 255)  // handles hold the slot in 8 bits
-      return make_error(kFormat, "level set", kNoOffset, fmt::format("level {}: {} files loaded at once (at most 255)", g.level, loaded.size()));
-    LevelCounts c;
-    c.level = g.level;
-    if (!is0) c.into_level0 = 0;
-    for (std::size_t s = first_slot; s < loaded.size(); ++s) {
-      const LoadedFile& f = *loaded[s];
-      c.files.push_back(f.display);
-      if (f.opened) {
-        c.instances += f.file.instance_count();
-        for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) c.placeholders += f.file.descriptor(i).placeholder();
-      }
-      const auto handles = resolve_links(loaded, s);
-      std::uint64_t unresolved = 0;
-      for (std::uint32_t h : handles) {
-        if (h == kUnresolved) ++unresolved;
-        else if (!is0 && h != kBadHandle && (h >> 24) < first_slot) ++*c.into_level0;
-      }
-      if (unresolved) {
-        Error e = make_error(kFormat, "links", kNoOffset, fmt::format("{} links unresolved (no loaded file has data for the name)", unresolved));
-        e.file = f.display;
-        rep.diags.warning(e);
-      }
-      c.links += f.links.size();
-      c.unresolved += unresolved;
-      hash_file(hs, f, loaded, handles);
-      rep.instances += f.opened ? f.file.instance_count() : 0;
-      rep.links += f.links.size();
-      c.problems += count_errors(f);
-    }
-    c.problems += set_errors[g.level];
-    if (is0) {
+  for (std::size_t gi = 0; gi < results.size(); ++gi) {
+    LevelResult& r = results[gi];
+    if (r.fatal) return *r.fatal;
+    LevelCounts& c = r.c;
+    c.problems += set_errors[c.level];
+    if (have0 && gi == 0) {
       base_links = c.links;
       base_unresolved = c.unresolved;
     } else {
       c.links += base_links;  // the loaded set: level 0's walk included (spec: oni.md#oni-7-3)
       c.unresolved += base_unresolved;
     }
+    for (std::uint32_t fh : r.file_hashes) hs.u32(fh);
+    rep.instances += r.instances;
+    rep.links += r.links;
+    rep.diags.append(r.diags);
     rep.levels.push_back(std::move(c));
-    for (auto& f : g.files) rep.diags.append(f->diags);
   }
   rep.hash = hs.h;
   return rep;

@@ -59,11 +59,17 @@ struct Loader {
       }
     }
     std::map<std::uint32_t, bool> reported;
+    std::uint32_t last_tag = 0;
+    const CompiledLayout* last = nullptr;  // instances come grouped by tag: one map lookup per run
     for (std::uint32_t i = 0; i < file.instance_count(); ++i) {
       const std::uint32_t tag = file.descriptor(i).tag;
       if (!file.is_oni()) {
-        const auto it = by_tag.find(tag);
-        if (it != by_tag.end()) f.layout[i] = it->second;
+        if (i == 0 || tag != last_tag) {
+          const auto it = by_tag.find(tag);
+          last = it != by_tag.end() ? it->second : nullptr;
+          last_tag = tag;
+        }
+        f.layout[i] = last;
         continue;
       }
       if (auto it = by_tag.find(tag); it != by_tag.end()) {
@@ -203,13 +209,11 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   const InstanceFile& fl = f->file;
   if (!fl.is_oni() && !f->fname && f->display.size() > 4 && f->display.substr(f->display.size() - 4) == ".dat")
     detail::capped_warning(f->diags, parse_level_file_name(f->display).error());
-  fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt);
+  fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt, &f->names);
   const std::uint32_t n = fl.instance_count();
-  f->names.assign(n, {});
   f->has_data.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const Descriptor d = fl.descriptor(i);
-    if (auto nm = fl.name(i); nm) f->names[i] = *nm;
     if (!d.placeholder()) {
       auto b = fl.instance_bytes(i);
       f->has_data[i] = b && b->size() >= kInstanceHeaderSize;

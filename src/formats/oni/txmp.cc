@@ -83,6 +83,37 @@ Result<Rgba8> decode_txmp(ByteView src, std::uint32_t w, std::uint32_t h, std::u
   return img;
 }
 
+Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigned mip) {
+  if (i >= f.file.instance_count() || f.file.descriptor(i).tag != make_tag("TXMP") || !f.has_data[i])
+    return make_error(kFormat, "TXMP", kNoOffset, fmt::format("instance {} is not a TXMP with data", i));
+  const Descriptor d = f.file.descriptor(i);
+  const ByteView inst = *f.file.instance_bytes(i);
+  const std::string lab = instance_label(i, d.tag, f.names[i]);
+  const std::uint64_t at = f.file.instance_file_offset(d);
+  if (inst.size() < 0xA4) return f.file.error(lab, at, "TXMP instance smaller than 0xa4 bytes");
+  // spec: oni.md#oni-9-1: flags 0x88, width 0x8C, height 0x8E, format 0x90.
+  const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
+  const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
+  const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
+  const ChunkRef* c = nullptr;
+  for (const ChunkRef& r : f.chunks)
+    if (r.instance == i) {
+      c = &r;
+      break;
+    }
+  if (c == nullptr) return f.file.error(lab, at, f.layout[i] ? "no pixel offset known for this TXMP layout" : "no layout for this TXMP (not walked)");
+  const ByteView comp = (c->kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
+  ASSAY_TRY(auto levels, txmp_levels(w, h, format, (flags & kHasMipMaps) != 0));
+  if (mip >= levels.size())
+    return f.file.error(lab, at + 0x88, fmt::format("mip {} asked, the texture has {}", mip, levels.size()));
+  const TxmpLevel& lv = levels[mip];
+  const std::uint64_t from = std::uint64_t(c->value) + lv.offset;
+  if (c->value < 32 || !range_ok(from, lv.size, comp.size()))
+    return f.file.error(lab, at + c->offset, fmt::format("level {} ({}x{}) at 0x{:x}+0x{:x} outside the {} (0x{:x} bytes)", mip, lv.width, lv.height,
+                                                         from, lv.size, detail_name(f, *c), comp.size()));
+  return decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, format);
+}
+
 Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
                                     Diagnostics& diags, bool mips) {
   diags.append(f.diags);

@@ -17,6 +17,7 @@ namespace {
 struct Checker {
   const InstanceFile& f;
   Diagnostics& out;
+  std::vector<std::string_view>& names;  // per descriptor, filled by descriptors()
   void error(std::string s, std::uint64_t o, std::string m) { detail::capped_error(out, f.error(std::move(s), o, std::move(m))); }
   void warning(std::string s, std::uint64_t o, std::string m) { detail::capped_warning(out, f.error(std::move(s), o, std::move(m))); }
   void note(std::string s, std::uint64_t o, std::string m) { detail::capped_note(out, f.error(std::move(s), o, std::move(m))); }
@@ -70,7 +71,7 @@ struct Checker {
       if (!d.unnamed()) {
         auto r = f.name(i);
         if (!r) detail::capped_error(out, r.error());
-        else nm = *r;
+        else nm = names[i] = *r;
         if (r && nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
       }
       if (d.placeholder()) {
@@ -107,7 +108,7 @@ struct Checker {
     }
     if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
     if (odd_sizes) note("descriptors", kHeaderSize, fmt::format("{} instance sizes are not a multiple of 32", odd_sizes));
-    std::sort(ranges.begin(), ranges.end());
+    if (!std::is_sorted(ranges.begin(), ranges.end())) std::sort(ranges.begin(), ranges.end());  // usually in order already
     for (std::size_t k = 1; k < ranges.size(); ++k)
       if (ranges[k].first < ranges[k - 1].second) {
         warning("data block", ranges[k].first, "data ranges of two non-duplicate instances overlap");
@@ -136,14 +137,14 @@ struct Checker {
         continue;
       }
       if (seen[idx]++) error(s(), base + k * 8, fmt::format("descriptor {} listed twice", idx));
-      auto nm = f.name(idx);
-      if (!nm) continue;  // reported with the descriptor
+      const std::string_view nm = names[idx];
+      if (nm.empty()) continue;  // a bad name, reported with the descriptor
       if (have_prev) {
-        const int c = prev.compare(*nm);
-        if (c == 0) error(s(), base + k * 8, fmt::format("duplicate name {}", *nm));
-        else if (c > 0) error(s(), base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", *nm, prev));
+        const int c = prev.compare(nm);
+        if (c == 0) error(s(), base + k * 8, fmt::format("duplicate name {}", nm));
+        else if (c > 0) error(s(), base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", nm, prev));
       }
-      prev = *nm;
+      prev = nm;
       have_prev = true;
     }
     for (std::uint32_t i = 0; i < n; ++i)
@@ -154,7 +155,14 @@ struct Checker {
   void template_entries() {
     if (f.is_oni()) return;
     std::map<std::uint32_t, std::uint32_t> real;
-    for (std::uint32_t i = 0; i < f.instance_count(); ++i) ++real[f.descriptor(i).tag];
+    std::uint32_t run_tag = 0, run = 0;  // instances come grouped by tag: count runs, not map lookups
+    for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+      const std::uint32_t tag = f.descriptor(i).tag;
+      if (run != 0 && tag != run_tag) real[run_tag] += run, run = 0;
+      run_tag = tag;
+      ++run;
+    }
+    if (run != 0) real[run_tag] += run;
     std::map<std::uint32_t, std::uint32_t> listed;
     const std::uint64_t base = kHeaderSize + std::uint64_t(f.instance_count()) * kDescriptorSize + std::uint64_t(f.name_count()) * kNameEntrySize;
     for (std::uint32_t k = 0; k < f.template_count(); ++k) {
@@ -174,8 +182,11 @@ struct Checker {
 
 }  // namespace
 
-void InstanceFile::validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id) const {
-  Checker c{*this, out};
+void InstanceFile::validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, std::vector<std::string_view>* names) const {
+  std::vector<std::string_view> own;
+  std::vector<std::string_view>& nm = names ? *names : own;
+  nm.assign(instance_count(), {});
+  Checker c{*this, out, nm};
   c.header();
   c.descriptors(expected_file_id);
   c.name_directory();

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
@@ -83,10 +84,17 @@ class InstanceFile {
   // already cut to the file).
   [[nodiscard]] std::uint32_t data_overrun() const noexcept { return data_overrun_; }
 
-  [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept;  // i < instance_count
+  // i < instance_count (open() checked the table lies in the file). Inline: the walk's hot path.
+  [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept {
+    const std::uint64_t o = descriptor_offset(i);
+    return {r_.at_unchecked<std::uint32_t>(o), r_.at_unchecked<std::uint32_t>(o + 4), r_.at_unchecked<std::uint32_t>(o + 8),
+            r_.at_unchecked<std::uint32_t>(o + 12), r_.at_unchecked<std::uint32_t>(o + 16)};
+  }
   [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept;
-  [[nodiscard]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept;
-  [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + i * kDescriptorSize; }
+  [[nodiscard]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept {
+    return r_.at_unchecked<std::uint32_t>(kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize + std::uint64_t(i) * kNameEntrySize);
+  }
+  [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + std::uint64_t(i) * kDescriptorSize; }
   // The full name (tag included) of descriptor i; "" when unnamed. Errors: offset past the
   // name block, no NUL before the block's end.
   [[nodiscard]] Result<std::string_view> name(std::uint32_t i) const;
@@ -108,7 +116,9 @@ class InstanceFile {
   // Every rule of spec oni.md#oni-3 for this file alone (header notes, descriptors, name
   // directory, template entries, instance headers). `expected_file_id` comes from the file
   // name when it parses (a mismatch is a warning).
-  void validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id) const;
+  // `names`, when given, receives each descriptor's name ("" when unnamed or bad), so that callers
+  // need not scan the name block again.
+  void validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, std::vector<std::string_view>* names = nullptr) const;
 
  private:
   ByteReader r_;
