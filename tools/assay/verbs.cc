@@ -190,8 +190,14 @@ int do_list(Cli& cli, const Args& a) {
   Json entries = Json::array();
   for (const Entry* e : sel->entries) entries.push_back(entry_json(*e));
   j["entries"] = std::move(entries);
-  if (a.json) print_json(j);
-  else print_table(j["entries"], columns_for(c->format()));
+  if (a.json) {
+    print_json(j);
+  } else {
+    // A family's warning about the whole file (a truncated WAD) goes to stderr, not into the table.
+    if (j.contains("warning") && j["warning"].is_string())
+      std::fprintf(stderr, "assay: %s: warning: %s\n", esc(a.file).c_str(), esc(j["warning"].get<std::string>()).c_str());
+    print_table(j["entries"], columns_for(c->format()));
+  }
   return report_unmatched(a.file, *sel, !a.globs.empty());
 }
 

@@ -48,6 +48,13 @@ class DiscContainer final : public FormatContainer {
     set_entries(std::move(entries));
   }
 
+  // A truncated WAD is a warning in `list` as in `info` (issue 15 item 5; `verify`: an error).
+  [[nodiscard]] Json list_fields() const override {
+    Json j = Json::object();
+    if (std::string t = disc_.wad_truncation(); !t.empty()) j["warning"] = t;
+    return j;
+  }
+
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));
     ASSAY_TRY(ByteView bytes, disc_.entry_bytes(d));
