@@ -153,7 +153,7 @@ void Api::roots(const httplib::Request&, httplib::Response& res) {
 }
 
 void Api::dir(const httplib::Request&, httplib::Response& res, const Target& t) {
-  if (!t.is_directory) return send_error(res, 400, "usage", "not a folder");
+  if (!t.is_directory || !t.inner.empty()) return send_error(res, 400, "usage", "not a folder");
   const fs::path& root = roots_[t.root].real;
   Json entries = Json::array();
   std::error_code ec;

@@ -1,0 +1,52 @@
+#!/bin/bash
+# usage: browser_test.sh ASSAY CHROMIUM OUTDIR  (see browser.cmake)
+# Serves the make-samples output, opens two deep links in headless Chromium and checks the DOM:
+#   1. ss/demo_v8_lzma.bld: the entry table has the archive's 3 rows (JAPANESE.pak, levels.txt,
+#      readme.txt, as make-samples writes them);
+#   2. ss/rw_ps2.txd::ramp_pal8: the preview <img> decoded a 64-pixel-wide PNG (data-loaded="1",
+#      data-width="64": the page copies naturalWidth after the browser decoded the image).
+# Then saves a screenshot of the TXD view to OUTDIR/serve.png.
+set -u
+assay=$1 chromium=${2:-} outdir=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [[ -z "$chromium" || ! -x "$chromium" ]]; then
+  [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromium is missing (required in CI)"
+  echo "SKIP: chromium not installed"; exit 77
+fi
+tmp=$(mktemp -d)
+server=
+cleanup() { [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+"$assay" make-samples "$tmp/ss" >/dev/null 2>&1 || fail "make-samples"
+"$assay" serve --no-open --port 0 "$tmp/ss" >"$tmp/url" 2>"$tmp/serve.err" &
+server=$!
+for _ in $(seq 100); do [[ -s "$tmp/url" ]] && break; sleep 0.1; done
+url=$(head -n1 "$tmp/url")
+[[ "$url" == http://127.0.0.1:*/?token=* ]] || fail "no URL on stdout: '$url' $(cat "$tmp/serve.err")"
+
+browse() {  # browse PROFILE ARGS... : a fresh profile each time
+  local prof="$tmp/profile-$1"; shift
+  timeout 40 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$prof" --virtual-time-budget=8000 "$@" 2>"$tmp/chromium.err"
+}
+
+dom=$(browse 1 --dump-dom "$url&path=ss/demo_v8_lzma.bld") || fail "chromium (archive): $(tail -3 "$tmp/chromium.err")"
+grep -q 'data-rows="3"' <<<"$dom" || fail "archive: the entry table does not have 3 rows"
+for name in JAPANESE.pak levels.txt readme.txt; do
+  grep -q "<td>$name</td>" <<<"$dom" || fail "archive: no row for $name"
+done
+grep -q 'class="status">3 entries · igarchive' <<<"$dom" || fail "archive: status line missing"
+
+dom=$(browse 2 --dump-dom "$url&path=ss/rw_ps2.txd::ramp_pal8") || fail "chromium (txd): $(tail -3 "$tmp/chromium.err")"
+grep -q 'data-rows="2"' <<<"$dom" || fail "txd: the entry table does not have 2 rows"
+img=$(grep -o '<img id="texture"[^>]*>' <<<"$dom")
+grep -q 'data-loaded="1"' <<<"$img" || fail "txd: the texture preview did not decode: $img"
+grep -q 'data-width="64"' <<<"$img" || fail "txd: the preview is not 64 pixels wide: $img"
+
+mkdir -p "$outdir"
+rm -f "$outdir/serve.png"
+browse 3 --window-size=1400,700 --screenshot="$outdir/serve.png" "$url&path=ss/rw_ps2.txd::ramp_pal8" >/dev/null ||
+  fail "chromium (screenshot)"
+[[ -s "$outdir/serve.png" ]] || fail "no screenshot"
+echo "ok: DOM checks passed, screenshot $outdir/serve.png"
