@@ -166,3 +166,58 @@ def test_truncated_header_names_the_field(samples):
     assert e.value.offset == 0x1C and e.value.structure == "name table"
     assert e.value.file == "<bytes>"
     assert str(e.value).startswith("<bytes>: igarchive: name table at 0x1c: ")
+
+
+def test_corrupt_block_error_and_problem_at_the_block(samples, tmp_path, cli_json):
+    data = bytearray((samples / "demo_v8_lzma.bld").read_bytes())
+    # Where levels.txt's first block starts, by hand (spec alchemy.md#iga-file-info,
+    # #iga-block-tables, #iga-assembly): v8 file infos are {u32 offset, u32 size, u32 word} after
+    # the N hashes; the small (u8) block table follows the large and medium ones; an entry's low
+    # 7 bits count sectors from the file's offset.
+    n, sector = struct.unpack_from("<II", data, 0x0C)
+    n_large, n_medium = struct.unpack_from("<II", data, 0x24)
+    names = [e.name for e in assay.open(bytes(data)).entries]
+    i = names.index("levels.txt")
+    info_at = 0x34 + 4 * n + 12 * i
+    offset, size, word = struct.unpack_from("<III", data, info_at)
+    assert word >> 28 == 2  # LZMA
+    small_table = 0x34 + 16 * n + 4 * n_large + 2 * n_medium
+    block = offset + (data[small_table + (word & 0x0FFFFFFF)] & 0x7F) * sector
+    for k in range(block + 9, block + 200):  # keep the size prefix and LZMA properties, break the payload
+        data[k] ^= 0x5A
+    c = assay.open(bytes(data))
+    assert c.read("readme.txt") == assay.open(samples / "demo_v8_lzma.bld").read("readme.txt")
+    with pytest.raises(assay.FormatError) as e:
+        c.read("levels.txt")
+    assert e.value.offset == block and "block 0" in e.value.structure
+    errors = [p for p in c.verify() if p.severity == "error"]
+    assert [p.offset for p in errors] == [block]
+    (tmp_path / "bad.bld").write_bytes(bytes(data))
+    assert assay.verify(tmp_path / "bad.bld")[0].offset == block
+    p = run_cli("verify", "--json", tmp_path / "bad.bld", check=False)
+    assert p.returncode == 1
+    import json
+    cli = json.loads(p.stdout)["files"][0]["problems"]
+    assert [(x["severity"], x["code"], x["structure"], x["offset"], x["message"]) for x in cli] == [
+        (x.severity, x.code, x.structure, x.offset, x.message) for x in c.verify()]
+
+
+def test_type_stubs_cover_the_extension():
+    """python/assay/_assay.pyi names every public function, class and member of the extension."""
+    import ast
+    import assay._assay as ext
+    tree = ast.parse(open(os.path.join(os.path.dirname(assay.__file__), "_assay.pyi")).read())
+    top, members = set(), {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            top.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            top.add(node.target.id)
+        if isinstance(node, ast.ClassDef):
+            members[node.name] = {n.name if isinstance(n, ast.FunctionDef) else n.target.id
+                                  for n in node.body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))}
+    assert top == {n for n in dir(ext) if not n.startswith("_")} | {"__version__"}
+    for cls in ("Container", "Entry", "Problem", "Image"):
+        public = {n for n in dir(getattr(ext, cls)) if not n.startswith("_")}
+        assert members[cls] - {"__len__", "__iter__"} == public, cls
+    assert os.path.exists(os.path.join(os.path.dirname(assay.__file__), "py.typed"))
