@@ -187,4 +187,9 @@ Result<ByteBuffer> read_regular_file(const fs::path& path) {
   return read_open_file(f.get(), path);
 }
 
+Result<FileBytes> FileBytes::read(const fs::path& path) {
+  ASSAY_TRY(ByteBuffer b, read_regular_file(path));
+  return FileBytes{std::make_shared<const ByteBuffer>(std::move(b))};
+}
+
 }  // namespace assay

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "assay/core/folder.h"
 #include "assay/core/hash.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
@@ -64,7 +65,7 @@ Result<warriors::ChunkSpec> parse_chunk_arg(const std::string& a) {
   } catch (...) {
     return usage_error(a + ": bad chunk type");
   }
-  ASSAY_TRY(MappedFile f, MappedFile::open(a.substr(eq + 1)));
+  ASSAY_TRY(FileBytes f, FileBytes::read(a.substr(eq + 1)));  // never mapped, never a FIFO (issue 15 item 3)
   return warriors::ChunkSpec{type, 0, ByteBuffer(f.bytes().begin(), f.bytes().end()), 0};
 }
 
@@ -73,7 +74,7 @@ int run_pack_container(const WarriorsArgs& a) {
   if (a.pack) {
     std::vector<ByteBuffer> res;
     for (const auto& f : a.inputs) {
-      auto m = MappedFile::open(f);
+      auto m = FileBytes::read(f);
       if (!m) return report(m.error());
       res.emplace_back(m->bytes().begin(), m->bytes().end());
     }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,16 @@ Result<ByteBuffer> read_file_beneath(const std::filesystem::path& root, std::str
 
 // The same for one explicit path: the last component must not be a symlink.
 Result<ByteBuffer> read_regular_file(const std::filesystem::path& path);
+
+// A pack input read whole by read_regular_file, with MappedFile's bytes() so a family that mapped
+// its pack inputs switches by changing the type name: a file that shrinks while it is packed is
+// then a clean error instead of a SIGBUS, and a FIFO is refused instead of blocking (issue 15
+// item 3). `data` is shared so it can own a view (Input::owner, a loader's owner).
+struct FileBytes {
+  std::shared_ptr<const ByteBuffer> data;
+  [[nodiscard]] ByteView bytes() const noexcept { return data ? ByteView(*data) : ByteView(); }
+  static Result<FileBytes> read(const std::filesystem::path& path);
+};
 
 // What the file at `mode` (a stat st_mode) is, in words: "a symlink", "a FIFO", ...
 std::string_view file_kind_text(unsigned mode);

@@ -55,7 +55,7 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   ASSAY_TRY(std::vector<std::filesystem::path> oni_files, oni_files_under(dir));
   for (const auto& p : oni_files) {
     Source s;
-    s.f = load_file(p, layouts);
+    ASSAY_TRY(FileBytes b, FileBytes::read(p)); s.f = load_file(p, b.bytes(), b.data, layouts);  // read, not mapped (issue 15 item 3)
     if (!s.f->opened) return s.f->diags.items().front().where;
     if (!s.f->file.is_oni()) return pack_error(fmt::format("{} is not a VR32 .oni file", p.string()));
     if (s.f->diags.has_errors()) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <system_error>
 
+#include "assay/core/folder.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
 #include "assay/formats/renderware/writer.h"
@@ -162,16 +163,16 @@ Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, s
     if (new_offset > 0xFFFFFFFFull) return make_error(kFormat, "pack warriors", kNoOffset, "the new WAD exceeds 4 GiB");
     store<std::uint32_t>(dir.data() + kDirHeaderSize + kDirRowSize * i, static_cast<std::uint32_t>(new_offset), Endian::little);
     auto rep = replacements.find(e.hash);
-    std::optional<MappedFile> file;
+    std::optional<FileBytes> file;  // read whole, never mapped (issue 15 item 3: no SIGBUS)
     if (rep != replacements.end() && original.find(e.hash)->index == i) {
-      ASSAY_TRY(MappedFile f, MappedFile::open(rep->second));
+      ASSAY_TRY(FileBytes f, FileBytes::read(rep->second));
       // A file equal to the original entry keeps the original slot (its padding included),
       // so unchanged input gives byte-identical output.
       const ByteView old = wad.subspan(e.offset, e.size);
       if (f.bytes().size() != old.size() || !std::equal(old.begin(), old.end(), f.bytes().begin())) file = std::move(f);
     }
     if (file) {
-      const MappedFile& f = *file;
+      const FileBytes& f = *file;
       if (f.bytes().size() > 0xFFFFFFFFull) return make_error(kFormat, "pack warriors", kNoOffset, "a replacement exceeds 4 GiB");
       ASSAY_CHECK(out.write(f.bytes()));
       const std::uint64_t pad = align2048(f.bytes().size()) - f.bytes().size();
