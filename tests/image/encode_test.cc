@@ -107,8 +107,8 @@ TEST(EncodeBlocks, PsnrOnPhotographicImage) {
   const Rgba photo = testimg::photo(256, 256, false);
   const Rgba alpha = testimg::photo(256, 256, true);
   struct Case { BlockFormat f; const Rgba* img; double bar; };
-  for (const Case& c : {Case{BlockFormat::bc1, &photo, 33.0}, Case{BlockFormat::bc2, &alpha, 33.0},
-                        Case{BlockFormat::bc3, &alpha, 34.0}}) {
+  for (const Case& c : {Case{BlockFormat::bc1, &photo, 40.0}, Case{BlockFormat::bc2, &alpha, 36.0},
+                        Case{BlockFormat::bc3, &alpha, 40.0}}) {
     auto blocks = encode_blocks(c.f, *c.img);
     ASSERT_TRUE(blocks.ok());
     auto back = decode_blocks(c.f, *blocks, 256, 256);
@@ -195,12 +195,12 @@ TEST(Quantize, Pal8PsnrOnPhotographicImage) {
     ASSERT_TRUE(q.ok());
     EXPECT_FALSE(q->exact);
     EXPECT_LE(q->palette.size(), 256u);
-    EXPECT_GE(psnr(img, expand(*q, 0, 256, 256)), 35.0) << dither;
+    EXPECT_GE(psnr(img, expand(*q, 0, 256, 256)), 37.0) << dither;  // measured 40.4 / 39.7
   }
   auto q16 = quantize({img}, {16, 1.0f, 4});
   ASSERT_TRUE(q16.ok());
   EXPECT_LE(q16->palette.size(), 16u);
-  EXPECT_GE(psnr(img, expand(*q16, 0, 256, 256)), 24.0);
+  EXPECT_GE(psnr(img, expand(*q16, 0, 256, 256)), 26.0);  // measured 27.9
 }
 
 TEST(Quantize, OnePaletteForEveryMip) {
