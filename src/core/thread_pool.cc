@@ -64,30 +64,46 @@ void ThreadPool::run() {
   }
 }
 
-void parallel_for(std::size_t n, unsigned threads, const std::function<void(std::size_t)>& fn) {
+unsigned worker_count(std::size_t n, unsigned threads) {
   if (threads == 0) threads = default_threads();
   if (threads > n) threads = static_cast<unsigned>(n);
-  if (threads <= 1) {
+  return threads == 0 ? 1 : threads;
+}
+
+void run_workers(unsigned workers, const std::function<void(unsigned)>& body) {
+  std::mutex mu;
+  std::exception_ptr error;
+  auto guarded = [&](unsigned w) {
+    try {
+      body(w);
+    } catch (...) {
+      std::lock_guard lk(mu);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> ts;
+  ts.reserve(workers > 1 ? workers - 1 : 0);
+  for (unsigned w = 1; w < workers; ++w) ts.emplace_back(guarded, w);
+  guarded(0);
+  for (auto& t : ts) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+void parallel_for(std::size_t n, unsigned threads, const std::function<void(std::size_t)>& fn) {
+  const unsigned workers = worker_count(n, threads);
+  if (workers <= 1) {
     for (std::size_t i = 0; i < n; ++i) fn(i);
     return;
   }
   std::atomic<std::size_t> next{0};
-  std::mutex mu;
-  std::exception_ptr error;
-  std::vector<std::thread> ts;
-  ts.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t)
-    ts.emplace_back([&] {
-      try {
-        for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
-      } catch (...) {
-        next.store(n);  // hand out nothing more
-        std::lock_guard lk(mu);
-        if (!error) error = std::current_exception();
-      }
-    });
-  for (auto& t : ts) t.join();
-  if (error) std::rethrow_exception(error);
+  run_workers(workers, [&](unsigned) {
+    try {
+      for (std::size_t i; (i = next.fetch_add(1)) < n;) fn(i);
+    } catch (...) {
+      next.store(n);  // hand out nothing more
+      throw;
+    }
+  });
 }
 
 }  // namespace assay

@@ -1,0 +1,236 @@
+// Checked record and table views over untrusted bytes, built on ByteReader.
+//
+// An on-disk record type declares its size and how it is decoded:
+//
+//   struct SectionEntry {
+//     static constexpr std::size_t kSize = 0x10;
+//     static constexpr std::string_view kName = "section-table";
+//     std::uint32_t name_offset = 0, offset = 0, length = 0, alignment = 0;
+//     static constexpr SectionEntry decode(RecordCursor& c) {
+//       return {c.u32(), c.u32(), c.u32(), c.u32()};
+//     }
+//   };
+//
+// - decode reads its fields from a RecordCursor bounded to exactly kSize bytes; reading past the
+//   end never touches memory outside the record (it yields 0 and marks the cursor overrun);
+// - the size a decode consumes is checked at compile time (decode runs in a constant expression
+//   over kSize zero bytes: static_assert in read_record / RecordTable) and again at run time
+//   (cursor position == kSize, no overrun) so a decode whose path depends on the data is checked too;
+// - RecordTable<T> checks count * kSize (overflow-safe, mul_ok + range_ok) against the buffer
+//   before anything is read, then yields records by index; errors name the structure and offset.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "assay/core/bytes.h"
+#include "assay/core/error.h"
+
+namespace assay {
+
+// A forward cursor over the bytes of one record. Every read is bounded by the record's bytes.
+class RecordCursor {
+ public:
+  constexpr RecordCursor(ByteView bytes, Endian endian) noexcept : bytes_(bytes), endian_(endian) {}
+
+  [[nodiscard]] constexpr std::size_t pos() const noexcept { return pos_; }
+  [[nodiscard]] constexpr Endian endian() const noexcept { return endian_; }
+  [[nodiscard]] constexpr bool overrun() const noexcept { return overrun_; }
+
+  template <class T>
+  [[nodiscard]] constexpr T get() noexcept {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
+    using U = std::make_unsigned_t<T>;
+    U v = 0;
+    if (!take(sizeof(T))) return T{};
+    const std::uint8_t* p = bytes_.data() + pos_ - sizeof(T);
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      const std::size_t k = endian_ == Endian::little ? sizeof(T) - 1 - i : i;
+      v = static_cast<U>((sizeof(T) > 1 ? static_cast<U>(v << 8) : U{0}) | p[k]);
+    }
+    return static_cast<T>(v);
+  }
+  [[nodiscard]] constexpr std::uint8_t u8() noexcept { return get<std::uint8_t>(); }
+  [[nodiscard]] constexpr std::uint16_t u16() noexcept { return get<std::uint16_t>(); }
+  [[nodiscard]] constexpr std::uint32_t u32() noexcept { return get<std::uint32_t>(); }
+  [[nodiscard]] constexpr std::uint64_t u64() noexcept { return get<std::uint64_t>(); }
+  [[nodiscard]] constexpr std::int32_t i32() noexcept { return get<std::int32_t>(); }
+  [[nodiscard]] constexpr float f32() noexcept { return std::bit_cast<float>(u32()); }
+  // A field whose width is decided by the record's layout (pointer size, index width): 2, 4 or 8.
+  [[nodiscard]] constexpr std::uint64_t word(unsigned width) noexcept {
+    return width == 8 ? u64() : width == 4 ? std::uint64_t{u32()} : width == 2 ? u16() : u8();
+  }
+  // n raw bytes (empty view on overrun).
+  [[nodiscard]] constexpr ByteView bytes(std::size_t n) noexcept {
+    if (!take(n)) return {};
+    return bytes_.subspan(pos_ - n, n);
+  }
+  constexpr void skip(std::size_t n) noexcept { (void)take(n); }
+
+ private:
+  // Advances by n; false (and overrun) when fewer than n bytes remain. The position still
+  // advances so the consumed size a decode asks for is what the size check sees.
+  constexpr bool take(std::size_t n) noexcept {
+    const bool ok = !overrun_ && range_ok(pos_, n, bytes_.size());
+    pos_ += n;
+    if (!ok) overrun_ = true;
+    return ok;
+  }
+  ByteView bytes_;
+  Endian endian_;
+  std::size_t pos_ = 0;
+  bool overrun_ = false;
+};
+
+template <class T>
+concept Record = requires(RecordCursor& c) {
+  { T::kSize } -> std::convertible_to<std::size_t>;
+  { T::decode(c) } -> std::same_as<T>;
+};
+
+// The number of bytes T::decode asks for over kSize zero bytes (compile-time use).
+template <Record T>
+[[nodiscard]] consteval std::size_t decoded_size(Endian e = Endian::little) {
+  std::uint8_t zeros[T::kSize == 0 ? 1 : T::kSize] = {};
+  RecordCursor c(ByteView(zeros, T::kSize), e);
+  (void)T::decode(c);
+  return c.overrun() ? ~std::size_t{0} : c.pos();
+}
+
+// Compile-time proof that a record's decode consumes exactly kSize bytes in both byte orders.
+template <Record T>
+inline constexpr bool kRecordSizeMatches =
+    decoded_size<T>(Endian::little) == T::kSize && decoded_size<T>(Endian::big) == T::kSize;
+
+namespace detail {
+Error record_decode_mismatch(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                             std::size_t size, std::size_t consumed);
+Error table_too_large(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                      std::uint64_t count, std::size_t size);
+Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                  std::uint64_t index, std::uint64_t count);
+}  // namespace detail
+
+// Decodes T from `bytes` (exactly T::kSize of them); an Error if the decode's consumption does not
+// match kSize (a programming error, reported rather than trusted).
+template <Record T>
+[[nodiscard]] Result<T> decode_record(const ByteReader& r, ByteView bytes, std::uint64_t offset,
+                                      std::string_view structure) {
+  static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
+  RecordCursor c(bytes, r.endian());
+  T v = T::decode(c);
+  if (c.overrun() || c.pos() != T::kSize)
+    return detail::record_decode_mismatch(r, structure, offset, T::kSize, c.pos());
+  return v;
+}
+
+// One record at `offset` of r: the bounds check and the decode.
+template <Record T>
+[[nodiscard]] Result<T> read_record(const ByteReader& r, std::uint64_t offset,
+                                    std::string_view structure) {
+  ASSAY_TRY(ByteView b, r.bytes(offset, T::kSize, structure));
+  return decode_record<T>(r, b, offset, structure);
+}
+
+// Whether `bytes` starts with a whole T (for identify(): a prefix read without an Error).
+template <Record T>
+[[nodiscard]] constexpr bool fits(ByteView bytes, std::uint64_t offset = 0) noexcept {
+  return range_ok(offset, T::kSize, bytes.size());
+}
+
+// `count` records of T laid out back to back from `offset`, checked whole before any read.
+template <Record T>
+class RecordTable {
+ public:
+  RecordTable() = default;
+
+  [[nodiscard]] static Result<RecordTable> open(const ByteReader& r, std::uint64_t offset,
+                                                std::uint64_t count, std::string_view structure) {
+    static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
+    std::uint64_t total = 0;
+    if (!mul_ok(count, T::kSize, total) || !r.has(offset, total))
+      return detail::table_too_large(r, structure, offset, count, T::kSize);
+    RecordTable t;
+    t.r_ = r;
+    t.offset_ = offset;
+    t.count_ = count;
+    t.structure_ = structure;
+    return t;
+  }
+
+  [[nodiscard]] std::uint64_t size() const noexcept { return count_; }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] std::uint64_t offset() const noexcept { return offset_; }
+  [[nodiscard]] std::uint64_t byte_size() const noexcept { return count_ * T::kSize; }
+  // Offset of record i relative to the reader (for errors about record i).
+  [[nodiscard]] std::uint64_t offset_of(std::uint64_t i) const noexcept { return offset_ + i * T::kSize; }
+  [[nodiscard]] const ByteReader& reader() const noexcept { return r_; }
+
+  // Record i; an Error naming the table if i is not below size().
+  [[nodiscard]] Result<T> at(std::uint64_t i) const {
+    if (i >= count_) return detail::table_index(r_, structure_, offset_, i, count_);
+    return decode_record<T>(r_, raw(i), offset_of(i), structure_);
+  }
+
+  // Record i for an index the caller took from [0, size()) (a loop, the iterator). An index outside
+  // decodes as an overrun cursor and yields T::decode over no bytes (all zero fields): never a read
+  // outside the table.
+  [[nodiscard]] T operator[](std::uint64_t i) const noexcept {
+    RecordCursor c(i < count_ ? raw(i) : ByteView{}, r_.endian());
+    return T::decode(c);
+  }
+
+  class iterator {
+   public:
+    using value_type = T;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const RecordTable* t, std::uint64_t i) : t_(t), i_(i) {}
+    T operator*() const { return (*t_)[i_]; }
+    iterator& operator++() { ++i_; return *this; }
+    iterator operator++(int) { auto o = *this; ++i_; return o; }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+   private:
+    const RecordTable* t_ = nullptr;
+    std::uint64_t i_ = 0;
+  };
+  [[nodiscard]] iterator begin() const { return {this, 0}; }
+  [[nodiscard]] iterator end() const { return {this, count_}; }
+
+ private:
+  [[nodiscard]] ByteView raw(std::uint64_t i) const noexcept {
+    return r_.data().subspan(static_cast<std::size_t>(offset_ + i * T::kSize), T::kSize);
+  }
+  ByteReader r_;
+  std::uint64_t offset_ = 0;
+  std::uint64_t count_ = 0;
+  std::string structure_;  // owned: callers often build the name ("fixup[3] TMET")
+};
+
+// Cursor-side helper: the record at the cursor's position, advancing past it.
+template <Record T>
+[[nodiscard]] Result<T> next_record(const ByteReader& r, Cursor& c, std::string_view structure) {
+  auto v = read_record<T>(r, c.pos(), structure);
+  if (v) c.seek(c.pos() + T::kSize);
+  return v;
+}
+
+// A table of plain words (u16/u32/u64) - the commonest "record": hash lists, offset lists.
+template <class W>
+struct Word {
+  static_assert(std::is_unsigned_v<W>);
+  static constexpr std::size_t kSize = sizeof(W);
+  W value = 0;
+  static constexpr Word decode(RecordCursor& c) noexcept { return {c.get<W>()}; }
+};
+using Word8 = Word<std::uint8_t>;
+using Word16 = Word<std::uint16_t>;
+using Word32 = Word<std::uint32_t>;
+using Word64 = Word<std::uint64_t>;
+
+}  // namespace assay

@@ -1,0 +1,33 @@
+// Errors of the checked record and table views (include/assay/core/record.h).
+#include "assay/core/record.h"
+
+#include <fmt/format.h>
+
+namespace assay::detail {
+
+Error record_decode_mismatch(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                             std::size_t size, std::size_t consumed) {
+  return r.error(structure, offset,
+                 fmt::format("internal: record decode consumed 0x{:x} bytes of its 0x{:x}", consumed, size));
+}
+
+Error table_too_large(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                      std::uint64_t count, std::size_t size) {
+  std::uint64_t total = 0;
+  if (!mul_ok(count, size, total))
+    return r.error(structure, offset,
+                   fmt::format("{} records of 0x{:x} bytes overflow a 64-bit size", count, size));
+  return r.error(structure, offset,
+                 fmt::format("{} records of 0x{:x} bytes need 0x{:x} bytes but only 0x{:x} remain "
+                             "(data ends at 0x{:x})",
+                             count, size, total, offset <= r.size() ? r.size() - offset : 0,
+                             r.base() + r.size()));
+}
+
+Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t offset,
+                  std::uint64_t index, std::uint64_t count) {
+  return r.error(structure, offset,
+                 fmt::format("index {} is outside the table of {} records", index, count));
+}
+
+}  // namespace assay::detail

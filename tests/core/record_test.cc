@@ -1,0 +1,182 @@
+// Checked record and table views (include/assay/core/record.h), against hand-computed bytes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "assay/core/record.h"
+
+namespace assay {
+namespace {
+
+// A 6-byte record: u16 then u32.
+struct Pair {
+  static constexpr std::size_t kSize = 6;
+  std::uint16_t a = 0;
+  std::uint32_t b = 0;
+  static constexpr Pair decode(RecordCursor& c) {
+    Pair p;
+    p.a = c.u16();
+    p.b = c.u32();
+    return p;
+  }
+};
+
+// Declares 8 bytes but reads 6: must be caught at compile time.
+struct Short {
+  static constexpr std::size_t kSize = 8;
+  std::uint16_t a = 0;
+  std::uint32_t b = 0;
+  static constexpr Short decode(RecordCursor& c) { return {c.u16(), c.u32()}; }
+};
+
+// Reads 4 bytes, 8 when its first byte says so: zero bytes pass the compile-time check, so the
+// run-time check must catch the long path.
+struct DataDependent {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t a = 0, b = 0;
+  static constexpr DataDependent decode(RecordCursor& c) {
+    DataDependent d;
+    d.a = c.u32();
+    if ((d.a & 0xFF) == 1) d.b = c.u32();
+    return d;
+  }
+};
+
+static_assert(kRecordSizeMatches<Pair>);
+static_assert(!kRecordSizeMatches<Short>);
+static_assert(decoded_size<Short>() == 6);
+static_assert(kRecordSizeMatches<DataDependent>);
+static_assert(kRecordSizeMatches<Word32> && Word32::kSize == 4);
+
+const std::vector<std::uint8_t> kPairs = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06,   // record 0
+                                          0x10, 0x20, 0x30, 0x40, 0x50, 0x60,   // record 1
+                                          0xFF, 0xFE, 0xFD, 0xFC, 0xFB, 0xFA};  // record 2
+
+TEST(RecordCursor, LittleAndBigEndianFields) {
+  RecordCursor le(ByteView(kPairs).first(6), Endian::little);
+  EXPECT_EQ(le.u16(), 0x0201u);
+  EXPECT_EQ(le.u32(), 0x06050403u);
+  EXPECT_EQ(le.pos(), 6u);
+  EXPECT_FALSE(le.overrun());
+  RecordCursor be(ByteView(kPairs).first(6), Endian::big);
+  EXPECT_EQ(be.u16(), 0x0102u);
+  EXPECT_EQ(be.u32(), 0x03040506u);
+  RecordCursor w(ByteView(kPairs).subspan(12, 6), Endian::little);
+  EXPECT_EQ(w.word(2), 0xFEFFu);
+  EXPECT_EQ(w.word(4), 0xFAFBFCFDu);
+}
+
+TEST(RecordCursor, FloatAndSixtyFourBit) {
+  const std::uint8_t one[] = {0x00, 0x00, 0x80, 0x3F, 1, 2, 3, 4, 5, 6, 7, 8};  // 1.0f LE
+  RecordCursor c(ByteView(one), Endian::little);
+  EXPECT_EQ(c.f32(), 1.0f);
+  EXPECT_EQ(c.u64(), 0x0807060504030201ull);
+  RecordCursor b(ByteView(one).subspan(4), Endian::big);
+  EXPECT_EQ(b.u64(), 0x0102030405060708ull);
+}
+
+TEST(RecordCursor, OverrunReadsNothingOutside) {
+  RecordCursor c(ByteView(kPairs).first(3), Endian::little);
+  EXPECT_EQ(c.u16(), 0x0201u);
+  EXPECT_EQ(c.u32(), 0u);  // only 1 byte left
+  EXPECT_TRUE(c.overrun());
+  EXPECT_EQ(c.pos(), 6u);  // the size asked for, for the size check
+  EXPECT_TRUE(c.bytes(1).empty());
+}
+
+TEST(ReadRecord, DecodesAndNamesTruncation) {
+  ByteReader r(ByteView(kPairs), Endian::little, "test", 0x100);
+  auto p = read_record<Pair>(r, 6, "pair");
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->a, 0x2010u);
+  EXPECT_EQ(p->b, 0x60504030u);
+  auto bad = read_record<Pair>(r, 13, "pair");  // 5 bytes remain
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().structure, "pair");
+  EXPECT_EQ(bad.error().offset, 0x100u + 13);
+}
+
+TEST(ReadRecord, RunTimeCheckCatchesDataDependentOverrun) {
+  const std::uint8_t zero[] = {0, 0, 0, 0};
+  const std::uint8_t one[] = {1, 0, 0, 0};
+  ByteReader ok(ByteView(zero), Endian::little, "test");
+  ByteReader bad(ByteView(one), Endian::little, "test");
+  EXPECT_TRUE(read_record<DataDependent>(ok, 0, "dd").ok());
+  auto e = read_record<DataDependent>(bad, 0, "dd");
+  ASSERT_FALSE(e.ok());
+  EXPECT_NE(e.error().message.find("consumed 0x8 bytes of its 0x4"), std::string::npos) << e.error().message;
+}
+
+TEST(RecordTable, YieldsRecordsByIndexAndIteration) {
+  ByteReader r(ByteView(kPairs), Endian::big, "test");
+  auto t = RecordTable<Pair>::open(r, 0, 3, "pairs");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->size(), 3u);
+  EXPECT_EQ(t->byte_size(), 18u);
+  EXPECT_EQ(t->offset_of(2), 12u);
+  EXPECT_EQ((*t)[1].a, 0x1020u);
+  EXPECT_EQ((*t)[2].b, 0xFDFCFBFAu);
+  std::vector<std::uint16_t> as;
+  for (const Pair& p : *t) as.push_back(p.a);
+  EXPECT_EQ(as, (std::vector<std::uint16_t>{0x0102, 0x1020, 0xFFFE}));
+  auto out = t->at(3);
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.error().structure, "pairs");
+  EXPECT_NE(out.error().message.find("index 3"), std::string::npos);
+  EXPECT_EQ((*t)[3].a, 0u);  // outside: decoded over no bytes, never read
+}
+
+TEST(RecordTable, TruncationAtEveryByte) {
+  for (std::size_t len = 0; len < kPairs.size(); ++len) {
+    ByteReader r(ByteView(kPairs).first(len), Endian::little, "test", 0x40);
+    auto t = RecordTable<Pair>::open(r, 0, 3, "pairs");
+    ASSERT_FALSE(t.ok()) << len;
+    EXPECT_EQ(t.error().structure, "pairs");
+    EXPECT_EQ(t.error().offset, 0x40u);
+    EXPECT_NE(t.error().message.find("need 0x12 bytes"), std::string::npos) << t.error().message;
+    // The records that do fit are still reachable through a smaller table.
+    auto fit = RecordTable<Pair>::open(r, 0, len / 6, "pairs");
+    EXPECT_TRUE(fit.ok()) << len;
+  }
+  ByteReader whole(ByteView(kPairs), Endian::little, "test");
+  EXPECT_TRUE(RecordTable<Pair>::open(whole, 0, 3, "pairs").ok());
+  EXPECT_TRUE(RecordTable<Pair>::open(whole, 18, 0, "pairs").ok());   // empty table at the end
+  EXPECT_FALSE(RecordTable<Pair>::open(whole, 19, 0, "pairs").ok());  // offset past the end
+}
+
+TEST(RecordTable, OverflowingCountsAreRejectedBeforeAnyRead) {
+  ByteReader r(ByteView(kPairs), Endian::little, "test");
+  // 0x2AAAAAAAAAAAAAAB * 6 wraps to 2 (mod 2^64): a naive multiply would accept it.
+  auto wrap = RecordTable<Pair>::open(r, 0, 0x2AAAAAAAAAAAAAABull, "pairs");
+  ASSERT_FALSE(wrap.ok());
+  EXPECT_NE(wrap.error().message.find("overflow"), std::string::npos) << wrap.error().message;
+  auto big = RecordTable<Word32>::open(r, 4, 0xFFFFFFFFull, "hashes");  // 16 GiB of words
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.error().offset, 4u);
+  EXPECT_FALSE(RecordTable<Word64>::open(r, ~0ull, 1, "x").ok());  // offset + size wraps
+}
+
+TEST(RecordTable, WordTables) {
+  ByteReader r(ByteView(kPairs), Endian::little, "test");
+  auto t = RecordTable<Word32>::open(r, 2, 4, "words");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ((*t)[0].value, 0x06050403u);
+  EXPECT_EQ((*t)[2].value, 0xFEFF6050u);
+  EXPECT_EQ((*t)[3].value, 0xFAFBFCFDu);
+  ASSERT_TRUE(t->at(3).ok());
+  EXPECT_EQ(t->at(3)->value, 0xFAFBFCFDu);
+}
+
+TEST(NextRecord, AdvancesTheCursor) {
+  ByteReader r(ByteView(kPairs), Endian::little, "test");
+  Cursor c(r, 0);
+  ASSERT_TRUE(next_record<Pair>(r, c, "pair").ok());
+  EXPECT_EQ(c.pos(), 6u);
+  c.seek(14);
+  EXPECT_FALSE(next_record<Pair>(r, c, "pair").ok());
+  EXPECT_EQ(c.pos(), 14u);  // unchanged on failure
+}
+
+}  // namespace
+}  // namespace assay
