@@ -71,6 +71,14 @@ TEST(MemoryRss, InflatingMembersAreNotDecodedToVerifyOrIdentify) {
   ASSERT_TRUE(f.found) << r.err;
   EXPECT_EQ(f.budget_peak, 0u) << r.err;  // before: 167772160 (decoded whole again for a hint)
   EXPECT_LT(f.rss, kMember) << r.err;
+  // identify ARCHIVE::INNER: "unknown" from the first block too (before: decoded whole).
+  r = run_reporting("identify " + shell_quote(arc + "::zeros0.bin"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("zeros0.bin: unknown"), std::string::npos) << r.out;
+  f = figures(r.err);
+  ASSERT_TRUE(f.found) << r.err;
+  EXPECT_EQ(f.budget_peak, 0u) << r.err;
+  EXPECT_LT(f.rss, kMember) << r.err;
 }
 
 // An igz header followed by zeros: igz claims it from its magic, so it must be decoded whole,
