@@ -2,6 +2,7 @@
 #include "assay/formats/igz/fixups.h"
 
 #include "diag_util.h"
+#include "records.h"
 
 namespace assay::igz {
 
@@ -24,8 +25,18 @@ Result<void> check_count(const FixupRecord& r, std::uint64_t item, std::string_v
   return {};
 }
 
-std::uint64_t read_ptr(const ByteReader& r, std::uint64_t at, unsigned ps) {
-  return ps == 8 ? r.at_unchecked<std::uint64_t>(at) : r.at_unchecked<std::uint32_t>(at);
+// The record's items as a table of T: the count checked against the data before any read
+// (check_count's message names the record), then the checked table view.
+template <Record T>
+Result<RecordTable<T>> items(const IgzFile& f, const FixupRecord& r, std::string_view unit) {
+  ASSAY_CHECK(check_count(r, T::kSize, unit));
+  return RecordTable<T>::open(data_reader(f, r), 0, r.count, tag_name(r.tag));
+}
+
+// The first u32 of a record holding one offset (ONAM, NSPC, ROOT raw); size checked by the caller.
+Result<std::uint32_t> single_word(const IgzFile& f, const FixupRecord& r) {
+  ASSAY_TRY(Word32 w, read_record<Word32>(data_reader(f, r), 0, tag_name(r.tag)));
+  return w.value;
 }
 
 bool has_empty(const std::vector<std::string_view>& v) {
@@ -74,31 +85,27 @@ Result<std::vector<Dependency>> dependencies(const IgzFile& f, const FixupRecord
 }
 
 Result<std::vector<std::uint32_t>> u32_table(const IgzFile& f, const FixupRecord& r) {
-  ASSAY_CHECK(check_count(r, 4, "bytes"));
-  const auto rd = data_reader(f, r);
-  std::vector<std::uint32_t> out(r.count);
-  for (std::uint32_t i = 0; i < r.count; ++i) out[i] = rd.at_unchecked<std::uint32_t>(i * 4ull);
+  ASSAY_TRY(auto t, items<Word32>(f, r, "bytes"));
+  std::vector<std::uint32_t> out;
+  out.reserve(t.size());
+  for (const Word32 w : t) out.push_back(w.value);
   return out;
 }
 
 Result<std::vector<ExternalId>> external_ids(const IgzFile& f, const FixupRecord& r) {
-  ASSAY_CHECK(check_count(r, 8, "bytes"));
-  const auto rd = data_reader(f, r);
-  std::vector<ExternalId> out(r.count);
-  for (std::uint32_t i = 0; i < r.count; ++i)
-    out[i] = {rd.at_unchecked<std::uint32_t>(i * 8ull), rd.at_unchecked<std::uint32_t>(i * 8ull + 4)};
+  ASSAY_TRY(auto t, items<records::ExternalIdItem>(f, r, "bytes"));
+  std::vector<ExternalId> out;
+  out.reserve(t.size());
+  for (const auto e : t) out.push_back({e.name_hash, e.namespace_hash});
   return out;
 }
 
 // EXNM: one u64 in file byte order, namespace in the high half (spec Q9, the loader's reading).
 Result<std::vector<ExternalName>> external_names(const IgzFile& f, const FixupRecord& r) {
-  ASSAY_CHECK(check_count(r, 8, "bytes"));
-  const auto rd = data_reader(f, r);
-  std::vector<ExternalName> out(r.count);
-  for (std::uint32_t i = 0; i < r.count; ++i) {
-    const std::uint64_t v = rd.at_unchecked<std::uint64_t>(i * 8ull);
-    out[i] = {static_cast<std::uint32_t>(v >> 32), static_cast<std::uint32_t>(v)};
-  }
+  ASSAY_TRY(auto t, items<Word64>(f, r, "bytes"));
+  std::vector<ExternalName> out;
+  out.reserve(t.size());
+  for (const Word64 w : t) out.push_back({static_cast<std::uint32_t>(w.value >> 32), static_cast<std::uint32_t>(w.value)});
   return out;
 }
 
@@ -118,13 +125,18 @@ void fix_exnm_order(Fixups& fx, std::uint64_t at, const DiagSink& sink) {
 }
 
 Result<std::vector<MemoryHandle>> memory_handles(const IgzFile& f, const FixupRecord& r) {
-  const unsigned ps = f.header().pointer_size;
-  ASSAY_CHECK(check_count(r, 2ull * ps, "bytes"));
-  const auto rd = data_reader(f, r);
-  std::vector<MemoryHandle> out(r.count);
-  for (std::uint32_t i = 0; i < r.count; ++i)
-    out[i] = {read_ptr(rd, i * 2ull * ps, ps), read_ptr(rd, i * 2ull * ps + ps, ps)};
-  return out;
+  auto take = [](auto table) {
+    std::vector<MemoryHandle> out;
+    out.reserve(table.size());
+    for (const auto p : table) out.push_back({p.first, p.second});
+    return out;
+  };
+  if (f.header().pointer_size == 8) {
+    ASSAY_TRY(auto t, items<records::PointerPair64>(f, r, "bytes"));
+    return take(t);
+  }
+  ASSAY_TRY(auto t, items<records::PointerPair32>(f, r, "bytes"));
+  return take(t);
 }
 
 Result<std::vector<std::uint32_t>> runtime_list(const IgzFile& f, const FixupRecord& r) {
@@ -157,14 +169,15 @@ void decode_record(const IgzFile& f, const FixupRecord& r, Fixups& fx, const Dia
     case tag::TMHN: take(memory_handles(f, r), fx.memory_handles, E, sink); break;
     case tag::ONAM:
       if (r.data.size() < 4) report(sink, E, "ONAM", r.offset, "record has no 4-byte offset");
-      else fx.name_list = data_reader(f, r).at_unchecked<std::uint32_t>(0);
+      else if (auto w = single_word(f, r)) fx.name_list = *w;
       break;
     case tag::NSPC:  // spec: #corrections C5: a raw u32 like ONAM
       if (r.data.size() < 4) report(sink, E, "NSPC", r.offset, "record has no 4-byte offset");
-      else fx.namespace_list = data_reader(f, r).at_unchecked<std::uint32_t>(0);
+      else if (auto w = single_word(f, r)) fx.namespace_list = *w;
       break;
     case tag::ROOT: {  // spec Q5: read raw and packed
-      if (r.data.size() >= 4) fx.root_raw = data_reader(f, r).at_unchecked<std::uint32_t>(0);
+      if (r.data.size() >= 4)
+        if (auto w = single_word(f, r)) fx.root_raw = *w;
       if (auto p = runtime_list(f, r)) fx.root_packed = *p;
       if (!fx.root_raw && !fx.root_packed) report(sink, E, "ROOT", r.offset, "ROOT reads neither raw nor packed");
       break;

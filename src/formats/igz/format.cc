@@ -3,19 +3,17 @@
 #include "assay/formats/format.h"
 #include "assay/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
+#include "records.h"
 
 namespace assay {
 
 namespace {
 
 int igz_identify(const Input& in) {
-  if (in.bytes.size() < 8) return 0;
-  Endian e;
-  if (load<std::uint32_t>(in.bytes.data(), Endian::big) == igz::kMagic) e = Endian::big;
-  else if (load<std::uint32_t>(in.bytes.data(), Endian::little) == igz::kMagic) e = Endian::little;
-  else return 0;
-  const auto v = load<std::uint32_t>(in.bytes.data() + 4, e);
-  return v >= 5 && v <= 10 ? 100 : 60;
+  Endian e = Endian::big;
+  const auto p = igz::records::read_prefix(in.bytes, e);
+  if (!p) return 0;
+  return p->version >= 5 && p->version <= 10 ? 100 : 60;
 }
 
 Result<Json> igz_info(const Input& in, const ReadOptions& opt) {

@@ -34,9 +34,17 @@ struct Builder {
     const auto* rec = f.find(t);
     return rec ? rec->offset : kNoOffset;
   }
-  [[nodiscard]] std::uint64_t word(std::uint64_t pos) const {
-    return ps == 8 ? r.at_unchecked<std::uint64_t>(pos) : r.at_unchecked<std::uint32_t>(pos);
+  // Checked reads of fields whose range the caller has resolve()d: a position outside the file
+  // (which resolve rules out) reads as 0, never outside the buffer.
+  [[nodiscard]] std::uint32_t u32_at(std::uint64_t pos) const {
+    auto v = r.u32(pos, "field");
+    return v ? *v : 0;
   }
+  [[nodiscard]] std::uint64_t u64_at(std::uint64_t pos) const {
+    auto v = r.u64(pos, "field");
+    return v ? *v : 0;
+  }
+  [[nodiscard]] std::uint64_t word(std::uint64_t pos) const { return ps == 8 ? u64_at(pos) : u32_at(pos); }
   // The pointer-sized word at a serialized offset, checked to lie in its pool.
   Result<std::uint64_t> field(std::uint32_t ser, std::string_view what) const {
     ASSAY_TRY(std::uint64_t pos, resolve(f, ser, ps, what));
@@ -106,7 +114,7 @@ void Builder::objects() {
     o.pool = po.pool;
     o.offset = po.offset;
     o.position = *pos;
-    o.type = r.at_unchecked<std::uint32_t>(*pos);  // vtable word: TMET index, 32 bits (#igz-objects)
+    o.type = u32_at(*pos);  // vtable word: TMET index, 32 bits (#igz-objects)
     if (o.type >= fx.types.size())
       say(Severity::error, what, *pos,
           fmt::format("TMET index {} is out of range (TMET count {})", o.type, fx.types.size()));
@@ -247,14 +255,14 @@ Result<Builder::ListView> Builder::data_list(const Object& o, std::uint64_t elem
   if (layout == ListLayout::nst64) {
     const std::uint64_t size = memory_size(word(pos + mem_at));
     auto fits = [&](ListLayout l) {
-      return std::uint64_t{r.at_unchecked<std::uint32_t>(pos + count_at(l))} * elem == size;
+      return std::uint64_t{u32_at(pos + count_at(l))} * elem == size;
     };
     if (size != 0 && fits(ListLayout::ctr64)) layout = ListLayout::ctr64;
   }
   if (std::find(g.list_layouts.begin(), g.list_layouts.end(), layout) == g.list_layouts.end())
     g.list_layouts.push_back(layout);
   const std::uint64_t cat = count_at(layout);
-  const std::int32_t count = static_cast<std::int32_t>(r.at_unchecked<std::uint32_t>(pos + cat));
+  const std::int32_t count = static_cast<std::int32_t>(u32_at(pos + cat));
   if (count < 0) return err(what, pos + cat, fmt::format("negative count {}", count));
   if (count == 0) return ListView{};
   const std::uint64_t data = word(pos + data_at);
@@ -342,8 +350,7 @@ std::optional<std::vector<NameEntry>> Builder::names_of(std::size_t obj, std::st
     const std::uint64_t p = list->pos + std::uint64_t{k} * stride;
     NameEntry n;
     n.field = list->ser + k * static_cast<std::uint32_t>(stride);
-    n.hash = nst_layout(f.header()) ? static_cast<std::uint32_t>(r.at_unchecked<std::uint64_t>(p + ps))
-                                    : r.at_unchecked<std::uint32_t>(p + ps);
+    n.hash = nst_layout(f.header()) ? static_cast<std::uint32_t>(u64_at(p + ps)) : u32_at(p + ps);
     const std::string where = fmt::format("igName[{}]", k);
     if (const StringRef* s = string_field(n.field)) {
       n.text = s->text;  // resolved (or reported) by field_check

@@ -6,6 +6,7 @@
 #include "assay/formats/igz/fixups.h"
 #include "assay/formats/igz/igz.h"
 #include "diag_util.h"
+#include "records.h"
 
 namespace assay::igz {
 
@@ -39,14 +40,18 @@ void read_sections(ByteReader r, Header& h, const DiagSink& sink) {
   const std::uint64_t max = v6 ? kMaxSectionsV6 : kMaxSectionsV7;
   const std::uint64_t names = v6 ? kPoolNamesV6 : kPoolNamesV7;
   bool ended = false;
-  for (std::uint64_t i = 0; i < max; ++i) {
-    const std::uint64_t at = first + i * 16;
-    if (!r.has(at, 16)) break;  // checked by the caller for descriptor 0
+  // The descriptors the file holds (descriptor 0 checked by the caller); a short file ends early.
+  const std::uint64_t fit = first <= r.size() ? (r.size() - first) / records::SectionDescriptor::kSize : 0;
+  auto table = RecordTable<records::SectionDescriptor>::open(r, first, std::min(max, fit), "section table");
+  if (!table) return;
+  for (std::uint64_t i = 0; i < table->size(); ++i) {
+    const std::uint64_t at = table->offset_of(i);
+    const records::SectionDescriptor d = (*table)[i];
     Section s;
-    s.name_offset = r.at_unchecked<std::uint32_t>(at);
-    s.offset = r.at_unchecked<std::uint32_t>(at + 4);
-    s.length = r.at_unchecked<std::uint32_t>(at + 8);
-    s.alignment = r.at_unchecked<std::uint32_t>(at + 12);
+    s.name_offset = d.name_offset;
+    s.offset = d.offset;
+    s.length = d.length;
+    s.alignment = d.alignment;
     if (ended) {
       if (s.offset != 0 || s.length != 0)
         report(sink, Severity::warning, fmt::format("section[{}]", i), at,
@@ -132,9 +137,12 @@ unsigned pointer_size_from_mtsz(const ByteReader& r, const Header& h,
   if (!names && h.version == 7) names = read_string_table(td, tmet->count, true, "TMET");  // spec Q8
   if (!names) return 0;
   const std::uint64_t n = std::min<std::uint64_t>(names->size(), std::min<std::uint64_t>(mtsz->count, mtsz->data.size() / 4));
+  const ByteReader md(mtsz->data, h.endian, kFormatName, mtsz->offset + mtsz->data_offset);
+  auto sizes = RecordTable<Word32>::open(md, 0, n, "MTSZ");
+  if (!sizes) return 0;
   unsigned objects = 0, names_ps = 0;
   for (std::uint64_t i = 0; i < n; ++i) {
-    const std::uint32_t size = load<std::uint32_t>(mtsz->data.data() + 4 * i, h.endian);
+    const std::uint32_t size = (*sizes)[i].value;
     if ((*names)[i] == "igObjectList") objects = pointer_size_from_list_size(size);
     if ((*names)[i] == "igNameList") names_ps = pointer_size_from_list_size(size);
   }
@@ -207,10 +215,9 @@ Result<void> read_v6_inner_header(const ByteReader& r, Header& h) {
     return err("fixup inner header", fx.offset,
                fmt::format("fixup section of 0x{:x} bytes cannot hold the 0x1c-byte inner header",
                            fx.length));
-  ASSAY_TRY(std::uint16_t platform, r.u16(fx.offset + 8, "fixup inner header"));
-  ASSAY_TRY(std::uint32_t n, r.u32(fx.offset + 0x10, "fixup inner header"));
-  h.platform = platform;
-  h.num_fixups = n;
+  ASSAY_TRY(auto inner, read_record<records::FixupInnerHeaderV6>(r, fx.offset, "fixup inner header"));
+  h.platform = inner.platform;
+  h.num_fixups = inner.num_fixups;
   return {};
 }
 
@@ -218,11 +225,9 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
   Header h;
   if (r.size() < 8) return err("header", 0, fmt::format("file of {} bytes is too short for an igz", r.size()));
   const ByteView b = r.data();
-  if (load<std::uint32_t>(b.data(), Endian::big) == kMagic) h.endian = Endian::big;
-  else if (load<std::uint32_t>(b.data(), Endian::little) == kMagic) h.endian = Endian::little;
-  else return err("header", 0, "magic is not IGZ\\x01 in either byte order");
+  if (!records::read_prefix(b, h.endian)) return err("header", 0, "magic is not IGZ\\x01 in either byte order");
   ByteReader rr(b, h.endian, kFormatName);
-  h.version = rr.at_unchecked<std::uint32_t>(4);
+  ASSAY_TRY(h.version, rr.u32(4, "header"));
   if (h.version < 5 || h.version > 10)
     return err("header", 4, fmt::format("unknown igz version {}", h.version));
   if (h.legacy())
@@ -230,10 +235,14 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
            fmt::format("version {} layout is uncertain (spec Q7); checks are best effort", h.version));
   const std::uint64_t need = h.legacy() ? kHeaderV6Descriptors + 16 : kHeaderV7Descriptors + 16;
   if (!rr.has(0, need)) return rr.out_of_bounds("header", 0, need);
-  h.fields_hash = rr.at_unchecked<std::uint32_t>(8);
-  if (!h.legacy()) {
-    h.platform = rr.at_unchecked<std::uint32_t>(0x0C);
-    h.num_fixups = rr.at_unchecked<std::uint32_t>(0x10);
+  if (h.legacy()) {
+    ASSAY_TRY(auto v6, read_record<records::HeaderV6>(rr, 0, "header"));
+    h.fields_hash = v6.fields_hash;
+  } else {
+    ASSAY_TRY(auto v7, read_record<records::HeaderV7>(rr, 0, "header"));
+    h.fields_hash = v7.fields_hash;
+    h.platform = v7.platform;
+    h.num_fixups = v7.num_fixups;
   }
   if (h.fields_hash == 0)
     report(sink, Severity::note, "header", 8, "serializableFieldsHash is 0 (tool-written file)");
@@ -248,6 +257,20 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
   (void)opt;  // the pointer size is set after the record walk (MTSZ, spec C3)
   check_sections(rr, h, sink);
   return h;
+}
+
+// One fixup record header, v7 or v5/6 layout (range checked by the caller against the section).
+Result<FixupRecord> fixup_header(const ByteReader& r, const Header& h, std::uint64_t pos, const std::string& what) {
+  FixupRecord rec;
+  rec.offset = pos;
+  if (h.legacy()) {
+    ASSAY_TRY(auto v6, read_record<records::FixupHeaderV6>(r, pos, what));
+    rec.raw_tag = v6.id, rec.count = v6.count, rec.length = v6.length, rec.data_offset = v6.data_offset;
+  } else {
+    ASSAY_TRY(auto v7, read_record<records::FixupHeaderV7>(r, pos, what));
+    rec.raw_tag = v7.tag, rec.count = v7.count, rec.length = v7.length, rec.data_offset = v7.data_offset;
+  }
+  return rec;
 }
 
 // Walks the fixup record headers (spec: #igz-fixups; v5/6: #igz-header-v6).
@@ -269,13 +292,7 @@ Result<std::vector<FixupRecord>> read_records(const ByteReader& r, const Header&
     const std::string what = fmt::format("fixup[{}]", i);
     if (!range_ok(pos, hdr, end))
       return err(what, pos, fmt::format("record header runs past the fixup section end 0x{:x}", end));
-    FixupRecord rec;
-    rec.offset = pos;
-    rec.raw_tag = r.at_unchecked<std::uint32_t>(pos);
-    const std::uint64_t f = h.legacy() ? 0x0C : 0x04;
-    rec.count = r.at_unchecked<std::uint32_t>(pos + f);
-    rec.length = r.at_unchecked<std::uint32_t>(pos + f + 4);
-    rec.data_offset = r.at_unchecked<std::uint32_t>(pos + f + 8);
+    ASSAY_TRY(FixupRecord rec, fixup_header(r, h, pos, what));
     rec.tag = h.legacy() ? tag_for_v6_id(rec.raw_tag) : (known_tag(rec.raw_tag) ? rec.raw_tag : 0);
     if (rec.length < hdr || rec.data_offset < hdr || rec.data_offset > rec.length)
       return err(what, pos,
