@@ -1,5 +1,6 @@
 // igArchive reader. spec: alchemy.md#iga
 #include "assay/formats/igarchive/archive.h"
+#include "records.h"
 
 #include <fmt/format.h>
 
@@ -157,13 +158,14 @@ Result<Archive> Archive::open(ByteView data, std::string_view name, const DiagSi
 Result<void> Archive::parse_header(const DiagSink& diags) {
   if (data_.size() < 8)
     return error("header", 0, fmt::format("file is 0x{:x} bytes, too short for a magic and version", data_.size()));
-  const std::uint32_t m = load<std::uint32_t>(data_.data(), Endian::little);
-  if (m == kMagic) header_.endian = Endian::little;
-  else if (m == byteswap_value(kMagic)) header_.endian = Endian::big;
-  else return error("header", 0, fmt::format("magic 0x{:08x} is not IGA\\x1A in either byte order", m));
-  ByteReader r(data_, header_.endian, kFormatName);
+  auto prefix = records::read_prefix(data_, header_.endian);
+  if (!prefix) {
+    const std::uint32_t m = read_record<Word32>(ByteReader(data_, Endian::little, kFormatName), 0, "header")->value;
+    return error("header", 0, fmt::format("magic 0x{:08x} is not IGA\\x1A in either byte order", m));
+  }
+  const ByteReader r(data_, header_.endian, kFormatName);
   Header& h = header_;
-  h.version = r.at_unchecked<std::uint32_t>(4);
+  h.version = prefix->version;
   if (!is_known_version(h.version))
     return error("header", 4, fmt::format("unknown version 0x{:x} (known: 4, 8, 0x0A-0x0D)", h.version));
   header_size_ = header_size(h.version);
@@ -171,42 +173,21 @@ Result<void> Archive::parse_header(const DiagSink& diags) {
   if (data_.size() < header_size_)
     return error("header", 0, fmt::format("version 0x{:x} header needs 0x{:x} bytes but the file has 0x{:x}",
                                            h.version, header_size_, data_.size()));
-  auto u = [&](std::uint64_t off) { return r.at_unchecked<std::uint32_t>(off); };
-  h.toc_size = u(0x08);
-  h.num_files = u(0x0C);
+  const Endian endian = h.endian;
   if (h.version == 4) {
-    h.sector_size = 0x800;
-    h.divider = u(0x10);
-    h.slop = u(0x14);
-    h.name_table_offset = u(0x18);
-    h.name_table_size = u(0x1C);
-    h.num_large = u(0x20);
-    h.num_medium = u(0x24);
-    h.num_small = u(0x28);
-    h.flags = u(0x2C);
+    ASSAY_TRY(auto v4, read_record<records::HeaderV4>(r, 0, "header"));
+    h = v4.h;
+    h.endian = endian;
     ASSAY_CHECK(report(diags, Severity::warning,
                        error("header", 4, "version 4 layout is uncertain (spec #iga-header-v4: ig-workshop only)")));
   } else if (h.version == 8) {
-    h.sector_size = u(0x10);
-    h.divider = u(0x14);
-    h.slop = u(0x18);
-    h.name_table_offset = u(0x1C);
-    h.name_table_size = u(0x20);
-    h.num_large = u(0x24);
-    h.num_medium = u(0x28);
-    h.num_small = u(0x2C);
-    h.flags = u(0x30);
+    ASSAY_TRY(auto v8, read_record<records::HeaderV8>(r, 0, "header"));
+    h = v8.h;
   } else {
-    h.sector_size = u(0x10);
-    h.divider = u(0x14);
-    h.slop = u(0x18);
-    h.num_large = u(0x1C);
-    h.num_medium = u(0x20);
-    h.num_small = u(0x24);
-    h.name_table_offset = r.at_unchecked<std::uint64_t>(0x28);
-    h.name_table_size = u(0x30);
-    h.flags = u(0x34);
+    ASSAY_TRY(auto v10, read_record<records::HeaderV10>(r, 0, "header"));
+    h = v10.h;
   }
+  h.endian = endian;
   if (h.sector_size == 0 || (h.sector_size & (h.sector_size - 1)) != 0)
     return error("header", 0x10, fmt::format("sectorSize 0x{:x} is 0 or not a power of two", h.sector_size));
   if (h.sector_size != 0x800)
@@ -244,26 +225,35 @@ Result<void> Archive::parse_toc(const DiagSink& diags) {
   table_off_[static_cast<int>(BlockTable::medium)] = hs + n * per_file + 4ull * h.num_large;
   table_off_[static_cast<int>(BlockTable::small)] = hs + n * per_file + 4ull * h.num_large + 2ull * h.num_medium;
 
-  ByteReader r(data_, h.endian, kFormatName);
+  const ByteReader r(data_, h.endian, kFormatName);
+  ASSAY_TRY(auto hash_table, RecordTable<Word32>::open(r, hs, n, "hash table"));
+  ASSAY_CHECK(open_block_tables(r));
+  const std::uint64_t info0 = hs + 4 * n;
+  RecordTable<records::FileInfo12> info12;
+  RecordTable<records::FileInfo16> info16;
+  if (info_size_ == 12) {
+    ASSAY_TRY(info12, RecordTable<records::FileInfo12>::open(r, info0, n, "file info"));
+  } else {
+    ASSAY_TRY(info16, RecordTable<records::FileInfo16>::open(r, info0, n, "file info"));
+  }
   hashes_.resize(n);
   files_.resize(n);
-  const std::uint64_t info0 = hs + 4 * n;
   for (std::uint64_t i = 0; i < n; ++i) {
-    hashes_[i] = r.at_unchecked<std::uint32_t>(hs + 4 * i);
+    hashes_[i] = hash_table[i].value;
     FileEntry& f = files_[i];
     f.index = static_cast<std::uint32_t>(i);
     f.hash = hashes_[i];
-    const std::uint64_t at = info0 + i * info_size_;
     if (info_size_ == 12) {
-      f.offset = r.at_unchecked<std::uint32_t>(at);
-      f.length = r.at_unchecked<std::uint32_t>(at + 4);
-      f.word = r.at_unchecked<std::uint32_t>(at + 8);
+      const records::FileInfo12 fi = info12[i];
+      f.offset = fi.offset;
+      f.length = fi.length;
+      f.word = fi.word;
     } else {
-      const std::uint64_t oo = r.at_unchecked<std::uint64_t>(at);
-      f.offset = oo & 0xFFFFFFFFFFull;
-      f.ordinal = static_cast<std::uint32_t>(oo >> 40);
-      f.length = r.at_unchecked<std::uint32_t>(at + 8);
-      f.word = r.at_unchecked<std::uint32_t>(at + 12);
+      const records::FileInfo16 fi = info16[i];
+      f.offset = fi.offset_ordinal & 0xFFFFFFFFFFull;
+      f.ordinal = static_cast<std::uint32_t>(fi.offset_ordinal >> 40);
+      f.length = fi.length;
+      f.word = fi.word;
     }
     if (f.word == kStoredWord) {
       f.compression = Compression::stored;
@@ -304,16 +294,14 @@ void Archive::detect_prefix() {
       if (!b.compressed) continue;
       std::vector<Cand> valid;
       for (const Cand& c : cands) {
-        if (!range_ok(b.offset, c.w, data_.size())) continue;
-        const std::uint8_t* p = data_.data() + b.offset;
-        const std::uint64_t C = c.w == 2 ? load<std::uint16_t>(p, c.le ? Endian::little : Endian::big)
-                                         : load<std::uint32_t>(p, Endian::little);
+        auto size = records::read_size_prefix(data_, b.offset, c.w, c.le);
+        if (!size) continue;
+        const std::uint64_t C = *size;
         const std::uint64_t props = f.compression == Compression::lzma ? 5 : 0;
         if (C == 0 || c.w + props + C > b.span || !range_ok(b.offset, c.w + props + C, data_.size())) continue;
         if (props) {
-          const std::uint8_t pb = p[c.w];
-          const std::uint32_t dict = load<std::uint32_t>(p + c.w + 1, Endian::little);
-          if (pb >= 225 || dict == 0 || dict > (1u << 27)) continue;
+          auto lp = records::read_lzma_props(data_, b.offset + c.w, "block");
+          if (!lp || lp->pb >= 225 || lp->dict == 0 || lp->dict > (1u << 27)) continue;
         }
         valid.push_back(c);
       }
@@ -337,9 +325,7 @@ void Archive::detect_prefix() {
 Result<std::uint32_t> Archive::read_prefix(std::uint64_t at, std::uint64_t span) const {
   if (prefix_width_ > span || !range_ok(at, prefix_width_, data_.size()))
     return error("block", at, "no room for the compressed-size prefix");
-  const std::uint8_t* p = data_.data() + at;
-  if (prefix_width_ == 2) return load<std::uint16_t>(p, prefix_little_ ? Endian::little : Endian::big);
-  return load<std::uint32_t>(p, Endian::little);
+  return records::read_size_prefix(data_, at, prefix_width_, prefix_little_);
 }
 
 // ---------------------------------------------------------------- lookup
@@ -369,12 +355,20 @@ std::uint32_t Archive::table_count(BlockTable t) const noexcept {
 
 std::uint64_t Archive::table_offset(BlockTable t) const noexcept { return table_off_[static_cast<int>(t)]; }
 
+// The three block tables as checked views (#iga-block-tables), after the TOC size check.
+Result<void> Archive::open_block_tables(const ByteReader& r) {
+  ASSAY_TRY(small_, RecordTable<Word8>::open(r, table_offset(BlockTable::small), header_.num_small, "small block table"));
+  ASSAY_TRY(medium_, RecordTable<Word16>::open(r, table_offset(BlockTable::medium), header_.num_medium, "medium block table"));
+  ASSAY_TRY(large_, RecordTable<Word32>::open(r, table_offset(BlockTable::large), header_.num_large, "large block table"));
+  return {};
+}
+
+// Entry i of a table; an index past the table (callers check against table_count) reads as 0.
 std::uint32_t Archive::table_entry(BlockTable t, std::uint32_t i) const noexcept {
-  const std::uint8_t* p = data_.data() + table_offset(t) + std::uint64_t{i} * entry_bytes(t);
   switch (t) {
-    case BlockTable::small: return *p;
-    case BlockTable::medium: return load<std::uint16_t>(p, header_.endian);
-    case BlockTable::large: return load<std::uint32_t>(p, header_.endian);
+    case BlockTable::small: return small_[i].value;
+    case BlockTable::medium: return medium_[i].value;
+    case BlockTable::large: return large_[i].value;
   }
   return 0;
 }
@@ -452,7 +446,8 @@ Result<void> Archive::read_block(const FileEntry& f, const Block& b, std::span<s
   if (!b.compressed) {
     if (b.usize > b.span || !range_ok(b.offset, b.usize, data_.size()))
       return error(st, b.offset, fmt::format("raw block of 0x{:x} bytes does not fit its 0x{:x}-byte span", b.usize, b.span));
-    std::memcpy(out.data(), data_.data() + b.offset, b.usize);
+    ASSAY_TRY(ByteView raw, reader().bytes(b.offset, b.usize, st));
+    std::copy(raw.begin(), raw.end(), out.begin());
     return {};
   }
   if (f.compression == Compression::none)
@@ -494,33 +489,18 @@ Result<void> Archive::read_block(const FileEntry& f, const Block& b, std::span<s
 
 Result<void> decode_blocks(const Archive& a, std::span<const BlockJob> jobs, unsigned threads,
                            std::size_t* failed_job) {
-  if (threads == 0) threads = default_threads();
-  if (threads > jobs.size()) threads = static_cast<unsigned>(std::max<std::size_t>(jobs.size(), 1));
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
   std::mutex mu;
   std::size_t first_fail = jobs.size();
   std::optional<Error> err;
-  auto worker = [&] {
-    BlockDecoder dec;
-    for (std::size_t i; !stop.load(std::memory_order_relaxed) && (i = next.fetch_add(1)) < jobs.size();) {
-      const BlockJob& j = jobs[i];
-      auto r = a.read_block(*j.file, j.block, j.out, dec);
-      if (!r) {
-        std::lock_guard lk(mu);
-        if (i < first_fail) first_fail = i, err = r.error();
-        stop = true;
-      }
-    }
-  };
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> ts;
-    ts.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) ts.emplace_back(worker);
-    for (auto& t : ts) t.join();
-  }
+  // One LZMA/zlib/LZ4 decoder per worker, reused across its blocks (core's parallel_for_state).
+  parallel_for_state(jobs.size(), threads, [] { return BlockDecoder(); }, [&](BlockDecoder& dec, std::size_t i) {
+    const BlockJob& j = jobs[i];
+    auto r = a.read_block(*j.file, j.block, j.out, dec);
+    if (r) return true;
+    std::lock_guard lk(mu);
+    if (i < first_fail) first_fail = i, err = r.error();
+    return false;  // the first failure stops the batch
+  });
   if (err) {
     if (failed_job) *failed_job = first_fail;
     return *err;
@@ -536,7 +516,8 @@ Result<void> Archive::read(const FileEntry& f, std::span<std::uint8_t> out, unsi
       return error(fmt::format("file[{}]", f.index), f.offset,
                    fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
                                f.offset, data_.size()));
-    if (f.length) std::memcpy(out.data(), data_.data() + f.offset, f.length);
+    ASSAY_TRY(ByteView raw, reader().bytes(f.offset, f.length, fmt::format("file[{}]", f.index)));
+    std::copy(raw.begin(), raw.end(), out.begin());
     return {};
   }
   ASSAY_TRY(std::vector<Block> bl, blocks(f));

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "assay/formats/igarchive/archive.h"
+#include "records.h"
 
 namespace assay::igarchive {
 
@@ -46,8 +47,9 @@ Result<std::uint64_t> BlockDecoder::decode(Compression codec, ByteView src,
   switch (codec) {
     case Compression::lzma: {
       if (src.size() < 5) return codec_error(offset, structure, "LZMA block shorter than its 5 property bytes");
-      unsigned props = src[0];
-      const std::uint32_t dict = load<std::uint32_t>(src.data() + 1, Endian::little);
+      ASSAY_TRY(const records::LzmaProps lp, records::read_lzma_props(src, 0, structure));
+      unsigned props = lp.pb;
+      const std::uint32_t dict = lp.dict;
       if (props >= 225)
         return codec_error(offset, structure, fmt::format("LZMA property byte 0x{:02x} is not below 225", props));
       if (dict == 0 || dict > (1u << 27))

@@ -476,7 +476,8 @@ Result<EditResult> Editor::run() {
       put32(at, off);
     } else {
       if (off > 0xFFFFFFFFFFull) return edit_error("file offset does not fit 40 bits");
-      const std::uint64_t raw = s.orig ? load<std::uint64_t>(out.data() + at, E) : std::uint64_t{s.ordinal} << 40;
+      // The build ordinal above the 40-bit offset (#iga-file-info): the original's, parsed at open.
+      const std::uint64_t raw = std::uint64_t{s.orig ? s.orig->ordinal : s.ordinal} << 40;
       store<std::uint64_t>(out.data() + at, (raw & ~0xFFFFFFFFFFull) | off, E);
     }
     put32(at + F - 8, length);

@@ -12,7 +12,6 @@
 #include <atomic>
 #include <deque>
 #include <optional>
-#include <thread>
 
 #include "assay/core/glob.h"
 #include "assay/core/progress.h"
@@ -82,8 +81,8 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
   std::deque<AtomicFile> outs;  // uncommitted ones are discarded (temporaries removed) on error
   Window win[2];
   int cur = 0;
-  std::thread writer;
   std::optional<Error> writer_error;
+  ThreadPool writer(1);  // core's pool: one thread writing the previous window in order
 
   // Writes the pieces that lie before buffer offset `limit`; commits the files they complete.
   auto write_window = [&](Window& w, std::uint64_t limit) -> Result<void> {
@@ -101,7 +100,7 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
     return {};
   };
   auto join_writer = [&]() -> Result<void> {
-    if (writer.joinable()) writer.join();
+    writer.wait();
     if (writer_error) return *writer_error;
     return {};
   };
@@ -117,7 +116,7 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
       return r.error();
     }
     ASSAY_CHECK(join_writer());
-    writer = std::thread([&, &w = w] {
+    writer.submit([&, &w = w] {
       auto wr = write_window(w, w.used);
       if (!wr) writer_error = wr.error();
     });
@@ -129,10 +128,6 @@ Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const 
     ASSAY_CHECK(flush());
     return join_writer();
   };
-  struct JoinOnExit {
-    std::thread& t;
-    ~JoinOnExit() { if (t.joinable()) t.join(); }
-  } join_on_exit{writer};
 
   for (const FileEntry* f : sel) {
     if (f->length > s.member_cap)

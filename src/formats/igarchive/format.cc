@@ -1,4 +1,4 @@
-// The igarchive Format record: identify, info, list, verify, extract, open_inner, samples.
+// The igarchive Format record: identify, info, list, verify, extract, samples.
 // spec: alchemy.md#iga
 #include <fmt/format.h>
 
@@ -15,6 +15,7 @@
 #include "assay/formats/igarchive/report.h"
 #include "assay/formats/igarchive/verify.h"
 #include "assay/formats/igarchive/writer.h"
+#include "records.h"
 
 namespace assay {
 
@@ -23,11 +24,10 @@ namespace iga = igarchive;
 namespace {
 
 int identify(const Input& in) {
-  if (in.bytes.size() < 8) return 0;
-  const std::uint32_t m = load<std::uint32_t>(in.bytes.data(), Endian::little);
-  if (m != iga::kMagic && m != byteswap_value(iga::kMagic)) return 0;
-  const Endian e = m == iga::kMagic ? Endian::little : Endian::big;
-  return iga::is_known_version(load<std::uint32_t>(in.bytes.data() + 4, e)) ? 100 : 60;
+  Endian e = Endian::little;
+  const auto p = iga::records::read_prefix(in.bytes, e);
+  if (!p) return 0;
+  return iga::is_known_version(p->version) ? 100 : 60;
 }
 
 // The fields that open both `info` and `list`.
@@ -104,20 +104,6 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const Extr
   return ExtractStats{r.files, r.bytes};
 }
 
-Result<Input> open_inner(const Input& in, std::string_view inner) {
-  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
-  const iga::FileEntry* f = a.find(inner);
-  if (f == nullptr) {
-    Error e = make_error("igarchive", "name table", kNoOffset, fmt::format("no file named '{}'", inner));
-    e.file = in.name;
-    e.kind = ErrorKind::usage;
-    return e;
-  }
-  ByteBuffer buf;
-  ASSAY_CHECK(a.read(*f, buf, 0));
-  return Input::from_buffer(in.name + "::" + std::string(inner), std::move(buf));
-}
-
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
   std::vector<std::string> names;
   for (const auto& [file, opt_files] : iga::sample_archives()) {
@@ -180,7 +166,6 @@ const Format kIgArchiveFormat = {
     .list = list,
     .verify = verify,
     .extract = extract,
-    .open_inner = open_inner,
     .write_samples = write_samples,
     .list_columns = {"index", "size", "compression", "blocks", "offset", "name"},
     .edit = igarchive::edit_format,

@@ -257,10 +257,11 @@ Result<void> Archive::parse_names(const DiagSink& diags) {
                                                        h.num_files, 4ull * h.num_files, nts)));
   const ByteView table = data_.subspan(nto, nts);
   ByteReader t(table, h.endian, kFormatName, nto);
+  ASSAY_TRY(auto offsets, RecordTable<Word32>::open(t, 0, files_.size(), "name table"));
   std::vector<std::uint32_t> starts;
   starts.reserve(files_.size());
   for (FileEntry& f : files_) {
-    f.name_offset = t.at_unchecked<std::uint32_t>(4ull * f.index);
+    f.name_offset = offsets[f.index].value;
     starts.push_back(f.name_offset);
   }
   std::sort(starts.begin(), starts.end());
@@ -281,7 +282,8 @@ Result<void> Archive::parse_names(const DiagSink& diags) {
     f.name_raw = table.subspan(off, end - off);
     const Shape sh = classify(f.name_raw, h.version);
     f.has_time = sh.has_time;
-    if (sh.has_time) f.time = load<std::uint32_t>(f.name_raw.data() + sh.time_at, h.endian);
+    if (sh.has_time)
+      if (auto w = read_record<Word32>(ByteReader(f.name_raw, h.endian, kFormatName, nto + off), sh.time_at, st)) f.time = w->value;
     choose(f, sh, h.version, m);
     if (sh.used < f.name_raw.size())
       ASSAY_CHECK(report(Severity::warning,

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 
 #include "assay/core/thread_pool.h"
 #include "assay/formats/igarchive/archive.h"
@@ -183,23 +182,17 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
   // Decode every block (spec rows: prefix, LZMA properties, codec failure, consumed < C).
   std::vector<BlockResult> results(jobs.size());
   if (opt.decode) {
-    unsigned threads = opt.threads ? opt.threads : default_threads();
-    std::atomic<std::size_t> next{0};
-    auto worker = [&] {
+    // One decoder and scratch buffer per worker (core's parallel_for_state).
+    struct WorkerState {
       BlockDecoder dec;
-      ByteBuffer scratch(kBlockSize);
-      for (std::size_t i; (i = next.fetch_add(1)) < jobs.size();) {
-        const Job& j = jobs[i];
-        BlockResult& r = results[i];
-        auto rr = a.read_block(*j.f, j.b, std::span<std::uint8_t>(scratch.data(), j.b.usize), dec, &r.rep);
-        if (!rr) r.ok = false, r.err = rr.error();
-      }
+      ByteBuffer scratch = ByteBuffer(kBlockSize);
     };
-    std::vector<std::thread> ts;
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(jobs.size(), 1)));
-    for (unsigned t = 1; t < threads; ++t) ts.emplace_back(worker);
-    worker();
-    for (auto& t : ts) t.join();
+    parallel_for_state(jobs.size(), opt.threads, [] { return WorkerState{}; }, [&](WorkerState& w, std::size_t i) {
+      const Job& j = jobs[i];
+      BlockResult& r = results[i];
+      auto rr = a.read_block(*j.f, j.b, std::span<std::uint8_t>(w.scratch.data(), j.b.usize), w.dec, &r.rep);
+      if (!rr) r.ok = false, r.err = rr.error();
+    });
   }
   const unsigned pw = a.prefix_width();
   for (const FileEntry& f : a.files()) {

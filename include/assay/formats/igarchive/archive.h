@@ -19,6 +19,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
+#include "assay/core/record.h"
 
 namespace assay::igarchive {
 
@@ -225,6 +226,8 @@ class Archive {
   Result<void> parse_names(const DiagSink& diags);
   void detect_prefix();
   Result<std::uint32_t> read_prefix(std::uint64_t at, std::uint64_t span) const;
+  Result<void> open_block_tables(const ByteReader& r);
+  [[nodiscard]] ByteReader reader() const noexcept { return ByteReader(data_, header_.endian, kFormatName); }
 
   ByteView data_{};
   std::string name_;
@@ -236,6 +239,9 @@ class Archive {
   std::vector<FileEntry> files_;
   std::vector<std::uint32_t> by_offset_;  // file indices sorted by offset (data_bound)
   std::uint64_t table_off_[3] = {0, 0, 0};
+  RecordTable<Word8> small_;  // the block tables, checked whole by parse_toc
+  RecordTable<Word16> medium_;
+  RecordTable<Word32> large_;
   unsigned prefix_width_ = 2;
   bool prefix_little_ = true;
   bool names_ok_ = false;

@@ -1,0 +1,162 @@
+// igArchive on-disk records with their sizes (core/record.h): each decode reads exactly kSize.
+// spec: alchemy.md#iga-header-v4, #iga-header-v8, #iga-header-v10, #iga-file-info,
+// #iga-block-tables, #iga-prefix
+#pragma once
+
+#include <optional>
+
+#include "assay/core/record.h"
+#include "assay/formats/igarchive/archive.h"
+
+namespace assay::igarchive::records {
+
+// magic + version: the magic's byte order is the archive's (#overview-byteorder).
+struct Prefix {
+  static constexpr std::size_t kSize = 8;
+  std::uint32_t magic = 0, version = 0;
+  static constexpr Prefix decode(RecordCursor& c) {
+    Prefix p;
+    p.magic = c.u32();
+    p.version = c.u32();
+    return p;
+  }
+};
+
+// The byte order whose magic reads IGA\x1A, with the prefix in it; nullopt otherwise.
+inline std::optional<Prefix> read_prefix(ByteView b, Endian& endian) {
+  for (Endian e : {Endian::little, Endian::big}) {
+    auto p = read_record<Prefix>(ByteReader(b, e, kFormatName), 0, "header");
+    if (p && p->magic == kMagic) {
+      endian = e;
+      return *p;
+    }
+  }
+  return std::nullopt;
+}
+
+// Version 4 (#iga-header-v4 [uncertain]): no sectorSize field (0x800).
+struct HeaderV4 {
+  static constexpr std::size_t kSize = 0x30;
+  Header h;
+  static constexpr HeaderV4 decode(RecordCursor& c) {
+    HeaderV4 r;
+    c.skip(4);  // magic
+    r.h.version = c.u32();
+    r.h.toc_size = c.u32();
+    r.h.num_files = c.u32();
+    r.h.sector_size = 0x800;
+    r.h.divider = c.u32();
+    r.h.slop = c.u32();
+    r.h.name_table_offset = c.u32();
+    r.h.name_table_size = c.u32();
+    r.h.num_large = c.u32();
+    r.h.num_medium = c.u32();
+    r.h.num_small = c.u32();
+    r.h.flags = c.u32();
+    return r;
+  }
+};
+
+// Version 8 (#iga-header-v8).
+struct HeaderV8 {
+  static constexpr std::size_t kSize = 0x34;
+  Header h;
+  static constexpr HeaderV8 decode(RecordCursor& c) {
+    HeaderV8 r;
+    c.skip(4);
+    r.h.version = c.u32();
+    r.h.toc_size = c.u32();
+    r.h.num_files = c.u32();
+    r.h.sector_size = c.u32();
+    r.h.divider = c.u32();
+    r.h.slop = c.u32();
+    r.h.name_table_offset = c.u32();
+    r.h.name_table_size = c.u32();
+    r.h.num_large = c.u32();
+    r.h.num_medium = c.u32();
+    r.h.num_small = c.u32();
+    r.h.flags = c.u32();
+    return r;
+  }
+};
+
+// Versions 0x0A-0x0D (#iga-header-v10): the name table offset is 64-bit.
+struct HeaderV10 {
+  static constexpr std::size_t kSize = 0x38;
+  Header h;
+  static constexpr HeaderV10 decode(RecordCursor& c) {
+    HeaderV10 r;
+    c.skip(4);
+    r.h.version = c.u32();
+    r.h.toc_size = c.u32();
+    r.h.num_files = c.u32();
+    r.h.sector_size = c.u32();
+    r.h.divider = c.u32();
+    r.h.slop = c.u32();
+    r.h.num_large = c.u32();
+    r.h.num_medium = c.u32();
+    r.h.num_small = c.u32();
+    r.h.name_table_offset = c.u64();
+    r.h.name_table_size = c.u32();
+    r.h.flags = c.u32();
+    return r;
+  }
+};
+
+// File info, versions 4 and 8 (#iga-file-info): offset, length, block word.
+struct FileInfo12 {
+  static constexpr std::size_t kSize = 12;
+  std::uint32_t offset = 0, length = 0, word = 0;
+  static constexpr FileInfo12 decode(RecordCursor& c) {
+    FileInfo12 f;
+    f.offset = c.u32();
+    f.length = c.u32();
+    f.word = c.u32();
+    return f;
+  }
+};
+
+// File info, versions 0x0A+ (#iga-file-info): 40-bit offset with the build ordinal above it.
+struct FileInfo16 {
+  static constexpr std::size_t kSize = 16;
+  std::uint64_t offset_ordinal = 0;
+  std::uint32_t length = 0, word = 0;
+  static constexpr FileInfo16 decode(RecordCursor& c) {
+    FileInfo16 f;
+    f.offset_ordinal = c.u64();
+    f.length = c.u32();
+    f.word = c.u32();
+    return f;
+  }
+};
+
+// The 5 LZMA property bytes at the start of a block's payload: lc/lp/pb byte, dictionary size
+// (always little-endian, #iga-lzma).
+struct LzmaProps {
+  static constexpr std::size_t kSize = 5;
+  std::uint8_t pb = 0;
+  std::uint32_t dict = 0;
+  static constexpr LzmaProps decode(RecordCursor& c) {
+    LzmaProps p;
+    p.pb = c.u8();
+    p.dict = c.u32();
+    return p;
+  }
+};
+
+inline Result<LzmaProps> read_lzma_props(ByteView b, std::uint64_t at, std::string_view structure) {
+  return read_record<LzmaProps>(ByteReader(b, Endian::little, kFormatName), at, structure);
+}
+
+// The compressed-size prefix of a block (#iga-prefix): u16 in either order or u32 little-endian.
+inline Result<std::uint32_t> read_size_prefix(ByteView b, std::uint64_t at, unsigned width, bool little) {
+  const ByteReader r(b, little ? Endian::little : Endian::big, kFormatName);
+  if (width == 2) {
+    ASSAY_TRY(Word16 w, read_record<Word16>(r, at, "block"));
+    return std::uint32_t{w.value};
+  }
+  ASSAY_TRY(Word32 w, read_record<Word32>(ByteReader(b, Endian::little, kFormatName), at, "block"));
+  return w.value;
+}
+
+}  // namespace assay::igarchive::records
