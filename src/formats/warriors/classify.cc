@@ -8,12 +8,14 @@
 #include "assay/core/hash.h"
 #include "assay/formats/renderware/section.h"
 #include "assay/formats/warriors/chunks.h"
+#include "records.h"
 
 namespace assay::warriors {
 
 namespace {
 
-std::uint32_t w32(ByteView e, std::uint64_t at) { return load<std::uint32_t>(e.data() + at, Endian::little); }
+// A checked little-endian word: past the end reads as 0 (each rule checks the sizes it needs first).
+std::uint32_t w32(ByteView e, std::uint64_t at) { return records::u32_at(e, at).value_or(0); }
 
 // An RW section header at `at` with id `id` and a RenderWare 3 stamp whose body fits; returns its
 // end. Header and stamp through RenderWare's own readers (spec: renderware.md#rw-2).

@@ -97,7 +97,9 @@ Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const 
   // D1: size >= 16 and = 16 + 12 * count, checked before any row is read.
   if (dir.size() < kDirHeaderSize)
     return make_error(kFormat, "DIR header", 0, fmt::format("D1: DIR is {} bytes, needs at least 16", dir.size()));
-  const std::uint32_t count = load<std::uint32_t>(dir.data(), Endian::little);
+  const ByteReader r(dir, Endian::little, kFormat);
+  ASSAY_TRY(const DirHeader header, read_record<DirHeader>(r, 0, "DIR header"));
+  const std::uint32_t count = header.count;
   const std::uint64_t rows = std::uint64_t{count} * kDirRowSize;  // u32 x 16: cannot wrap
   if (dir.size() < kDirHeaderSize + rows)
     return make_error(kFormat, "DIR header", 0,
@@ -110,6 +112,7 @@ Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const 
                       fmt::format("D1: count {} needs a DIR of {} bytes, file has {}", count,
                                   kDirHeaderSize + rows, dir.size()));
   Disc d;
+  ASSAY_TRY(d.rows_, RecordTable<DirRow>::open(r, kDirHeaderSize, count, "DIR row"));
   d.dir_ = dir;
   d.wad_ = wad;
   d.count_ = count;
@@ -119,9 +122,8 @@ Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const 
 }
 
 DirEntry Disc::entry(std::uint32_t i) const noexcept {
-  const std::uint8_t* p = dir_.data() + kDirHeaderSize + kDirRowSize * i;
-  return {i, load<std::uint32_t>(p, Endian::little), load<std::uint32_t>(p + 4, Endian::little),
-          load<std::uint32_t>(p + 8, Endian::little)};
+  const DirRow row = rows_[i];  // a row past count reads as zeros, never outside the DIR
+  return {i, row.offset, row.size, row.hash};
 }
 
 Result<ByteView> Disc::entry_bytes(const DirEntry& e) const {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "assay/formats/warriors/disc.h"
+#include "records.h"
 
 namespace assay::warriors {
 
@@ -31,9 +32,10 @@ struct IsoCloser {
 // +27) is an error. libiso9660 2.1 does not report these, so the root records are read here
 // (ECMA-119: root extent and length in the primary descriptor's record at +156).
 Result<void> check_root_records(ByteView img) {
-  const std::uint8_t* pvd = img.data() + 16 * 2048;
-  const std::uint64_t extent = load<std::uint32_t>(pvd + 156 + 2, Endian::little);
-  const std::uint64_t length = load<std::uint32_t>(pvd + 156 + 10, Endian::little);
+  ASSAY_TRY(const auto pvd, read_record<records::PrimaryVolumeDescriptor>(records::le_reader(img), records::kPvdOffset,
+                                                                           "ISO primary volume descriptor"));
+  const std::uint64_t extent = pvd.root_extent;
+  const std::uint64_t length = pvd.root_length;
   if (!range_ok(extent * 2048, length, img.size()))
     return make_error(kFormat, "ISO root directory", 16 * 2048 + 156, "root directory extent lies past the image's end");
   for (std::uint64_t sector = 0; sector * 2048 < length; ++sector) {
@@ -66,7 +68,9 @@ bool iso_has_signature(ByteView image) {
 
 std::string iso_truncation(ByteView image) {
   if (!iso_has_signature(image)) return {};
-  const std::uint64_t blocks = load<std::uint32_t>(image.data() + 16 * 2048 + 80, Endian::little);
+  const auto pvd = read_record<records::PrimaryVolumeDescriptor>(records::le_reader(image), records::kPvdOffset, "ISO");
+  if (!pvd) return {};  // iso_has_signature saw the whole descriptor
+  const std::uint64_t blocks = pvd->volume_blocks;
   const std::uint64_t need = blocks * 2048;
   if (need <= image.size()) return {};
   return fmt::format("ISO image truncated: the volume descriptor (0x8050) gives {} sectors ({} bytes), the file has {}: "
@@ -91,8 +95,10 @@ namespace {
 Result<IsoFiles> find_iso_files_in(const Input& image) {
   if (image.path.empty()) return make_error(kFormat, "ISO image", kNoOffset, "an ISO image must be a file on disk");
   // spec: #wr-1-2: the logical block size MUST be 2,048 (primary descriptor +128).
-  const std::uint16_t block = load<std::uint16_t>(image.bytes.data() + 16 * 2048 + 128, Endian::little);
-  if (image.bytes[16 * 2048] == 1 && block != 2048)
+  ASSAY_TRY(const auto pvd, read_record<records::PrimaryVolumeDescriptor>(records::le_reader(image.bytes), records::kPvdOffset,
+                                                                           "ISO primary volume descriptor"));
+  const std::uint16_t block = pvd.block_size;
+  if (pvd.type == 1 && block != 2048)
     return make_error(kFormat, "ISO primary volume descriptor", 16 * 2048 + 128,
                       fmt::format("logical block size {} is not 2,048", block));
   ASSAY_CHECK(check_root_records(image.bytes));

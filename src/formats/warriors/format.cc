@@ -13,6 +13,7 @@
 #include "assay/formats/warriors/edit.h"
 #include "assay/formats/warriors/samples.h"
 #include "assay/formats/warriors/writer.h"
+#include "records.h"
 
 namespace assay::warriors {
 
@@ -20,15 +21,13 @@ namespace {
 
 bool is_loose_container(const Input& in) {
   if (in.is_directory || in.bytes.size() < 32) return false;
-  const std::uint32_t count = load<std::uint32_t>(in.bytes.data(), Endian::little);
-  if (count == 0) return false;
+  if (records::u32_at(in.bytes, 0).value_or(0) == 0) return false;  // chunk count
   return check_exact_pack(in.bytes).exact || check_exact_resource(in.bytes).exact;
 }
 
 int identify(const Input& in) {
   if (looks_like_disc(in)) return 100;
-  if (!in.is_directory && in.bytes.size() >= 16 &&
-      load<std::uint32_t>(in.bytes.data() + 12, Endian::little) == kPackageMarker && check_exact_pack(in.bytes).exact)
+  if (!in.is_directory && records::has_package_marker(in.bytes) && check_exact_pack(in.bytes).exact)
     return 90;
   if (is_loose_container(in)) return 50;  // strict: C1-C7 over the whole file
   // A .lev that breaks C1-C7 (truncated, say) is still ours: open() says what is missing (issue 15 item 5).
@@ -153,7 +152,7 @@ void verify_worlds(const DiscCtx& c, Diagnostics& out) {
     if (!bytes || classify_entry(*bytes) != EntryKind::world_manifest) continue;
     const std::string world = name->substr(0, name->size() - 8);
     const std::string label = entry_label(e, c.names);
-    auto w32 = [&](std::uint64_t at) { return load<std::uint32_t>(bytes->data() + at, Endian::little); };
+    auto w32 = [&](std::uint64_t at) { return records::u32_at(*bytes, at).value_or(0); };  // K5 sized it
     const std::uint32_t parts = w32(8);
     auto size_of = [&](const std::string& n) -> std::optional<std::uint32_t> {
       auto f = c.disc.find(name_hash(n));
@@ -186,7 +185,7 @@ void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table
   const EntryKind kind = classify_entry(*bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
   auto err = [&](std::string m) { out.error(make_error(kFormat, label, e.offset, std::move(m))); };
   auto warn = [&](std::string m) { out.warning(make_error(kFormat, label, e.offset, std::move(m))); };
-  const bool marker = bytes->size() >= 16 && load<std::uint32_t>(bytes->data() + 12, Endian::little) == kPackageMarker;
+  const bool marker = records::has_package_marker(*bytes);
   if (name) {
     const auto expected = kind_from_name(*name);
     if (expected && *expected != kind) {
@@ -196,7 +195,7 @@ void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table
     }
   }
   if (name && kind != EntryKind::world_part && ends_with_ci(*name, ".sec") && classify_entry(*bytes) == EntryKind::world_part)
-    warn(fmt::format("V18: world part header hash {:08x} is not crc32(\"{}\")", load<std::uint32_t>(bytes->data() + 12, Endian::little), *name));
+    warn(fmt::format("V18: world part header hash {:08x} is not crc32(\"{}\")", records::u32_at(*bytes, 12).value_or(0), *name));
   if (marker && kind != EntryKind::pack && !(name && kind_from_name(*name) == EntryKind::pack))
     err("V1: carries the pack marker but is not an exact pack: " + check_exact_pack(*bytes).why);
   if (!is_container(kind)) return;
@@ -282,23 +281,6 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const Extr
   }
   progress.finish();
   return st;
-}
-
-// DISC::NAME, DISC::0xHASH or DISC::<8-hex-hash>.bin: the entry's bytes, viewed in place.
-Result<Input> open_inner(const Input& in, std::string_view inner) {
-  if (!looks_like_disc(in)) return usage_error("a loose chunk container holds no inner files");
-  ASSAY_TRY(Disc d, Disc::open(in));
-  std::uint32_t h = name_hash(inner);
-  if (inner.size() == 12 && inner.substr(8) == ".bin")
-    if (auto x = parse_hash("0x" + std::string(inner.substr(0, 8)))) h = *x;
-  auto e = d.find(h);
-  if (!e) return usage_error(fmt::format("{}: no entry with hash {:08x}", inner, h));
-  ASSAY_TRY(ByteView bytes, d.entry_bytes(*e));
-  Input out;
-  out.name = std::string(inner);
-  out.bytes = bytes;
-  out.owner = d.owner() ? d.owner() : in.owner;
-  return out;
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
@@ -460,7 +442,6 @@ const Format kWarriorsFormat = {
     .list = warriors::list,
     .verify = warriors::verify,
     .extract = warriors::extract,
-    .open_inner = warriors::open_inner,
     .write_samples = warriors::write_samples,
     .list_columns = {"index", "file", "offset", "size", "kind"},
     .edit = warriors::edit_format,

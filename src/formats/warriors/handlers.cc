@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 #include "assay/core/hash.h"
 #include "assay/formats/warriors/disc.h"
+#include "records.h"
 #include "handlers.h"
 
 namespace assay::warriors {
@@ -24,8 +26,11 @@ const StackChunk& top(LoadContext& ctx, std::size_t k = 0) {
   return c[c.size() - 1 - k];
 }
 
-std::uint32_t word(const StackChunk& c, std::size_t at) { return load<std::uint32_t>(c.data.data() + at, Endian::little); }
-std::uint16_t half(const StackChunk& c, std::size_t at) { return load<std::uint16_t>(c.data.data() + at, Endian::little); }
+// Checked little-endian reads of a chunk's data: past the end reads as 0 (each handler checks the
+// chunk's size with fixed_size/counted first).
+std::uint32_t word(const StackChunk& c, std::size_t at) { return records::u32_at(c.data, at).value_or(0); }
+std::uint16_t half(const StackChunk& c, std::size_t at) { return records::u16_at(c.data, at).value_or(0); }
+float real(const StackChunk& c, std::size_t at) { return std::bit_cast<float>(word(c, at)); }
 
 // V9: a fixed-size chunk of the wrong size: error if smaller, warning if larger.
 Result<void> fixed_size(LoadContext& ctx, const StackChunk& c, std::uint32_t want) {
@@ -92,8 +97,7 @@ Result<void> on_anim_data(LoadContext& ctx) {
   const StackChunk& d = top(ctx);
   ASSAY_CHECK(fixed_size(ctx, d, 80));
   Animation a;
-  std::uint32_t dur = word(d, 0x0C);
-  std::memcpy(&a.duration, &dur, 4);
+  a.duration = real(d, 0x0C);
   a.channels = half(d, 0x18);
   a.events = half(d, 0x1A);
   const auto* name = reinterpret_cast<const char*>(d.data.data() + 0x25);
@@ -346,8 +350,8 @@ Result<void> on_particle_page(LoadContext& ctx) {
   page.rects = static_cast<std::uint32_t>(n);
   page.first_glyph = static_cast<std::int32_t>(word(c, 8));
   for (std::uint64_t r = 0; r < n; ++r) {
-    float f[4];
-    std::memcpy(f, c.data.data() + 0x14 + 16 * r, 16);
+    const std::uint64_t at = 0x14 + 16 * r;  // inside the chunk: counted() checked n records
+    const float f[4] = {real(c, at), real(c, at + 4), real(c, at + 8), real(c, at + 12)};
     if (!(f[2] >= f[0] && f[3] >= f[1])) {
       ctx.warn(fmt::format("rectangle {} has u1 < u0 or v1 < v0", r), c.offset + 0x14 + 16 * r);
       break;

@@ -5,6 +5,7 @@
 
 #include "assay/formats/warriors/chunks.h"
 #include "assay/formats/warriors/disc.h"
+#include "records.h"
 #include "handlers.h"
 
 namespace assay::warriors {
@@ -21,9 +22,10 @@ std::string type_label(std::uint32_t t) { return fmt::format("0x{:02X} {}", t, c
 
 Error stack_error(std::string message) { return make_error(kFormat, "chunk stack", kNoOffset, std::move(message)); }
 
-ContainerHeader read_header(const std::uint8_t* p) {
-  return {load<std::uint32_t>(p, Endian::little), load<std::uint32_t>(p + 4, Endian::little),
-          load<std::uint32_t>(p + 8, Endian::little), load<std::uint32_t>(p + 12, Endian::little)};
+// A 16-byte header the caller has range-checked; all zeros if it were not there.
+ContainerHeader read_header(ByteView b, std::uint64_t at) {
+  const auto h = records::header16(b, at);
+  return h ? h->container() : ContainerHeader{};
 }
 
 }  // namespace
@@ -98,7 +100,8 @@ Result<ByteView> ChunkWindow::read(std::uint64_t n, std::string_view what) {
 
 Result<std::uint32_t> ChunkWindow::u32(std::string_view what) {
   ASSAY_TRY(ByteView b, read(4, what));
-  return load<std::uint32_t>(b.data(), Endian::little);
+  ASSAY_TRY(const Word32 w, read_record<Word32>(records::le_reader(b), 0, what));
+  return w.value;
 }
 
 // ---- context ----
@@ -157,7 +160,7 @@ struct Loader {
   Result<ContainerHeader> header(std::string_view what) {
     if (!range_ok(pos, 16, entry.size()))
       return fail(std::string(what), pos, fmt::format("needs 16 bytes, {} left", entry.size() - std::min<std::uint64_t>(pos, entry.size())));
-    ContainerHeader h = read_header(entry.data() + pos);
+    ContainerHeader h = read_header(entry, pos);
     pos += 16;
     return h;
   }
@@ -307,7 +310,7 @@ LoadResult load_container(ByteView entry, const HandlerTable& table, const LoadO
   if (opt.shape == ContainerShape::flat) return load_flat(entry, table, opt);
   if (opt.shape == ContainerShape::grouped) return load_grouped(entry, table, opt);
   // spec: #wr-5-3 (Coney's choice, kept): marker -> grouped; else flat; if flat fails, grouped.
-  if (entry.size() >= 16 && load<std::uint32_t>(entry.data() + 12, Endian::little) == kPackageMarker)
+  if (records::has_package_marker(entry))
     return load_grouped(entry, table, opt);
   LoadResult flat = load_flat(entry, table, opt);
   if (flat.ok()) return flat;
@@ -322,7 +325,7 @@ namespace {
 Result<std::uint64_t> exact_resource_at(ByteView e, std::uint64_t pos, std::uint64_t end, std::uint32_t* chunks) {
   auto fail = [](std::string m) -> Error { return make_error(kFormat, "", kNoOffset, std::move(m)); };
   if (!range_ok(pos, 16, end)) return fail("no room for a resource header");
-  const ContainerHeader h = read_header(e.data() + pos);
+  const ContainerHeader h = read_header(e, pos);
   if (h.zero != 0) return fail("C3: resource header's third word is not 0");
   if (h.id == kPackageMarker) return fail("C7: a resource carries the pack marker");
   pos += 16;
@@ -331,7 +334,7 @@ Result<std::uint64_t> exact_resource_at(ByteView e, std::uint64_t pos, std::uint
   std::uint64_t sum = 0;
   for (std::uint32_t i = 0; i < h.count; ++i) {
     if (!range_ok(pos, 16, end)) return fail("C6: chunk header past the end");
-    const ContainerHeader c = read_header(e.data() + pos);
+    const ContainerHeader c = read_header(e, pos);
     pos += 16;
     if (c.count >= kChunkTypeCount) return fail("C5: chunk type above 0x53");
     if (c.zero != 0) return fail("C3: chunk's third word is not 0");
@@ -359,7 +362,7 @@ ExactInfo check_exact_resource(ByteView e) {
 ExactInfo check_exact_pack(ByteView e) {
   ExactInfo info;
   if (e.size() < 16) return info.why = "smaller than a header", info;
-  const ContainerHeader h = read_header(e.data());
+  const ContainerHeader h = read_header(e, 0);
   if (h.id != kPackageMarker) return info.why = "C7: no pack marker", info;
   if (h.zero != 0) return info.why = "C3: pack header's third word is not 0", info;
   if (h.size != e.size() - 16) return info.why = "C2: size is not the entry size - 16", info;

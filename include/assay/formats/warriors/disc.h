@@ -14,6 +14,7 @@
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
 #include "assay/core/input.h"
+#include "assay/core/record.h"
 
 namespace assay::warriors {
 
@@ -21,6 +22,31 @@ inline constexpr std::string_view kFormat = "warriors";
 inline constexpr std::uint32_t kSector = 2048;
 inline constexpr std::uint64_t kDirHeaderSize = 16;
 inline constexpr std::uint64_t kDirRowSize = 12;
+
+// DIR header (#wr-2-1): row count, then 12 bytes the reader does not use.
+struct DirHeader {
+  static constexpr std::size_t kSize = kDirHeaderSize;  // 16
+  std::uint32_t count = 0;
+  static constexpr DirHeader decode(RecordCursor& c) {
+    DirHeader h;
+    h.count = c.u32();
+    c.skip(12);
+    return h;
+  }
+};
+
+// One DIR row (#wr-2-1): wadOffset, size, nameHash.
+struct DirRow {
+  static constexpr std::size_t kSize = kDirRowSize;  // 12
+  std::uint32_t offset = 0, size = 0, hash = 0;
+  static constexpr DirRow decode(RecordCursor& c) {
+    DirRow r;
+    r.offset = c.u32();
+    r.size = c.u32();
+    r.hash = c.u32();
+    return r;
+  }
+};
 
 [[nodiscard]] constexpr std::uint64_t align2048(std::uint64_t n) noexcept { return (n + 2047) & ~std::uint64_t{2047}; }
 [[nodiscard]] constexpr std::uint64_t align16(std::uint64_t n) noexcept { return (n + 15) & ~std::uint64_t{15}; }
@@ -77,6 +103,7 @@ class Disc {
  private:
   ByteView dir_, wad_;
   std::uint32_t count_ = 0;
+  RecordTable<DirRow> rows_;  // checked whole (D1) before any row is read
   DiscSource source_ = DiscSource::folder;
   std::shared_ptr<const void> owner_;
 };
