@@ -1,10 +1,11 @@
-// libFuzzer target: `verify --deep` (formats/format.h verify_inner_files): the outer container's
+// libFuzzer target: `verify --deep` (container.h verify_deep): the outer container's
 // verify, then every inner file verified with its own format on two threads, diagnostics in entry
 // order. Inputs are capped at 1 MiB; a decompression bomb inside shows up as an OOM/rss finding
 // (issue 15 item 6: memory bounded for the whole process).
 #include <cstddef>
 #include <cstdint>
 
+#include "assay/container.h"
 #include "assay/formats/format.h"
 #include "assay/formats/oni/oni.h"
 #include "fuzz_util.h"
@@ -21,13 +22,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.family["layouts"] = p.string();
     return o;
   }();
+  static const ContainerOptions copt = *container_options(opt);
   if (size > (1u << 20)) return 0;
   const Input in = Input::from_buffer("fuzz.arc", ByteBuffer(data, data + size));
-  const Format* f = identify_format(in);
-  if (f == nullptr) return 0;
+  auto c = open(in, copt);
+  if (!c) return 0;
   Diagnostics d;
-  f->verify(in, opt, d);
-  verify_inner_files(*f, in, opt, d);
+  (*c)->verify(d);
+  verify_deep(**c, d, DeepOptions{1, 2, false});
   for (const auto& x : d.items()) (void)x.where.str();
   return 0;
 }

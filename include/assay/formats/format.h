@@ -68,8 +68,6 @@ struct Format {
   Result<ExtractStats> (*extract)(const Input& in, const ReadOptions& opt,
                                   const ExtractOptions& x, const OutputDir& dir,
                                   Diagnostics& diags) = nullptr;
-  // For containers: the bytes of one inner file by name (ARCHIVE::INNER paths).
-  Result<Input> (*open_inner)(const Input& in, std::string_view inner) = nullptr;
   // Writes small demo files of this format into `dir` with our own writers (for the README's
   // demo command); returns the names written.
   Result<std::vector<std::string>> (*write_samples)(const std::filesystem::path& dir) = nullptr;
@@ -86,11 +84,6 @@ const std::vector<const Format*>& all_formats();
 const Format* find_format(std::string_view name);
 // The most confident format for `in`, or nullptr.
 const Format* identify_format(const Input& in);
-
-// verify --deep: verifies every inner file of a container with its own format, in parallel
-// (ReadOptions::threads), appending diagnostics in entry order, each naming its inner file.
-void verify_inner_files(const Format& outer, const Input& in, const ReadOptions& opt,
-                        Diagnostics& out);
 
 // The per-format records (defined in src/formats/<name>/format.cc).
 extern const Format kIgArchiveFormat;

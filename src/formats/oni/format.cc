@@ -138,7 +138,6 @@ const Format kOniFormat = {
     .list = list,
     .verify = verify,
     .extract = extract,
-    .open_inner = nullptr,
     .write_samples = samples,
     .list_columns = {"index", "tag", "flags", "size", "name"},
 };
