@@ -141,6 +141,8 @@ def test_missing_entry_is_keyerror(samples):
         c.read("nope.txt")
     with pytest.raises(IndexError):
         c.read(3)
+    with pytest.raises(ValueError, match="no entry named 'nope.txt'"):
+        assay.open(f"{samples}/demo_v8_lzma.bld::nope.txt")
     other = assay.open(samples / "demo_v8_lzma.bld")
     with pytest.raises(ValueError):
         c.read(other.entries[0])  # an entry of another Container
