@@ -107,6 +107,14 @@ struct Exporter {
 
 }  // namespace
 
+std::vector<std::uint32_t> export_closure(const LoadedFile& f, std::uint32_t main) {
+  Diagnostics unused;
+  Exporter ex(f, unused);
+  std::map<std::uint32_t, std::uint32_t> newidx;
+  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
+  return ex.collect(main, newidx, reached);
+}
+
 Result<ExportStats> export_oni_files(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
                                      Diagnostics& diags) {
   diags.append(f.diags);

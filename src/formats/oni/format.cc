@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "assay/formats/format.h"
+#include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
 
 namespace assay {
@@ -140,6 +141,7 @@ const Format kOniFormat = {
     .extract = extract,
     .write_samples = samples,
     .list_columns = {"index", "tag", "flags", "size", "name"},
+    .edit = oni::edit_format,
 };
 
 }  // namespace assay

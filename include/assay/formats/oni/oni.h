@@ -43,6 +43,10 @@ struct ExportStats {
 Result<ExportStats> export_oni_files(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
                                      Diagnostics& diags);
 
+// The descriptors export_oni_files writes for named instance `main`, in .oni order: main, its
+// unnamed dependents (breadth first), then the named targets (placeholders in the .oni).
+std::vector<std::uint32_t> export_closure(const LoadedFile& f, std::uint32_t main);
+
 struct PackOptions {
   bool sep = false;    // write a .sep (required when any instance has .sep data)
   bool force = false;
