@@ -134,8 +134,8 @@ Result<Api::EntryRef> Api::entry_of(const Target& t) {
 }
 
 Result<Input> Api::bytes(const Target& t) {
-  if (t.is_directory) return usage_error("a folder has no bytes: name a file or FILE::ENTRY");
   if (t.inner.empty()) {
+    if (t.is_directory) return usage_error("a folder has no bytes: name a file or FILE::ENTRY");
     ASSAY_TRY(Input in, Input::open(t.real));
     in.name = t.file_spec;
     return in;

@@ -218,6 +218,15 @@ TEST_F(ServeApi, EntryBytesAndRanges) {
   ASSERT_EQ(r->status, 200);
   EXPECT_EQ(r->body, std::string(readme.begin(), readme.end()));
   EXPECT_EQ(r->get_header_value("Content-Disposition"), "attachment; filename=\"readme.txt\"");
+  // An entry of the disc folder: its bytes are the WAD's at the offset and size the list gives.
+  const Json disc = cli_json("list --json " + shell_quote((samples() / "warriors").string()));
+  const Json& e12 = disc["entries"][12];
+  const auto wad = testing::read_file(samples() / "warriors" / "WARRIORS.WAD");
+  auto w = get(q("entry", "ss/warriors::%2312"));
+  ASSERT_EQ(w->status, 200) << w->body;
+  EXPECT_EQ(w->body, std::string(wad.begin() + e12["offset"].get<long>(),
+                                 wad.begin() + e12["offset"].get<long>() + e12["size"].get<long>()));
+  EXPECT_EQ(get(q("entry", "ss/warriors"))->status, 400);  // a folder has no bytes
   // A large decoded entry (81209 bytes of levels.txt) arrives whole, streamed in chunks.
   auto big = get(q("entry", "ss/demo_v8_lzma.bld::levels.txt"));
   EXPECT_EQ(big->body.size(), 81209u);

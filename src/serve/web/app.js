@@ -133,7 +133,7 @@ async function openContainer(path, selectStep) {
     status(j.entries.length + ' entries · ' + j.format);
     renderTable();
     toolbar();
-    showInfo(path);
+    await showInfo(path);
     if (selectStep) {
       const e = state.entries.find((x) => stepOf(x) === selectStep || x.name === selectStep || x.path === selectStep || '#' + x.index === selectStep);
       if (e) selectEntry(e); else status('no entry ' + selectStep + ' in ' + path, true);
@@ -148,9 +148,11 @@ function toolbar() {
   const b = [el('button', { text: 'Info', onclick: () => showInfo(p) }),
     el('button', { text: 'Verify', onclick: () => verify(p, false) }),
     el('button', { text: 'Verify deep', onclick: () => verify(p, true) }),
-    el('button', { text: 'Hex', onclick: () => showHex(p, 0) })];
+  ];
+  if (!(state.format === 'warriors' && !p.includes('::') && !state.entries.some((e) => e.kind === 'chunk')))
+    b.push(el('button', { text: 'Hex', onclick: () => showHex(p, 0) }));  // not for a disc folder
   if (state.format === 'igz') b.push(el('button', { text: 'Object graph', onclick: () => igzGraph(p) }));
-  if (state.format === 'warriors' && !p.includes('::')) b.push(el('button', { text: 'Loader trace', onclick: () => trace(p) }));
+  if (state.format === 'warriors' && !p.includes('::') && state.entries.some((e) => e.kind === 'chunk')) b.push(el('button', { text: 'Loader trace', onclick: () => trace(p) }));
   $('toolbar').replaceChildren(...b);
 }
 async function showInfo(path) {
@@ -339,6 +341,12 @@ async function start() {
     if (j.roots.length === 1 && j.roots[0].kind === 'folder') $('tree').querySelector('.node').click();
   } catch (err) { status(err.message, true); }
   const deep = params.get('path');
-  if (deep) openPath(deep);
+  if (!deep) return;
+  await openPath(deep);
+  // &view=verify|hex|trace opens that view of the deep link (bookmarks, tests).
+  const view = params.get('view');
+  if (view === 'verify') verify(state.container, false);
+  else if (view === 'hex') showHex(deep, Number(params.get('offset')) || 0);
+  else if (view === 'trace') trace(deep);
 }
 start();
