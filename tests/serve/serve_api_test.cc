@@ -40,6 +40,11 @@ class ServeApi : public ::testing::Test {
     txd.resize(txd.size() / 2);
     testing::write_file(ss / "cut.txd", txd);
     std::ofstream(ss / "junk.bin") << "not any format at all";
+    // An igArchive whose byte 100 (inside file[0]'s block table) is flipped: block 0 then starts
+    // past the end of the file.
+    auto bld = testing::read_file(ss / "demo_v8_lzma.bld");
+    bld.at(100) ^= 0x5a;
+    testing::write_file(ss / "flipped.bld", bld);
     ServeOptions opt;
     opt.roots = {ss.string()};
     auto s = Server::create(opt);
@@ -309,6 +314,21 @@ TEST_F(ServeApi, CorruptFileIsAJsonError) {
   ASSERT_TRUE(tex);
   EXPECT_GE(tex->status, 400);
   EXPECT_LT(tex->status, 500);
+}
+
+TEST_F(ServeApi, VerifyNamesTheFlippedByte) {
+  auto r = get(q("verify", "ss/flipped.bld"));
+  ASSERT_EQ(r->status, 200) << r->body;
+  const Json j = json_of(r);
+  EXPECT_FALSE(j["ok"].get<bool>());
+  bool found = false;
+  for (const auto& p : j["problems"]) found = found || (p["severity"] == "error" && p["offset"] == 100);
+  EXPECT_TRUE(found) << j.dump();
+  // Reading the broken member is a 422 with the reader's message, not a hang or a crash.
+  auto e = get(q("entry", "ss/flipped.bld::%230"));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->status, 422) << e->body;
+  EXPECT_FALSE(json_of(e)["error"]["message"].get<std::string>().empty());
 }
 
 TEST_F(ServeApi, IgzGraphIsTheDump) {
