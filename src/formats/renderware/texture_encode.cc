@@ -72,7 +72,8 @@ bool platform_supports(std::uint32_t platform, TexelFormat f) {
     case kPlatformPS2:  // spec: #rw-5-4, #rw-real "PS2 true-colour rasters"
       return f == TexelFormat::pal8 || f == TexelFormat::pal4 || f == TexelFormat::bgra8888 ||
              f == TexelFormat::bgrx8888 || f == TexelFormat::a1r5g5b5;
-    case kPlatformD3D8:
+    case kPlatformD3D8:  // texels follow the raster bits (spec: #rw-6-2): no A8 / A8L8
+      return f != TexelFormat::unknown && f != TexelFormat::a8 && f != TexelFormat::a8l8;
     case kPlatformD3D9: return f != TexelFormat::unknown;
     case kPlatformXbox:  // uncompressed Xbox texels are swizzled: not written
       return f == TexelFormat::dxt1 || f == TexelFormat::dxt3 || f == TexelFormat::dxt5;

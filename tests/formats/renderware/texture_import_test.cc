@@ -393,3 +393,42 @@ TEST(TextureImportCli, ReplaceAddAndOptions) {
 
 }  // namespace
 }  // namespace assay::rw
+
+namespace assay::rw {
+namespace {
+
+// Truncation and byte-mutation sweep over writer-built dictionaries: edit_dictionary gives a
+// result that reads back or a clear error, never a crash (kept short for ASan).
+TEST(TextureImport, TruncationAndMutationSweep) {
+  const Rgba img = testimg::photo(16, 16, true);
+  const ByteBuffer png_bytes = png(img);
+  const ByteBuffer dicts[] = {ps2_dict(false, 32, 2), ps2_dict(true, 32, 1),
+                              d3d9_dict(d3d::kDxt1, raster::k565, 16, 512, 8)};
+  DictionaryEditOptions opt;
+  opt.threads = 1;
+  opt.encode.threads = 1;
+  opt.encode.speed = 10;
+  std::size_t ok = 0, refused = 0;
+  for (const ByteBuffer& full : dicts) {
+    const std::vector<EditChange> changes{{EditOp::replace, "tex", png_bytes}};
+    for (std::size_t cut = 0; cut < full.size(); cut += 37) {
+      Json report;
+      auto r = edit_dictionary(ByteView(full.data(), cut), changes, opt, report);
+      r ? ++ok : ++refused;
+      if (!r) {
+        EXPECT_FALSE(r.error().str().empty());
+      }
+    }
+    for (std::size_t at = 0; at < full.size(); at += 29) {
+      ByteBuffer bad = full;
+      bad[at] ^= 0xA5;
+      Json report;
+      auto r = edit_dictionary(bad, changes, opt, report);
+      r ? ++ok : ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0u);  // truncated dictionaries are refused
+}
+
+}  // namespace
+}  // namespace assay::rw
