@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <climits>
@@ -95,6 +96,12 @@ class HttpServer final : public Server {
     http_.set_read_timeout(10, 0);
     http_.set_write_timeout(30, 0);
     http_.set_payload_max_length(64 * 1024);  // GET only: no large bodies accepted
+    // SO_REUSEADDR only: httplib's default SO_REUSEPORT would let a second server share the port
+    // and receive part of the requests.
+    http_.set_socket_options([](int sock) {
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
     http_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       return check(req, res) ? httplib::Server::HandlerResponse::Unhandled : httplib::Server::HandlerResponse::Handled;
     });

@@ -1,0 +1,110 @@
+// `assay serve` as a child process (issue 13 item 1): the first stdout line is the URL with the
+// real port and a 32-hex-digit token, the server answers on it, SIGINT ends it with exit 0; a
+// missing path or a port in use are exit 2 with a message.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <regex>
+#include <string>
+#include <thread>
+
+#include "testing/testing.h"
+
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  int out = -1;  // its stdout
+};
+
+Child spawn_serve(const std::vector<std::string>& args) {
+  int p[2];
+  if (::pipe(p) != 0) return {};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(p[1], 1);
+    ::close(p[0]);
+    ::close(p[1]);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 2);
+    ::unsetenv("DISPLAY");
+    ::unsetenv("WAYLAND_DISPLAY");
+    std::vector<char*> argv{const_cast<char*>(ASSAY_CLI), const_cast<char*>("serve")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(ASSAY_CLI, argv.data());
+    ::_exit(127);
+  }
+  ::close(p[1]);
+  return {pid, p[0]};
+}
+
+// The first line, waiting at most ~10 s.
+std::string first_line(int fd) {
+  std::string line;
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  for (int i = 0; i < 1000; ++i) {
+    char c;
+    const ssize_t n = ::read(fd, &c, 1);
+    if (n == 1) {
+      if (c == '\n') return line;
+      line += c;
+    } else if (n == 0) {
+      return line;
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  return line;
+}
+
+int wait_exit(pid_t pid) {
+  for (int i = 0; i < 500; ++i) {
+    int st = 0;
+    if (::waitpid(pid, &st, WNOHANG) == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  return -1;  // did not end within 5 s
+}
+
+TEST(ServeCli, PrintsUrlServesAndStopsOnSigint) {
+  assay::testing::TempDir dir;
+  assay::testing::write_file(dir / "a.bin", assay::ByteBuffer{1, 2, 3});
+  Child c = spawn_serve({"--no-open", "--port", "0", dir.path().string()});
+  ASSERT_GT(c.pid, 0);
+  const std::string url = first_line(c.out);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(url, m, std::regex(R"(http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))"))) << url;
+  const int port = std::stoi(m[1]);
+  EXPECT_GT(port, 0);
+  httplib::Client client("127.0.0.1", port);
+  auto r = client.Get("/api/roots?token=" + m[2].str());
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  auto bytes = client.Get("/api/entry?token=" + m[2].str() + "&path=" + dir.path().filename().string() + "/a.bin");
+  ASSERT_TRUE(bytes);
+  EXPECT_EQ(bytes->body, std::string("\x01\x02\x03", 3));
+  // The port is taken now: a second server on it fails with exit 2.
+  Child second = spawn_serve({"--no-open", "--port", std::to_string(port), dir.path().string()});
+  EXPECT_EQ(wait_exit(second.pid), 2);
+  ::close(second.out);
+  ::kill(c.pid, SIGINT);
+  EXPECT_EQ(wait_exit(c.pid), 0);
+  ::close(c.out);
+}
+
+TEST(ServeCli, MissingPathIsExit2) {
+  auto r = assay::testing::run_cli("serve --no-open /nonexistent/assay-serve-test");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
