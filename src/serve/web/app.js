@@ -248,6 +248,18 @@ async function showHex(path, offset) {
   } catch (err) { $('hex').textContent = err.message; }
 }
 
+// verify_deep labels an inner file's problems "ENTRY: structure" with offsets in that file's
+// bytes (src/formats/container.cc): such an offset opens the entry's hex view.
+function problemFile(path, p) {
+  if (path !== state.container || !p.structure) return path;
+  let best = null;
+  for (const e of state.entries) {
+    const label = e.name || e.path;
+    if (label && (p.structure === label || p.structure.startsWith(label + ': ')) && (!best || label.length > (best.name || best.path).length)) best = e;
+  }
+  return best ? path + '::' + stepOf(best) : path;
+}
+
 // ---- Verify ----------------------------------------------------------------------------------
 async function verify(path, deep) {
   tab('verify');
@@ -258,7 +270,7 @@ async function verify(path, deep) {
     const list = el('ul', { class: 'plain' }, ...j.problems.map((p) => el('li', {},
       el('span', { class: 'sev-' + p.severity, text: p.severity + ' ' }),
       p.offset !== null && p.offset !== undefined && typeof p.offset === 'number'
-        ? el('a', { text: hex(p.offset), onclick: () => showHex(path, p.offset) }) : '',
+        ? el('a', { text: hex(p.offset), onclick: () => showHex(deep ? problemFile(path, p) : path, p.offset) }) : '',
       ' ' + (p.structure || '') + ': ' + p.message)));
     $('verify').replaceChildren(head, list);
   } catch (err) { $('verify').textContent = err.message; }
