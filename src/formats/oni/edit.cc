@@ -104,6 +104,30 @@ struct Editor {
     return {};
   }
 
+  // The walk of each new instance (spec: oni.md#oni-6-1, #oni-6-4): fields inside it, link values
+  // naming an index of the right tag, part offsets inside the companion as it will be written.
+  Result<void> check_new() const {
+    for (const auto& [i, b] : new_data) {
+      const std::string lab = instance_label(i, f.file.descriptor(i).tag, f.names[i]);
+      if (f.layout[i] == nullptr) return edit_error(lab, "no layout to check the new bytes with");
+      std::vector<FieldRef> refs;
+      auto w = walk_instance(*f.layout[i], b, refs);
+      if (!w) return edit_error(lab, fmt::format("new bytes at 0x{:x}: {}", w.error().offset, w.error().message));
+      for (const FieldRef& r : refs) {
+        if (r.kind == FieldKind::link) {
+          const std::uint32_t t = r.value >> 8;
+          if ((r.value & 0xFF) != 1 || t >= f.file.instance_count() || (r.tag != 0 && f.file.descriptor(t).tag != r.tag))
+            return edit_error(lab, fmt::format("new bytes at 0x{:x}: link value 0x{:08x} names no {} of the level", r.offset, r.value, tag_string(r.tag)));
+          continue;
+        }
+        const Companion& c = r.kind == FieldKind::sep ? sep : raw;
+        if (r.value != 0 && (r.value < 32 || r.value >= c.size()))
+          return edit_error(lab, fmt::format("new bytes at 0x{:x}: .raw/.sep offset 0x{:x} outside the file (0x{:x} bytes)", r.offset, r.value, c.size()));
+      }
+    }
+    return {};
+  }
+
   Result<void> replace_oni(std::uint32_t i, ByteView bytes, const std::string& what);
   Result<void> replace_png(std::uint32_t i, ByteView png, const std::string& format);
 };
@@ -397,6 +421,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
       ASSAY_CHECK(ed.replace_raw(*i, c.data));
     }
   }
+  ASSAY_CHECK(ed.check_new());
   ASSAY_TRY(ByteBuffer dat, rebuild(f->file, ed.new_data));
   // Read back before anything is written: the rebuilt file passes every per-file rule.
   ASSAY_TRY(InstanceFile back, InstanceFile::open(dat, target.filename().string()));

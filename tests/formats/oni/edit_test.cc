@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "assay/formats/oni/edit.h"
 #include "assay/image/encode.h"
 #include "assay/image/png.h"
 #include "fixtures.h"
@@ -220,6 +221,40 @@ TEST(OniEdit, RefusalsLeaveTheInputUntouched) {
   EXPECT_EQ(testing::read_file(t / "set" / "level0_Final.raw"), raw_before);
   for (const auto& e : fs::directory_iterator(t / "set"))  // no temporaries left
     EXPECT_EQ(e.path().filename().string().find("assay"), std::string::npos) << e.path();
+}
+
+
+// Mutation sweep over the .oni the editor parses (every byte of an exported TXMP and of M3GMcube's
+// 7-instance .oni flipped, then truncations): never a crash, either a clean result or an error.
+TEST(OniEdit, MutatedOniFilesNeverCrash) {
+  ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
+  testing::TempDir t;
+  copy_set(dir, t / "set");
+  auto x = testing::run_cli("extract " + shell_quote((t / "set" / "level0_Final.dat").string()) + " -o " + shell_quote((t / "x").string()) +
+                            " TXMPenv_user M3GMcube");
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  auto in = Input::open(t / "set" / "level0_Final.dat");
+  ASSERT_TRUE(in.ok());
+  int ok = 0, refused = 0;
+  for (const char* name : {"TXMPenv_user", "M3GMcube"}) {
+    const ByteBuffer good = testing::read_file(t / "x" / (std::string(name) + ".oni"));
+    auto run = [&](ByteBuffer data) {
+      EditRequest req;
+      req.output = t / "out.dat";
+      req.force = true;
+      req.changes.push_back({EditOp::replace, name, std::move(data)});
+      auto r = edit_format(*in, req);
+      (r ? ok : refused) += 1;
+    };
+    for (std::size_t k = 0; k < good.size(); ++k) {
+      ByteBuffer b = good;
+      b[k] ^= static_cast<std::uint8_t>(k % 7 == 0 ? 0x80 : 0xFF);
+      run(std::move(b));
+    }
+    for (std::size_t n = 0; n < good.size(); n += 7) run(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  }
+  EXPECT_GT(ok, 0);       // flips in unused bytes still replace
+  EXPECT_GT(refused, 0);  // broken headers, links and offsets are refused
 }
 
 }  // namespace
