@@ -109,7 +109,9 @@ TEST(TextureImport, D3d9LosslessFormatsAndKeptFields) {
     const Rgba got = decoded(d, 0);
     const Rgba want = image::reduce_pixels(c.pf, src);
     EXPECT_EQ(got.pixels, want.pixels) << c.code;
-    if (c.pf == image::PixelFormat::bgra8888) EXPECT_EQ(got.pixels, src.pixels);  // 8888 exact
+    if (c.pf == image::PixelFormat::bgra8888) {
+      EXPECT_EQ(got.pixels, src.pixels);  // 8888 exact
+    }
     // the untouched texture is the same bytes
     const TextureDictionary before = open_ok(txd);
     const ByteView a = native_of(txd, before.textures()[1]), b = native_of(e.bytes, d.textures()[1]);
@@ -389,6 +391,12 @@ TEST(TextureImportCli, ReplaceAddAndOptions) {
             2);  // PS2 cannot hold DXT1
   EXPECT_EQ(run_cli("replace " + in + " -o " + shell_quote((dir / "y.txd").string()) + " tex=" + a + " --dither 2").exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir / "x.txd"));
+  // an existing output is not overwritten without --force; --in-place rewrites the input
+  EXPECT_EQ(run_cli("replace " + in + " -o " + shell_quote((dir / "out.txd").string()) + " tex=" + a).exit_code, 2);
+  auto inplace = run_cli("replace " + in + " --in-place --dither 0.5 tex=" + a);
+  ASSERT_EQ(inplace.exit_code, 0) << inplace.err;
+  EXPECT_EQ(testing::read_file(dir / "in.txd"), testing::read_file(dir / "out.txd"));  // same encode, same bytes
+  EXPECT_EQ(run_cli("verify " + in).exit_code, 0);
 }
 
 }  // namespace
