@@ -92,6 +92,8 @@ Result<NativeSpec> spec_like(const TextureNative& t) {
   s.stamp = t.stamp;
   s.ps2_layout_version = t.ps2.layout_version;
   s.dxt1_alpha = t.has_alpha || (t.raster_format & raster::kPixelMask) == raster::k1555;
+  if (!t.unsupported.empty())  // e.g. a D3D9 cube texture: never flattened into a 2D one
+    return detail::encode_error(s, "cannot be re-encoded: " + t.unsupported);
   if (!platform_supports(s.platform, s.format))
     return detail::encode_error(s, fmt::format("cannot write a {} texture for platform {}", to_string(t.format),
                                                platform_name(t.platform).empty() ? fmt::format("0x{:X}", t.platform)
