@@ -34,74 +34,38 @@ inline std::optional<Prefix> read_prefix(ByteView b, Endian& endian) {
   return std::nullopt;
 }
 
-// Version 4 (#iga-header-v4 [uncertain]): no sectorSize field (0x800).
-struct HeaderV4 {
-  static constexpr std::size_t kSize = 0x30;
+// The header of version V: 0x30 bytes for 4 (#iga-header-v4 [uncertain]: no sectorSize, 0x800),
+// 0x34 for 8 (#iga-header-v8), 0x38 for 0x0A-0x0D (#iga-header-v10: the block counts come before
+// a 64-bit name table offset).
+template <unsigned V>
+struct HeaderLayout {
+  static constexpr std::size_t kSize = V == 4 ? 0x30 : V == 8 ? 0x34 : 0x38;
   Header h;
-  static constexpr HeaderV4 decode(RecordCursor& c) {
-    HeaderV4 r;
+  static constexpr HeaderLayout decode(RecordCursor& c) {
+    HeaderLayout r;
     c.skip(4);  // magic
     r.h.version = c.u32();
     r.h.toc_size = c.u32();
     r.h.num_files = c.u32();
-    r.h.sector_size = 0x800;
+    r.h.sector_size = V == 4 ? 0x800 : c.u32();
     r.h.divider = c.u32();
     r.h.slop = c.u32();
-    r.h.name_table_offset = c.u32();
+    if constexpr (V >= 10) block_counts(c, r.h);
+    r.h.name_table_offset = V >= 10 ? c.u64() : c.u32();
     r.h.name_table_size = c.u32();
-    r.h.num_large = c.u32();
-    r.h.num_medium = c.u32();
-    r.h.num_small = c.u32();
+    if constexpr (V < 10) block_counts(c, r.h);
     r.h.flags = c.u32();
     return r;
   }
-};
-
-// Version 8 (#iga-header-v8).
-struct HeaderV8 {
-  static constexpr std::size_t kSize = 0x34;
-  Header h;
-  static constexpr HeaderV8 decode(RecordCursor& c) {
-    HeaderV8 r;
-    c.skip(4);
-    r.h.version = c.u32();
-    r.h.toc_size = c.u32();
-    r.h.num_files = c.u32();
-    r.h.sector_size = c.u32();
-    r.h.divider = c.u32();
-    r.h.slop = c.u32();
-    r.h.name_table_offset = c.u32();
-    r.h.name_table_size = c.u32();
-    r.h.num_large = c.u32();
-    r.h.num_medium = c.u32();
-    r.h.num_small = c.u32();
-    r.h.flags = c.u32();
-    return r;
+  static constexpr void block_counts(RecordCursor& c, Header& h) {
+    h.num_large = c.u32();
+    h.num_medium = c.u32();
+    h.num_small = c.u32();
   }
 };
-
-// Versions 0x0A-0x0D (#iga-header-v10): the name table offset is 64-bit.
-struct HeaderV10 {
-  static constexpr std::size_t kSize = 0x38;
-  Header h;
-  static constexpr HeaderV10 decode(RecordCursor& c) {
-    HeaderV10 r;
-    c.skip(4);
-    r.h.version = c.u32();
-    r.h.toc_size = c.u32();
-    r.h.num_files = c.u32();
-    r.h.sector_size = c.u32();
-    r.h.divider = c.u32();
-    r.h.slop = c.u32();
-    r.h.num_large = c.u32();
-    r.h.num_medium = c.u32();
-    r.h.num_small = c.u32();
-    r.h.name_table_offset = c.u64();
-    r.h.name_table_size = c.u32();
-    r.h.flags = c.u32();
-    return r;
-  }
-};
+using HeaderV4 = HeaderLayout<4>;
+using HeaderV8 = HeaderLayout<8>;
+using HeaderV10 = HeaderLayout<10>;
 
 // File info, versions 4 and 8 (#iga-file-info): offset, length, block word.
 struct FileInfo12 {
