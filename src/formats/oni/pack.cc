@@ -2,6 +2,7 @@
 // (spec: oni.md#oni-8 placeholders resolved by name in the folder; oni.md#oni-10-4 writer rules).
 #include <fmt/format.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <system_error>
@@ -35,6 +36,65 @@ struct Source {
   std::string main_name;
   std::vector<std::uint32_t> newidx;  // per descriptor
 };
+
+using Key = std::pair<std::size_t, std::uint32_t>;  // (source, descriptor)
+
+// Unnamed instances with data, in classes of equal output (issue 12 gap, issue 10 item 3): the same
+// tag, the same bytes outside link and part fields, the same part bytes, and links to the same names
+// or to unnamed instances of the same class. Refined until stable (each round splits classes whose
+// links differ), so copies of one shared instance that export wrote into several .oni files, links
+// included, fold back into one, as OniSplit folds its duplicates (spec: oni.md#oni-3-6).
+std::map<Key, std::size_t> fold_classes(const std::vector<Source>& srcs) {
+  std::map<Key, std::size_t> cls;
+  std::map<Key, std::vector<Key>> links_of;       // unnamed targets (as keys) ...
+  std::map<Key, std::vector<std::string>> names;  // ... or names ("" for an unnamed target)
+  std::map<std::string, std::size_t> first;
+  for (std::size_t k = 0; k < srcs.size(); ++k) {
+    const LoadedFile& f = *srcs[k].f;
+    detail::ChunkStarts starts;
+    for (const ChunkRef& c : f.chunks) starts.add(c.value);
+    starts.finish();
+    for (const WalkedInstance& w : f.walked) {
+      const std::uint32_t j = w.index;
+      const Descriptor d = f.file.descriptor(j);
+      if (j == 0 || !d.unnamed() || !f.has_data[j]) continue;
+      const ByteView inst = *f.file.instance_bytes(j);
+      std::string key(reinterpret_cast<const char*>(&d.tag), 4);
+      std::string body(reinterpret_cast<const char*>(inst.data()) + kInstanceHeaderSize, inst.size() - kInstanceHeaderSize);
+      for (std::uint32_t q = w.first_link; q < w.first_link + w.link_count; ++q) {
+        const Link& l = f.links[q];
+        std::memset(body.data() + (l.offset - kInstanceHeaderSize), 0, 4);
+        const Descriptor t = f.file.descriptor(l.target);
+        const bool unnamed_data = l.target != 0 && t.unnamed() && f.has_data[l.target];
+        links_of[{k, j}].push_back(unnamed_data ? Key{k, l.target} : Key{srcs.size(), 0});
+        names[{k, j}].push_back(unnamed_data ? "" : l.target == 0 ? srcs[k].main_name : std::string(f.names[l.target]));
+      }
+      for (const ChunkRef& c : f.chunks) {
+        if (c.instance != j) continue;
+        std::memset(body.data() + (c.offset - kInstanceHeaderSize), 0, 4);
+        const std::uint64_t n = c.value < f.raw.size() ? std::min<std::uint64_t>(starts.extent(c.value, c.size, f.raw.size()), f.raw.size() - c.value) : 0;
+        key += fmt::format("|{}:{}:", static_cast<int>(c.kind), c.offset);
+        key.append(reinterpret_cast<const char*>(f.raw.data()) + (n ? c.value : 0), n);
+      }
+      key += "|" + body;
+      for (const std::string& nm : names[{k, j}]) key += "|" + nm;
+      cls[{k, j}] = first.emplace(key, first.size()).first->second;
+    }
+  }
+  for (std::size_t count = first.size();;) {  // refine by the classes of unnamed link targets
+    std::map<std::vector<std::size_t>, std::size_t> next;
+    std::map<Key, std::size_t> out;
+    for (const auto& [u, c] : cls) {
+      std::vector<std::size_t> sig{c};
+      for (const Key& t : links_of[u]) sig.push_back(t.first == srcs.size() || !cls.count(t) ? SIZE_MAX : cls.at(t));
+      out[u] = next.emplace(sig, next.size()).first->second;
+    }
+    cls = std::move(out);
+    if (next.size() == count) break;
+    count = next.size();
+  }
+  return cls;
+}
 
 }  // namespace
 
@@ -77,23 +137,17 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   spec.file_id = target->file_id;
   std::vector<std::pair<std::size_t, std::uint32_t>> origin;  // output index -> (source, descriptor)
   // An unnamed instance shared by several named ones is exported into each of their .oni files;
-  // identical copies without links or raw/sep parts are folded back into one (issue 10 item 3), as
-  // OniSplit folds its duplicates (spec: oni.md#oni-3-6).
-  std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> folded;
+  // copies of equal output are folded back into one (fold_classes).
+  const std::map<Key, std::size_t> classes = fold_classes(srcs);
+  std::map<std::size_t, std::uint32_t> folded;  // class -> output index
   for (std::size_t k = 0; k < srcs.size(); ++k) {
     const LoadedFile& lf = *srcs[k].f;
     const InstanceFile& fl = lf.file;
     srcs[k].newidx.assign(fl.instance_count(), 0);
-    std::vector<std::uint8_t> refs(fl.instance_count(), 0);  // has links or chunks
-    for (const Link& l : lf.links) refs[l.instance] = 1;
-    for (const ChunkRef& c : lf.chunks) refs[c.instance] = 1;
     for (std::uint32_t j = 0; j < fl.instance_count(); ++j) {
       if (!lf.has_data[j]) continue;
-      const Descriptor d = fl.descriptor(j);
-      if (j > 0 && d.unnamed() && !refs[j] && lf.layout[j] != nullptr) {
-        const ByteView b = *fl.instance_bytes(j);
-        const auto key = std::make_pair(d.tag, std::string(reinterpret_cast<const char*>(b.data()) + kInstanceHeaderSize, b.size() - kInstanceHeaderSize));
-        auto [it, fresh] = folded.emplace(key, static_cast<std::uint32_t>(origin.size()));
+      if (auto c = classes.find({k, j}); c != classes.end()) {
+        auto [it, fresh] = folded.emplace(c->second, static_cast<std::uint32_t>(origin.size()));
         srcs[k].newidx[j] = it->second;
         if (!fresh) continue;
       } else {
