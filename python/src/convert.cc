@@ -18,12 +18,12 @@ py::object to_python(const Json& j) {
     case Json::value_t::array: {
       py::list l;
       for (const auto& v : j) l.append(to_python(v));
-      return std::move(l);
+      return l;
     }
     case Json::value_t::object: {
       py::dict d;
       for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = to_python(it.value());
-      return std::move(d);
+      return d;
     }
     default: return py::none();  // binary/discarded: never produced by assay's serialisers
   }

@@ -88,7 +88,7 @@ py::object pack_oni(const py::object& source, const py::object& out, const py::d
   r["instances"] = s.instances;
   r["placeholders"] = s.placeholders;
   r["oni_files"] = s.oni_files;
-  return std::move(r);
+  return r;
 }
 
 // pack("warriors-container", {type: bytes|path, ...}, out=None, name="resource") -> a resource;
@@ -132,7 +132,7 @@ py::object pack_warriors_disc(const py::object& source, const py::object& out, c
   py::dict r;
   r["replaced"] = s.replaced;
   r["wad_size"] = s.wad_size;
-  return std::move(r);
+  return r;
 }
 
 py::object pack(const std::string& format, const py::object& source, const py::object& out, const py::kwargs& kw) {
