@@ -143,15 +143,21 @@ class HttpServer final : public Server {
       send_error(res, has ? 403 : 401, has ? "forbidden" : "unauthorized", "a valid token is required (open the URL assay serve printed)");
       return false;
     }
-    if (has)  // the page's later requests (scripts, API, images) carry the cookie instead
-      res.set_header("Set-Cookie", fmt::format("{}={}; Path=/; HttpOnly; SameSite=Strict", kTokenCookie, opt_.token));
+    // No cookie is set: browsers send cookies to every port of 127.0.0.1, so a token in a cookie
+    // would reach other local servers. The page carries the token in every URL instead.
     return true;
   }
 
   void asset(const httplib::Request& req, httplib::Response& res) {
     const Asset* a = find_asset(req.path);
     if (a == nullptr) return send_error(res, 404, "not_found", "no such page");
-    res.set_content(std::string(a->data), std::string(a->mime));
+    std::string body(a->data);
+    if (a->path == "/index.html")  // the page's own files are fetched with the token too
+      for (const std::string f : {"app.js", "style.css"}) {
+        const auto at = body.find("\"" + f + "\"");
+        if (at != std::string::npos) body.insert(at + 1 + f.size(), "?token=" + opt_.token);
+      }
+    res.set_content(body, std::string(a->mime));
   }
 
   ServeOptions opt_;
