@@ -1,7 +1,10 @@
 // spec: warriors.md#wr-6-3 (level), #wr-6-4 (collision), #wr-6-5 (PathData), #wr-6-7, #wr-9, #wr-8-1.
 #include "assay/formats/warriors/samples.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <string_view>
 
 #include "assay/core/hash.h"
 #include "assay/formats/warriors/chunks.h"
@@ -24,7 +27,9 @@ ByteBuffer must(Result<ByteBuffer> r) { return r ? std::move(*r) : ByteBuffer{};
 
 void put32(ByteBuffer& b, std::size_t at, std::uint32_t v) { store<std::uint32_t>(b.data() + at, v, Endian::little); }
 void put16(ByteBuffer& b, std::size_t at, std::uint16_t v) { store<std::uint16_t>(b.data() + at, v, Endian::little); }
-void putf(ByteBuffer& b, std::size_t at, float f) { std::memcpy(b.data() + at, &f, 4); }
+void putf(ByteBuffer& b, std::size_t at, float f) { put32(b, at, std::bit_cast<std::uint32_t>(f)); }
+// Text into a buffer we sized ourselves (the writer side: no untrusted bytes).
+void puts_at(ByteBuffer& b, std::size_t at, std::string_view s) { std::copy(s.begin(), s.end(), b.begin() + static_cast<std::ptrdiff_t>(at)); }
 
 }  // namespace
 
@@ -33,7 +38,7 @@ std::vector<ChunkSpec> animation_chunks(std::string_view clip_name, std::uint32_
   put32(desc, 0, 0x0045de40);  // build-time placeholder (spec: #wr-4-1)
   putf(desc, 0x0C, 1.5f);
   put16(desc, 0x18, 2);
-  std::memcpy(desc.data() + 0x25, clip_name.data(), std::min<std::size_t>(clip_name.size(), 29));
+  puts_at(desc, 0x25, clip_name.substr(0, 29));
   const std::uint32_t id = crc32(std::string(clip_name) + ".anm.b.cnk");
   return {chunk(0x00, ByteBuffer(keyframe_bytes, 0x11), id), chunk(0x02, desc, id)};
 }
@@ -132,7 +137,7 @@ ByteBuffer scene_list(std::uint32_t records) {
   for (std::uint32_t r = 0; r < records; ++r) {
     put32(b, 4 + 24 * r, r);
     put32(b, 8 + 24 * r, 100 + r);
-    std::memcpy(b.data() + 12 + 24 * r, "scene", 5);
+    puts_at(b, 12 + 24 * r, "scene");
   }
   return must(write_resource(crc32(std::string_view("scene_list")), {chunk(0x43, b)}));
 }
@@ -196,12 +201,12 @@ std::vector<SampleEntry> disc_entries() {
   lua.resize(61, 0x33);
   add("global.lua", EntryKind::lua, lua);
   ByteBuffer scn = words({0, 0}, 72);
-  std::memcpy(scn.data() + 8, "l1_intro\0", 9);
+  puts_at(scn, 8, std::string_view("l1_intro\0", 9));
   put32(scn, 0, static_cast<std::uint32_t>(scn.size()));
   add("l1_intro.scn", EntryKind::scene_record, scn);
   add("bank1.msd", EntryKind::sound_bank_index, words({0x1111, 0, 0x2222, 0x800, 0, 0}, 40));
   ByteBuffer metrics(50, 7);
-  std::memcpy(metrics.data(), "METRICS1", 8);
+  puts_at(metrics, 0, "METRICS1");
   add("font.met", EntryKind::font_metrics, metrics);
   ByteBuffer ico = {0, 0, 1, 0, 1, 0, 0x20, 0x20};
   ico.resize(45, 0x44);
