@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "assay/container.h"
@@ -26,6 +27,24 @@ int exit_code_for(const Error& e) {
 int report(const Error& e) {
   std::fprintf(stderr, "assay: %s\n", escape_terminal(e.str()).c_str());
   return exit_code_for(e);
+}
+
+// "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped).
+Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    if (a.size() < 2 || a.front() != '@') {
+      out.push_back(a);
+      continue;
+    }
+    std::ifstream f(a.substr(1));
+    if (!f) return io_error(a.substr(1), "cannot read the list file");
+    for (std::string line; std::getline(f, line);) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+      if (!line.empty() && line.front() != '#') out.push_back(line);
+    }
+  }
+  return out;
 }
 
 Result<Input> open_input(const std::string& spec) {

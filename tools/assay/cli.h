@@ -42,6 +42,9 @@ Result<Input> open_input(const std::string& spec);
 // The format of `in`, or an error naming the file.
 Result<const Format*> require_format(const Input& in);
 
+// "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped); others stay.
+Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args);
+
 // Prints "assay: <error>" on stderr; returns the exit code for it (1 data, 2 io/usage).
 int report(const Error& e);
 int exit_code_for(const Error& e);

@@ -29,7 +29,8 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
   if (!a.texture_format.empty()) req.read.family["texture_format"] = a.texture_format;  // issue 16
   if (!a.dither.empty()) req.read.family["dither"] = a.dither;
   if (a.in_place == !a.out.empty()) return usage_error("give exactly one of -o OUT and --in-place");
-  for (const std::string& item : a.items) {
+  ASSAY_TRY(std::vector<std::string> items, expand_listfiles(a.items));  // @LIST: one item a line
+  for (const std::string& item : items) {
     EditChange c;
     c.op = op;
     if (op == EditOp::remove) {
@@ -100,9 +101,9 @@ void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const cha
 
 void register_edit(Cli& cli) {
   add_verb(cli, "replace", EditOp::replace, "replace files of a container (NAME must exist); others stay as stored",
-           "NAME=FILE pairs");
-  add_verb(cli, "add", EditOp::add, "add files to a container (NAME must not exist)", "NAME=FILE pairs");
-  add_verb(cli, "remove", EditOp::remove, "remove files from a container", "NAMEs");
+           "NAME=FILE pairs (or @LIST, one a line)");
+  add_verb(cli, "add", EditOp::add, "add files to a container (NAME must not exist)", "NAME=FILE pairs (or @LIST)");
+  add_verb(cli, "remove", EditOp::remove, "remove files from a container", "NAMEs (or @LIST)");
 }
 
 }  // namespace assay::cli

@@ -41,24 +41,6 @@ std::string esc(std::string_view s) { return escape_terminal(s); }
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
-// "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped).
-Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (const auto& a : args) {
-    if (a.size() < 2 || a.front() != '@') {
-      out.push_back(a);
-      continue;
-    }
-    std::ifstream f(a.substr(1));
-    if (!f) return io_error(a.substr(1), "cannot read the list file");
-    for (std::string line; std::getline(f, line);) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      if (!line.empty() && line.front() != '#') out.push_back(line);
-    }
-  }
-  return out;
-}
-
 Result<ContainerOptions> options_of(const Cli& cli, bool progress) {
   ReadOptions ro = cli.read;
   ro.progress = progress && cli.progress();
