@@ -224,6 +224,41 @@ TEST(OniEdit, RefusalsLeaveTheInputUntouched) {
 }
 
 
+TEST(OniEdit, V11TxmpPixelsGoToTheSep) {
+  // A v1.1 level (TXMP 0xB0 bytes, pixels in the .sep at 0xA0; spec oni.md#oni-9-3), as in
+  // OniBuiltin.V11SetReadsTexturesFromTheSep: the new pixels are appended to the .sep, the .raw is
+  // left as it was.
+  testing::TempDir dir;
+  CompanionWriter sep;
+  const std::uint32_t at = sep.add(ByteBuffer{0x10, 0x20, 0x30, 0x00, 0x40, 0x50, 0x60, 0x00});
+  LevelFileSpec spec;
+  spec.checksum = kChecksumV11;
+  spec.template_checksums[make_tag("TXMP")] = 0x8911EEB5Full;
+  test::Bytes t(0xB0);
+  t.u16(0x8C, 2).u16(0x8E, 1).u32(0x90, 8).u32(0xA0, at);
+  spec.instances.push_back({make_tag("TXMP"), "TXMPmac", 0, t.b});
+  auto b = write_level_file(spec);
+  ASSERT_TRUE(b.ok());
+  testing::write_file(dir / "level0_Final.dat", *b);
+  testing::write_file(dir / "level0_Final.sep", sep.bytes());
+  testing::write_file(dir / "level0_Final.raw", ByteBuffer(32, 0));
+  image::Rgba img{4, 2, ByteBuffer(32)};
+  for (std::size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = static_cast<std::uint8_t>(k % 4 == 3 ? 255 : k * 7);
+  testing::write_file(dir / "new.png", *image::encode_png(img));
+  auto r = testing::run_cli("replace " + shell_quote((dir / "level0_Final.dat").string()) + " --in-place TXMPmac=" + shell_quote((dir / "new.png").string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const ByteBuffer sep_after = testing::read_file(dir / "level0_Final.sep");
+  ASSERT_EQ(sep_after.size(), 64u + 32u);  // 32 junk + the old 8 bytes padded to 32, then 4x2x4 new bytes
+  EXPECT_EQ(testing::read_file(dir / "level0_Final.raw"), ByteBuffer(32, 0));
+  auto f = load_file(dir / "level0_Final.dat", LayoutSource{});
+  const ByteView inst = *f->file.instance_bytes(0);
+  EXPECT_EQ(load<std::uint32_t>(inst.data() + 0xA0, Endian::little), 64u);
+  for (std::uint32_t p = 0; p < 8; ++p)  // format 8 bytes B, G, R, x
+    for (int ch = 0; ch < 3; ++ch) EXPECT_EQ(sep_after[64 + p * 4 + ch], img.pixels[p * 4 + 2 - ch]) << p;
+  auto c = testing::run_cli("oni check " + shell_quote(dir.path().string()));
+  EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+}
+
 // Mutation sweep over the .oni the editor parses (every byte of an exported TXMP and of M3GMcube's
 // 7-instance .oni flipped, then truncations): never a crash, either a clean result or an error.
 TEST(OniEdit, MutatedOniFilesNeverCrash) {
