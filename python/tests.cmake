@@ -11,12 +11,20 @@ set(assay_pytest_env
   "PYTHONDONTWRITEBYTECODE=1")
 if(ASSAY_SANITIZE)
   # An ASan-built extension needs the ASan runtime loaded first into the (uninstrumented)
-  # interpreter; CPython's own allocations at exit are reported as leaks, so leak checking is off
-  # here (the C++ tests keep it on for the library).
+  # interpreter, and libstdc++ right after it: python3 does not link libstdc++, so without it
+  # ASan's __cxa_throw interceptor finds no real __cxa_throw and the first C++ exception aborts
+  # ("CHECK failed: asan_interceptors.cpp ... real___cxa_throw"). CPython's own allocations at
+  # exit are reported as leaks, so leak checking is off here (the C++ tests keep it on).
   execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE assay_libasan
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
-  list(APPEND assay_pytest_env "LD_PRELOAD=${assay_libasan}" "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1"
-       "ASSAY_SANITIZED=1")
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.so OUTPUT_VARIABLE assay_libstdcxx
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  get_filename_component(assay_libstdcxx "${assay_libstdcxx}" REALPATH)  # the .so.6, not a symlink
+  if(NOT EXISTS "${assay_libstdcxx}")
+    set(assay_libstdcxx libstdc++.so.6)
+  endif()
+  list(APPEND assay_pytest_env "LD_PRELOAD=${assay_libasan}:${assay_libstdcxx}"
+       "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "ASSAY_SANITIZED=1")
 endif()
 foreach(t ${assay_pytests})
   get_filename_component(n "${t}" NAME_WE)
