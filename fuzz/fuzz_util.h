@@ -63,8 +63,9 @@ inline void check_contained(const fs::path& root) {
     if (!fs::is_regular_file(st) && !fs::is_directory(st)) __builtin_trap();
     const std::string c = fs::weakly_canonical(it->path()).string();
     if (c.compare(0, base.size(), base) != 0) __builtin_trap();
-    // a leftover temporary means a broken entry left a partial file behind
-    if (it->path().filename().string().find(".assay-tmp-") != std::string::npos) __builtin_trap();
+    // a leftover temporary (".assay-tmp-XXXXXX", core/output.h) means a broken entry left a
+    // partial file behind
+    if (it->path().filename().string().rfind(".assay-tmp-", 0) == 0) __builtin_trap();
   }
 }
 

@@ -28,5 +28,22 @@ TEST(OutputFuzzFindings, TrailingSlashNameIsWrittenAsAFile) {
   }
 }
 
+// Second finding: one name holding NUL and other control bytes and a component "..assay-tmp-":
+// OutputDir writes it with each control byte as '_' (nothing truncated at the NUL), and the
+// target's leftover-temporary check matched ".assay-tmp-" anywhere in a file name; temporaries are
+// ".assay-tmp-XXXXXX" at the start of a name (core/output.h), and the target now skips such names.
+TEST(OutputFuzzFindings, ControlBytesAndTemporaryLookalikeName) {
+  testing::TempDir t;
+  const OutputDir dir(t.path(), true);
+  const std::string name("f\x02li\x01k2//..assay-tmp-\0\0\x01k///A./\x01", 34);
+  ASSERT_TRUE(dir.write(name, ByteView(reinterpret_cast<const std::uint8_t*>(name.data()), name.size())).ok());
+  const fs::path file = t / "f_li_k2" / "..assay-tmp-___k" / "A." / "___";
+  ASSERT_TRUE(fs::is_regular_file(file));
+  EXPECT_EQ(fs::file_size(file), 34u);
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::recursive_directory_iterator(t.path())) ++entries;
+  EXPECT_EQ(entries, 4u);  // three folders and the file: no temporary left
+}
+
 }  // namespace
 }  // namespace assay
