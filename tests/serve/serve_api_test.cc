@@ -8,7 +8,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "assay/image/png.h"
 #include "assay/serve/server.h"
@@ -304,7 +308,9 @@ TEST_F(ServeApi, CorruptFileIsAJsonError) {
     EXPECT_LT(r->status, 500) << ep;
     const Json j = json_of(r);
     if (r->status == 200) {
-      if (ep == "verify") EXPECT_FALSE(j["ok"].get<bool>());
+      if (ep == "verify") {
+        EXPECT_FALSE(j["ok"].get<bool>());
+      }
     } else {
       EXPECT_GE(r->status, 400);
       EXPECT_FALSE(j["error"]["message"].get<std::string>().empty());
