@@ -35,7 +35,8 @@ TEST(OutputFuzzFindings, TrailingSlashNameIsWrittenAsAFile) {
 TEST(OutputFuzzFindings, ControlBytesAndTemporaryLookalikeName) {
   testing::TempDir t;
   const OutputDir dir(t.path(), true);
-  const std::string name("f\x02li\x01k2//..assay-tmp-\0\0\x01k///A./\x01", 34);
+  // 34 bytes: the last component is \x01 and two NULs (the literal spells all 34; no read past it).
+  const std::string name("f\x02li\x01k2//..assay-tmp-\0\0\x01k///A./\x01\0\0", 34);
   ASSERT_TRUE(dir.write(name, ByteView(reinterpret_cast<const std::uint8_t*>(name.data()), name.size())).ok());
   const fs::path file = t / "f_li_k2" / "..assay-tmp-___k" / "A." / "___";
   ASSERT_TRUE(fs::is_regular_file(file));
