@@ -9,6 +9,7 @@
 
 #include "assay/container.h"
 #include "assay/formats/oni/oni.h"
+#include "formats/texture_budget.h"
 
 namespace assay {
 
@@ -47,6 +48,7 @@ class OniContainer final : public FormatContainer {
     if (e.kind != "texture") return Container::texture(e, mip);
     std::call_once(walked_once_, [this] { walk(); });
     if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
+    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));  // issue 15 item 6
     ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, static_cast<std::uint32_t>(e.index), mip));
     return image::Rgba{img.width, img.height, std::move(img.pixels)};
   }

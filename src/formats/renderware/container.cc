@@ -10,6 +10,7 @@
 #include "assay/container.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/walker.h"
+#include "formats/texture_budget.h"
 
 namespace assay {
 
@@ -75,6 +76,7 @@ class RenderWareContainer final : public FormatContainer {
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     if (!dict_ || e.kind != "texture") return Container::texture(e, mip);
+    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));  // issue 15 item 6
     return dict_->decode(e.index, mip);
   }
 
