@@ -138,10 +138,13 @@ struct Editor {
 Result<void> Editor::replace_oni(std::uint32_t i, ByteView bytes, const std::string& what) {
   ASSAY_TRY(InstanceFile o, InstanceFile::open(bytes, what));
   if (!o.is_oni()) return o.error("header", 8, "not a VR32 .oni file");
-  const Descriptor d0 = o.descriptor(0);
   const Descriptor di = f.file.descriptor(i);
-  if (o.instance_count() == 0 || d0.tag != di.tag || d0.placeholder())
+  auto no_main = [&] {
     return o.error("descriptor[0]", kHeaderSize, fmt::format("the .oni's main instance must be a {} with data", tag_string(di.tag)));
+  };
+  if (o.instance_count() == 0) return no_main();  // fuzz finding: descriptor(0) of an empty table read past the file
+  const Descriptor d0 = o.descriptor(0);
+  if (d0.tag != di.tag || d0.placeholder()) return no_main();
   const std::vector<std::uint32_t> closure = export_closure(f, i);
   std::vector<std::uint32_t> map(o.instance_count());
   std::uint32_t unnamed_new = 0, unnamed_old = 0;
