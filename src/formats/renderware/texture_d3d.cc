@@ -6,6 +6,28 @@
 
 namespace assay::rw::detail {
 
+bool is_dxt(TexelFormat f) { return f == TexelFormat::dxt1 || f == TexelFormat::dxt3 || f == TexelFormat::dxt5; }
+
+image::BlockFormat block_format(TexelFormat f) {
+  return f == TexelFormat::dxt1 ? image::BlockFormat::bc1
+         : f == TexelFormat::dxt3 ? image::BlockFormat::bc2
+                                  : image::BlockFormat::bc3;
+}
+
+image::PixelFormat pixel_format(TexelFormat f) {
+  switch (f) {
+    case TexelFormat::bgra8888: return image::PixelFormat::bgra8888;
+    case TexelFormat::bgrx8888: return image::PixelFormat::bgrx8888;
+    case TexelFormat::r5g6b5: return image::PixelFormat::r5g6b5;
+    case TexelFormat::x1r5g5b5: return image::PixelFormat::x1r5g5b5;
+    case TexelFormat::a1r5g5b5: return image::PixelFormat::a1r5g5b5;
+    case TexelFormat::a4r4g4b4: return image::PixelFormat::a4r4g4b4;
+    case TexelFormat::a8: return image::PixelFormat::a8;
+    case TexelFormat::a8l8: return image::PixelFormat::a8l8;
+    default: return image::PixelFormat::l8;
+  }
+}
+
 namespace {
 
 std::string_view fixed_string(const std::uint8_t* p, std::size_t n) {
@@ -49,27 +71,6 @@ TexelFormat from_d3d9(std::uint32_t f) {  // spec: #rw-6-2
   }
 }
 
-bool is_dxt(TexelFormat f) { return f == TexelFormat::dxt1 || f == TexelFormat::dxt3 || f == TexelFormat::dxt5; }
-
-image::BlockFormat block_format(TexelFormat f) {
-  return f == TexelFormat::dxt1 ? image::BlockFormat::bc1
-         : f == TexelFormat::dxt3 ? image::BlockFormat::bc2
-                                  : image::BlockFormat::bc3;
-}
-
-image::PixelFormat pixel_format(TexelFormat f) {
-  switch (f) {
-    case TexelFormat::bgra8888: return image::PixelFormat::bgra8888;
-    case TexelFormat::bgrx8888: return image::PixelFormat::bgrx8888;
-    case TexelFormat::r5g6b5: return image::PixelFormat::r5g6b5;
-    case TexelFormat::x1r5g5b5: return image::PixelFormat::x1r5g5b5;
-    case TexelFormat::a1r5g5b5: return image::PixelFormat::a1r5g5b5;
-    case TexelFormat::a4r4g4b4: return image::PixelFormat::a4r4g4b4;
-    case TexelFormat::a8: return image::PixelFormat::a8;
-    case TexelFormat::a8l8: return image::PixelFormat::a8l8;
-    default: return image::PixelFormat::l8;
-  }
-}
 
 // Bytes of one level (spec: #rw-6-2 "Level size"); false on overflow or unknown format.
 bool level_bytes(TexelFormat f, std::uint32_t w, std::uint32_t h, std::uint32_t depth, std::uint64_t& out) {

@@ -7,6 +7,7 @@
 
 #include "assay/formats/renderware/writer.h"
 #include "texture_encode_internal.h"
+#include "texture_internal.h"
 
 namespace assay::rw::detail {
 
@@ -14,22 +15,7 @@ namespace {
 
 constexpr std::size_t kHeader = 0x58;  // D3D8/D3D9; Xbox adds the u32 total size (spec: #rw-6-1)
 
-bool is_dxt(TexelFormat f) { return f == TexelFormat::dxt1 || f == TexelFormat::dxt3 || f == TexelFormat::dxt5; }
 bool is_pal(TexelFormat f) { return f == TexelFormat::pal8 || f == TexelFormat::pal4; }
-
-image::PixelFormat pixel_format(TexelFormat f) {
-  switch (f) {
-    case TexelFormat::bgra8888: return image::PixelFormat::bgra8888;
-    case TexelFormat::bgrx8888: return image::PixelFormat::bgrx8888;
-    case TexelFormat::r5g6b5: return image::PixelFormat::r5g6b5;
-    case TexelFormat::x1r5g5b5: return image::PixelFormat::x1r5g5b5;
-    case TexelFormat::a1r5g5b5: return image::PixelFormat::a1r5g5b5;
-    case TexelFormat::a4r4g4b4: return image::PixelFormat::a4r4g4b4;
-    case TexelFormat::a8: return image::PixelFormat::a8;
-    case TexelFormat::a8l8: return image::PixelFormat::a8l8;
-    default: return image::PixelFormat::l8;
-  }
-}
 
 // Raster format pixel bits (spec: #rw-5-4; GTA's DXT convention of #rw-6-2).
 std::uint32_t pixel_bits(TexelFormat f, bool alpha) {
@@ -81,11 +67,6 @@ std::uint32_t depth_of(TexelFormat f) {
     case TexelFormat::bgrx8888: return 32;
     default: return 16;
   }
-}
-
-image::BlockFormat block_format(TexelFormat f) {
-  return f == TexelFormat::dxt1 ? image::BlockFormat::bc1 : f == TexelFormat::dxt3 ? image::BlockFormat::bc2
-                                                                                  : image::BlockFormat::bc3;
 }
 
 bool has_alpha(const image::Rgba& img) {

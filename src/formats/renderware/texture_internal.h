@@ -2,6 +2,7 @@
 #pragma once
 
 #include "assay/formats/renderware/texture.h"
+#include "assay/image/dxt.h"
 #include "children.h"
 
 namespace assay::rw::detail {
@@ -13,6 +14,11 @@ Result<void> read_d3d_native(ByteView bytes, std::uint64_t base, const std::vect
                              TextureNative& tex, const DiagSink& diag, const TextureOptions& opt);
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level);
 Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level);
+
+// D3D texel formats in the image layer's terms (texture_d3d.cc; the encoder uses them too).
+bool is_dxt(TexelFormat f);
+image::BlockFormat block_format(TexelFormat f);  // dxt1/3/5 -> bc1/2/3
+image::PixelFormat pixel_format(TexelFormat f);  // the packed formats; l8 otherwise
 
 inline std::string texture_label(const TextureNative& t) {
   return t.name.empty() ? std::string("texture native") : fmt::format("texture native '{}'", t.name);
