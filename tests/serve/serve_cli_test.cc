@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <regex>
 #include <string>
 #include <thread>
@@ -105,6 +107,57 @@ TEST(ServeCli, MissingPathIsExit2) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
+}
+
+// The viewer is the companion executable assay-serve (docs/serve.md#companion): `assay` itself
+// does not load the HTTP library or OpenSSL (docs/PERFORMANCE.md#start-up). ld.so lists the
+// shared objects a program loads without running it when LD_TRACE_LOADED_OBJECTS is set.
+TEST(ServeCli, AssayDoesNotLoadTheHttpLibraryOrOpenSsl) {
+  assay::testing::TempDir tmp;
+  const auto out = tmp / "ldd";
+  const std::string cmd = "LD_TRACE_LOADED_OBJECTS=1 " + assay::testing::shell_quote(ASSAY_CLI) + " >" +
+                          assay::testing::shell_quote(out.string()) + " 2>&1 </dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const auto bytes = assay::testing::read_file(out);
+  const std::string objects(bytes.begin(), bytes.end());
+  EXPECT_NE(objects.find("libc.so"), std::string::npos) << objects;  // the listing is real
+  for (const char* lib : {"httplib", "libssl", "libcrypto", "libbrotli"})
+    EXPECT_EQ(objects.find(lib), std::string::npos) << lib << " is loaded by assay:\n" << objects;
+}
+
+// `assay serve` with no assay-serve beside assay: exit 2 and a message naming the companion.
+TEST(ServeCli, MissingCompanionIsExit2) {
+  assay::testing::TempDir tmp;
+  const auto lone = tmp / "assay";
+  std::error_code ec;
+  std::filesystem::create_hard_link(ASSAY_CLI, lone, ec);  // /proc/self/exe names the link
+  if (ec) std::filesystem::copy_file(ASSAY_CLI, lone, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  const auto err = tmp / "err";
+  const std::string cmd = assay::testing::shell_quote(lone.string()) + " serve --no-open " +
+                          assay::testing::shell_quote(tmp.path().string()) + " >/dev/null 2>" +
+                          assay::testing::shell_quote(err.string()) + " </dev/null";
+  const int st = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 2);
+  const auto bytes = assay::testing::read_file(err);
+  const std::string msg(bytes.begin(), bytes.end());
+  EXPECT_NE(msg.find("assay-serve"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("No such file"), std::string::npos) << msg;
+}
+
+// Usage errors and --help reach the companion's real options (the handoff passes argv as is).
+TEST(ServeCli, OptionsAreTheCompanions) {
+  auto help = assay::testing::run_cli("serve --help");
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--port"), std::string::npos) << help.out;
+  EXPECT_NE(help.out.find("--no-open"), std::string::npos) << help.out;
+  auto bad = assay::testing::run_cli("serve --port 70000 /tmp");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("65535"), std::string::npos) << bad.err;
+  auto none = assay::testing::run_cli("serve");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("paths is required"), std::string::npos) << none.err;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "assay/container.h"
 #include "assay/core/memory.h"
 #include "assay/core/text.h"
+#include "../assay-serve/handoff.h"
 #include "cli.h"
 
 namespace {
@@ -110,6 +111,7 @@ int run(int argc, char** argv) {
     register_verbs(cli);
     debug_throw_hook(cli.app);
     cli.app.parse(argc, argv);
+    if (const int rc = serve_handoff(cli, argc, argv); rc >= 0) return rc;  // `serve`: exec assay-serve
   } catch (const CLI::ParseError& e) {
     const int rc = cli.app.exit(e);
     return rc == 0 ? 0 : kExitUsage;

@@ -1,113 +1,54 @@
-// `assay serve PATH... [--port N] [--no-open]`: the local web viewer (issue 13, docs/serve.md).
-// The first stdout line is the URL with its token; Ctrl-C (SIGINT) or SIGTERM stops cleanly.
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
+// `assay serve`: hands the command line to the companion executable `assay-serve` beside this
+// one (tools/assay-serve/handoff.h, docs/serve.md#companion). The subcommand is registered here
+// (so --help lists it) with its arguments left unparsed: the companion parses them with the
+// real options and reports any usage error itself.
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <thread>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
 
-#include "assay/serve/server.h"
+#include "../assay-serve/handoff.h"
+#include "assay/core/text.h"
 #include "cli.h"
-
-extern char** environ;
 
 namespace assay::cli {
 
 namespace {
 
-struct ServeArgs {
-  std::vector<std::string> paths;
-  int port = 0;
-  bool no_open = false;
-  unsigned threads = 4;
-};
-
-bool has_display() {
-  for (const char* v : {"DISPLAY", "WAYLAND_DISPLAY"})
-    if (const char* d = std::getenv(v); d != nullptr && *d != '\0') return true;
-  return false;
-}
-
-// xdg-open URL with the default signal mask and its output sent to /dev/null (stdout carries
-// only the URL line). Returns the child's pid, or -1.
-pid_t open_browser(const std::string& url) {
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawnattr_init(&at);
-  sigset_t none, def;
-  sigemptyset(&none);
-  sigemptyset(&def);
-  sigaddset(&def, SIGINT);
-  sigaddset(&def, SIGTERM);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &def);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::string prog = "xdg-open";
-  char* argv[] = {prog.data(), const_cast<char*>(url.c_str()), nullptr};
-  pid_t pid = -1;
-  if (posix_spawnp(&pid, "xdg-open", &fa, &at, argv, environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
-  return pid;
-}
-
-int run_serve(Cli& cli, const ServeArgs& a) {
-  auto copt = container_options(cli.read);
-  if (!copt) return report(copt.error());
-  serve::ServeOptions opt;
-  opt.roots = a.paths;
-  opt.port = a.port;
-  opt.threads = a.threads;
-  opt.container = *copt;
-  // SIGINT/SIGTERM are blocked in every thread and taken by sigwait below, so the server's
-  // threads never see them and no handler needs global state.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  auto server = serve::Server::create(std::move(opt));
-  if (!server) return report(server.error());
-  std::printf("%s\n", (*server)->url().c_str());
-  std::fflush(stdout);
-  if (!cli.quiet) std::fprintf(stderr, "assay: serving %zu path(s) on 127.0.0.1:%d; Ctrl-C stops\n", a.paths.size(), (*server)->port());
-  pid_t browser = -1;
-  if (!a.no_open && has_display()) browser = open_browser((*server)->url());
-  bool listened = true;
-  std::thread worker([&] {
-    listened = (*server)->run();
-    ::kill(::getpid(), SIGTERM);  // wakes sigwait when the server ends on its own
-  });
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
-  (*server)->stop();
-  worker.join();
-  if (browser > 0) ::waitpid(browser, nullptr, WNOHANG);
-  if (!listened) {
-    std::fprintf(stderr, "assay: serve: the server stopped listening\n");
-    return kExitUsage;
-  }
-  return kExitOk;
+// The companion's path: beside the running executable (/proc/self/exe resolves symlinks).
+std::filesystem::path companion_path() {
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return self.parent_path() / kServeCompanion;
 }
 
 }  // namespace
 
 void register_serve(Cli& cli) {
-  auto a = std::make_shared<ServeArgs>();
-  auto* sub = cli.app.add_subcommand("serve", "a local web viewer of PATHs (files and folders) on 127.0.0.1");
-  sub->add_option("paths", a->paths, "files and folders to serve")->required();
-  sub->add_option("--port", a->port, "port on 127.0.0.1 (0: a free one; the URL shows it)")->check(CLI::Range(0, 65535));
-  sub->add_flag("--no-open", a->no_open, "do not open a browser");
-  sub->add_option("--workers", a->threads, "request threads (default 4)")->check(CLI::Range(1, 64));
-  cli.add_read_options(*sub);
-  sub->callback([&cli, a] { cli.fail(run_serve(cli, *a)); });
+  auto* sub = cli.app.add_subcommand("serve", kServeDescription);
+  sub->prefix_command();  // everything after `serve` goes to the companion untouched
+  sub->set_help_flag();   // so is --help: the companion prints the real options
+  sub->allow_extras();
+  sub->fallthrough(false);  // not even the global options: the companion parses the whole line
+}
+
+int serve_handoff(const Cli& cli, int /*argc*/, char** argv) {
+  bool serve = false;
+  for (const CLI::App* sub : cli.app.get_subcommands()) serve = serve || sub->get_name() == "serve";
+  if (!serve) return -1;
+  const auto path = companion_path();
+  if (!path.empty()) {
+    ::execv(path.c_str(), argv);  // returns only on failure
+  }
+  const int err = errno;
+  std::fprintf(stderr, "assay: serve: cannot run the viewer's companion executable %s: %s (it is built and installed beside assay)\n",
+               escape_terminal(path.empty() ? std::string(kServeCompanion) : path.string()).c_str(),
+               path.empty() ? "cannot find this executable's folder" : std::strerror(err));
+  return kExitUsage;
 }
 
 }  // namespace assay::cli
