@@ -121,7 +121,7 @@ Result<std::string_view> InstanceFile::name(std::uint32_t i) const {
 
 Result<ByteView> InstanceFile::instance_bytes(std::uint32_t i) const {
   const Descriptor d = descriptor(i);
-  if (d.data_offset < kInstanceHeaderSize || !range_ok(d.data_offset - kInstanceHeaderSize, d.size, h_.data_size))
+  if (!instance_in_data(d))
     return error(fmt::format("descriptor[{}]", i), descriptor_offset(i) + 4,
                  fmt::format("instance data 0x{:x}-8 size 0x{:x} outside the data block (0x{:x} bytes)", d.data_offset,
                              d.size, h_.data_size));

@@ -10,6 +10,7 @@
 #include "assay/core/hash.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
+#include "check_reuse.h"
 
 namespace assay::oni {
 
@@ -57,38 +58,48 @@ static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_v
   return std::nullopt;
 }
 
+// The handle of loaded[slot]'s target t by the rules of spec oni.md#oni-7-1.
+static std::uint32_t resolve_target(const std::vector<const LoadedFile*>& loaded, std::size_t slot, std::uint32_t t) {
+  const LoadedFile& f = *loaded[slot];
+  // Rule 1: an unnamed target is that instance.
+  if (f.file.descriptor(t).unnamed()) return static_cast<std::uint32_t>(slot << 24) | t;
+  // Rule 2: the first loaded file with data for the name, passing over placeholders.
+  const std::string_view name = f.names[t];
+  for (std::size_t s = 0; s < loaded.size(); ++s) {
+    const LoadedFile& g = *loaded[s];
+    if (!g.opened || g.file.is_oni()) continue;
+    if (s == slot) {  // the link's own file: its directory entry for the name is the target itself
+      if (f.has_data[t]) return static_cast<std::uint32_t>(s << 24) | t;
+      continue;
+    }
+    if (auto idx = find_name(g, name); idx && g.has_data[*idx]) return static_cast<std::uint32_t>(s << 24) | *idx;
+  }
+  return kUnresolved;  // rule 4: no data anywhere leaves the field 0
+}
+
+namespace {
+
+// Each named target's handle, looked up once however many links point at it (issue 12 item 5).
+struct TargetCache {
+  static constexpr std::uint32_t kNotYet = 0xFFFFFFFDu;
+  std::vector<std::uint32_t>& by_target;  // the caller's, so that its pages serve file after file
+  TargetCache(std::vector<std::uint32_t>& v, std::size_t n) : by_target(v) { by_target.assign(n, kNotYet); }
+  std::uint32_t handle(const std::vector<const LoadedFile*>& loaded, std::size_t slot, const Link& l) {
+    if (l.bad) return kBadHandle;
+    std::uint32_t& h = by_target[l.target];
+    if (h == kNotYet) h = resolve_target(loaded, slot, l.target);
+    return h;
+  }
+};
+
+}  // namespace
+
 std::vector<std::uint32_t> resolve_links(const std::vector<const LoadedFile*>& loaded, std::size_t slot) {
   const LoadedFile& f = *loaded[slot];
   std::vector<std::uint32_t> out(f.links.size(), kBadHandle);
-  // Each named target is looked up once, however many links point at it (issue 12 item 5).
-  constexpr std::uint32_t kNotYet = 0xFFFFFFFDu;
-  std::vector<std::uint32_t> by_target(f.names.size(), kNotYet);
-  for (std::size_t k = 0; k < f.links.size(); ++k) {
-    const Link& l = f.links[k];
-    if (l.bad) continue;
-    // Rule 1: an unnamed target is that instance (spec: oni.md#oni-7-1).
-    if (f.file.descriptor(l.target).unnamed()) {
-      out[k] = static_cast<std::uint32_t>(slot << 24) | l.target;
-      continue;
-    }
-    if (by_target[l.target] != kNotYet) {
-      out[k] = by_target[l.target];
-      continue;
-    }
-    // Rule 2: the first loaded file with data for the name, passing over placeholders.
-    const std::string_view name = f.names[l.target];
-    std::uint32_t h = kUnresolved;
-    for (std::size_t s = 0; s < loaded.size() && h == kUnresolved; ++s) {
-      const LoadedFile& g = *loaded[s];
-      if (!g.opened || g.file.is_oni()) continue;
-      if (s == slot) {  // the link's own file: its directory entry for the name is the target itself
-        if (f.has_data[l.target]) h = static_cast<std::uint32_t>(s << 24) | l.target;
-        continue;
-      }
-      if (auto idx = find_name(g, name); idx && g.has_data[*idx]) h = static_cast<std::uint32_t>(s << 24) | *idx;
-    }
-    out[k] = by_target[l.target] = h;  // rule 4: no data anywhere leaves the field 0
-  }
+  std::vector<std::uint32_t> targets;
+  TargetCache cache(targets, f.names.size());
+  for (std::size_t k = 0; k < f.links.size(); ++k) out[k] = cache.handle(loaded, slot, f.links[k]);
   return out;
 }
 
@@ -122,8 +133,18 @@ struct Hasher {
   void u32(std::uint32_t v) { h = (h ^ v) * kFnv1aPrime; }
 };
 
-// One file's walk hash (docs/cli.md, `oni check`), with its links as resolved in its own load.
-std::uint32_t hash_file(const LoadedFile& f, const std::vector<const LoadedFile*>& loaded, const std::vector<std::uint32_t>& handles) {
+// What one file's links contribute: its walk hash (docs/cli.md, `oni check`) and counts, its links
+// resolved in its own load (spec: oni.md#oni-7-1) in the same pass.
+struct FileTally {
+  std::uint32_t hash = 0;
+  std::uint64_t unresolved = 0, into_base = 0;  // into_base: into loaded[0, base_slots)
+};
+
+FileTally tally_file(const std::vector<const LoadedFile*>& loaded, std::size_t slot, std::size_t base_slots,
+                     std::vector<std::uint32_t>& targets) {
+  const LoadedFile& f = *loaded[slot];
+  TargetCache cache(targets, f.names.size());
+  FileTally t;
   Hasher hs;
   hs.u32(f.file_id());
   for (const WalkedInstance& w : f.walked) {
@@ -132,14 +153,21 @@ std::uint32_t hash_file(const LoadedFile& f, const std::vector<const LoadedFile*
     hs.u32(w.end);
     hs.u32(w.link_count);
     for (std::uint32_t k = w.first_link; k < w.first_link + w.link_count; ++k) {
-      const std::uint32_t h = handles[k];
+      const std::uint32_t h = cache.handle(loaded, slot, f.links[k]);
       hs.u32(f.links[k].offset);
-      if (h == kUnresolved) hs.u32(0), hs.u32(0);
-      else if (h == kBadHandle) hs.u32(0xFFFFFFFF), hs.u32(0xFFFFFFFF);
-      else hs.u32(loaded[h >> 24]->file_id()), hs.u32(h & 0xFFFFFF);
+      if (h == kUnresolved) {
+        hs.u32(0), hs.u32(0);
+        ++t.unresolved;
+      } else if (h == kBadHandle) {
+        hs.u32(0xFFFFFFFF), hs.u32(0xFFFFFFFF);
+      } else {
+        hs.u32(loaded[h >> 24]->file_id()), hs.u32(h & 0xFFFFFF);
+        t.into_base += (h >> 24) < base_slots;
+      }
     }
   }
-  return hs.h;
+  t.hash = hs.h;
+  return t;
 }
 
 // What one level contributes to the report, computed on its own (levels run in parallel).
@@ -157,7 +185,8 @@ struct LevelJob {
 };
 
 // Resolves, counts and hashes the files loaded[first_slot...] (level 0 first when first_slot > 0).
-void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, std::size_t first_slot, bool is0) {
+void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, std::size_t first_slot, bool is0,
+                 std::vector<std::uint32_t>& targets) {
   LevelCounts& c = r.c;
   if (!is0) c.into_level0 = 0;
   for (std::size_t s = first_slot; s < loaded.size(); ++s) {
@@ -167,12 +196,9 @@ void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, s
       c.instances += f.file.instance_count();
       for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) c.placeholders += f.file.descriptor(i).placeholder();
     }
-    const auto handles = resolve_links(loaded, s);
-    std::uint64_t unresolved = 0;
-    for (std::uint32_t h : handles) {
-      if (h == kUnresolved) ++unresolved;
-      else if (!is0 && h != kBadHandle && (h >> 24) < first_slot) ++*c.into_level0;
-    }
+    const FileTally t = tally_file(loaded, s, first_slot, targets);
+    const std::uint64_t unresolved = t.unresolved;
+    if (!is0) *c.into_level0 += t.into_base;
     if (unresolved) {
       Error e = make_error(kFormat, "links", kNoOffset, fmt::format("{} links unresolved (no loaded file has data for the name)", unresolved));
       e.file = f.display;
@@ -180,7 +206,7 @@ void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, s
     }
     c.links += f.links.size();
     c.unresolved += unresolved;
-    r.file_hashes.push_back(hash_file(f, loaded, handles));
+    r.file_hashes.push_back(t.hash);
     r.instances += f.opened ? f.file.instance_count() : 0;
     r.links += f.links.size();
     c.problems += f.diags.count(Severity::error);
@@ -197,19 +223,27 @@ std::vector<std::unique_ptr<LoadedFile>> load_level(const LevelJob& job, const L
 }
 
 // Loads, resolves, counts and hashes one level with `base` (level 0's files) loaded first; the
-// level's own files are released when done.
+// level's own files are released when done, their vectors kept in `pool` for the worker's next level.
 void run_level(LevelResult& r, const LevelJob& job, const std::vector<const LoadedFile*>& base, const LayoutSource& layouts,
-               Progress& bar) {
+               Progress& bar, std::vector<detail::FileBuffers>& pool) {
   r.c.level = job.level;
-  const auto files = load_level(job, layouts, bar, 1);
+  if (pool.size() < job.paths.size()) pool.resize(job.paths.size());
+  std::vector<std::unique_ptr<LoadedFile>> files;
+  for (std::size_t k = 0; k < job.paths.size(); ++k) {
+    files.push_back(detail::load_file_reusing(job.paths[k], layouts, pool[k]));
+    bar.advance();
+  }
   std::vector<const LoadedFile*> loaded = base;
   for (const auto& f : files) loaded.push_back(f.get());
   if (loaded.size() > 255) {  // handles hold the slot in 8 bits
     r.fatal = make_error(kFormat, "level set", kNoOffset, fmt::format("level {}: {} files loaded at once (at most 255)", job.level, loaded.size()));
     return;
   }
-  count_level(r, loaded, base.size(), false);
-  for (const auto& f : files) r.diags.append(f->diags);
+  count_level(r, loaded, base.size(), false, pool[0].targets);
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    r.diags.append(files[k]->diags);
+    pool[k].take_from(*files[k]);
+  }
 }
 
 // Groups the check's files by level (collisions: spec oni.md#oni-2-2); load order within a level.
@@ -287,14 +321,17 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
     for (const auto& f : level0) base.push_back(f.get());
     results[0].c.level = 0;
     if (base.size() > 255) return make_error(kFormat, "level set", kNoOffset, fmt::format("level 0: {} files loaded at once (at most 255)", base.size()));
-    count_level(results[0], base, 0, true);
+    std::vector<std::uint32_t> targets;
+    count_level(results[0], base, 0, true, targets);
     for (const auto& f : level0) {
       results[0].diags.append(f->diags);
       index_names(*f);
     }
   }
   const std::size_t first = have0 ? 1 : 0;
-  parallel_for(jobs.size() - first, nthreads, [&](std::size_t k) { run_level(results[first + k], jobs[first + k], base, layouts, bar); });
+  parallel_for_state(
+      jobs.size() - first, nthreads, [] { return std::vector<detail::FileBuffers>{}; },
+      [&](std::vector<detail::FileBuffers>& pool, std::size_t k) { run_level(results[first + k], jobs[first + k], base, layouts, bar, pool); });
   bar.finish();
   Hasher hs;
   std::uint64_t base_links = 0, base_unresolved = 0;

@@ -7,6 +7,8 @@
 #include "assay/core/mapped_file.h"
 #include "assay/formats/oni/level_set.h"
 #include "capped.h"
+#include "check_reuse.h"
+#include "check_walk.h"
 
 namespace assay::oni {
 
@@ -15,6 +17,8 @@ namespace {
 struct Loader {
   LoadedFile& f;
   const LayoutSet* layouts;
+  std::map<const CompiledLayout*, std::optional<detail::FlatProgram>> programs;
+  std::uint32_t high = 0, spare = 0;  // walk notes: 8-byte counts with a high half, spare bytes
 
   Error err(std::string s, std::uint64_t o, std::string m) const { return f.file.error(std::move(s), o, std::move(m)); }
 
@@ -157,32 +161,70 @@ struct Loader {
     f.chunks.push_back(c);
   }
 
+  // A link the flat walk can take without a word said: low byte 01, an index in range, the tag the
+  // layout wants, data for an unnamed target (check_link's rules, which report the others).
+  bool take_good_link(std::uint32_t i, std::uint32_t offset, std::uint32_t value, std::uint32_t tag) {
+    const std::uint32_t target = value >> 8;
+    if ((value & 0xFF) != 0x01 || target >= f.file.instance_count()) return false;
+    const Descriptor t = f.file.descriptor(target);
+    if ((tag != 0 && t.tag != tag) || (t.unnamed() && !f.has_data[target])) return false;
+    f.links.push_back({i, offset, target, false});
+    return true;
+  }
+
+  // The flat walk of instance i (check_walk.h); false (nothing kept) when it needs walk_instance.
+  bool walk_flat_instance(std::uint32_t i, const detail::FlatProgram& p, ByteView inst) {
+    const std::size_t mark = f.links.size();
+    detail::FlatWalk w;
+    if (!detail::walk_flat(p, inst, w, [&](std::uint32_t o, std::uint32_t v, std::uint32_t t) { return take_good_link(i, o, v, t); })) {
+      f.links.resize(mark);
+      return false;
+    }
+    high += w.count_high_nonzero;
+    spare += inst.size() > (w.end + 31) / 32 * 32;
+    f.walked.push_back({i, static_cast<std::uint32_t>(w.end), static_cast<std::uint32_t>(mark), static_cast<std::uint32_t>(f.links.size() - mark)});
+    return true;
+  }
+
+  // The walk by the layout's byte code, reporting every problem.
+  void walk_instance_steps(std::uint32_t i, ByteView inst, std::vector<FieldRef>& refs) {
+    const std::uint64_t off = f.file.instance_file_offset(f.file.descriptor(i));
+    refs.clear();
+    auto w = walk_instance(*f.layout[i], inst, refs);
+    if (!w) {
+      detail::capped_error(f.diags, err(label(i), off + w.error().offset, w.error().message));
+      return;
+    }
+    high += w->count_high_nonzero;
+    spare += inst.size() > (w->end + 31) / 32 * 32;
+    WalkedInstance wi{i, static_cast<std::uint32_t>(w->end), static_cast<std::uint32_t>(f.links.size()), 0};
+    for (const FieldRef& r : refs) {
+      if (r.kind == FieldKind::link) check_link(i, off, r);
+      else check_chunk(i, off, inst, r);
+    }
+    wi.link_count = static_cast<std::uint32_t>(f.links.size()) - wi.first_link;
+    f.walked.push_back(wi);
+  }
+
+  // The flat program of layout l, compiled on first use (nullptr: not flat).
+  const detail::FlatProgram* program_of(const CompiledLayout* l) {
+    auto [it, fresh] = programs.try_emplace(l);
+    if (fresh) it->second = detail::compile_flat(*l);
+    return it->second ? &*it->second : nullptr;
+  }
+
   void walk() {
     std::vector<FieldRef> refs;
-    std::uint32_t high = 0, spare = 0;
     // Sized from the checked file (descriptors x 0x14 and the data block are in it): one allocation.
     f.walked.reserve(f.file.instance_count());
     f.links.reserve(f.file.header().data_size / 32);
+    const CompiledLayout* last = nullptr;
+    const detail::FlatProgram* prog = nullptr;  // instances come grouped by tag: one lookup per run
     for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
-      const Descriptor d = f.file.descriptor(i);
-      if (!f.has_data[i] || d.duplicate() || f.layout[i] == nullptr) continue;
-      const ByteView inst = *f.file.instance_bytes(i);
-      const std::uint64_t off = f.file.instance_file_offset(d);
-      refs.clear();
-      auto w = walk_instance(*f.layout[i], inst, refs);
-      if (!w) {
-        detail::capped_error(f.diags, err(label(i), off + w.error().offset, w.error().message));
-        continue;
-      }
-      high += w->count_high_nonzero;
-      spare += inst.size() > (w->end + 31) / 32 * 32;
-      WalkedInstance wi{i, static_cast<std::uint32_t>(w->end), static_cast<std::uint32_t>(f.links.size()), 0};
-      for (const FieldRef& r : refs) {
-        if (r.kind == FieldKind::link) check_link(i, off, r);
-        else check_chunk(i, off, inst, r);
-      }
-      wi.link_count = static_cast<std::uint32_t>(f.links.size()) - wi.first_link;
-      f.walked.push_back(wi);
+      if (!f.has_data[i] || f.layout[i] == nullptr || f.file.descriptor(i).duplicate()) continue;
+      if (f.layout[i] != last) prog = program_of(last = f.layout[i]);
+      const ByteView inst = f.file.bytes().subspan(f.file.instance_file_offset(f.file.descriptor(i)), f.file.descriptor(i).size);
+      if (prog == nullptr || !walk_flat_instance(i, *prog, inst)) walk_instance_steps(i, inst, refs);
     }
     if (spare)
       detail::capped(f.diags, Severity::note, err("walk", kNoOffset, fmt::format("{} instances are larger than their walked end rounded to 32 (spare bytes)", spare)));
@@ -192,9 +234,12 @@ struct Loader {
 
 }  // namespace
 
-std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
-                                      const LayoutSet* layouts, LoadOptions opt) {
-  auto f = std::make_unique<LoadedFile>();
+namespace {
+
+// Opens, validates and walks the file into f (a new LoadedFile, perhaps holding reused vectors).
+void fill_file(LoadedFile& file_out, const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+               const LayoutSet* layouts, LoadOptions opt) {
+  LoadedFile* f = &file_out;
   f->path = path;
   f->display = path.filename().string();
   f->owner = std::move(owner);
@@ -202,7 +247,7 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   auto file = InstanceFile::open(bytes, f->display);
   if (!file) {
     detail::capped_error(f->diags, file.error());
-    return f;
+    return;
   }
   f->file = std::move(*file);
   f->opened = true;
@@ -214,15 +259,12 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   f->has_data.assign(n, 0);
   for (std::uint32_t i = 0; i < n; ++i) {
     const Descriptor d = fl.descriptor(i);
-    if (!d.placeholder()) {
-      auto b = fl.instance_bytes(i);
-      f->has_data[i] = b && b->size() >= kInstanceHeaderSize;
-    }
+    f->has_data[i] = !d.placeholder() && fl.instance_in_data(d) && d.size >= kInstanceHeaderSize;
   }
-  if (!opt.walk) return f;
+  if (!opt.walk) return;
   if (layouts == nullptr || layouts->empty()) {
     detail::capped_warning(f->diags, fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));
-    return f;
+    return;
   }
   f->layouts = layouts;
   Loader ld{*f, layouts};
@@ -235,6 +277,14 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   }
   ld.choose_layouts();
   ld.walk();
+}
+
+}  // namespace
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                      const LayoutSet* layouts, LoadOptions opt) {
+  auto f = std::make_unique<LoadedFile>();
+  fill_file(*f, path, bytes, std::move(owner), layouts, opt);
   return f;
 }
 
@@ -252,8 +302,12 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const L
   return load_file(path, b, sp, layouts, opt);
 }
 
-std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
-                                      const LayoutSource& layouts, LoadOptions opt) {
+namespace {
+
+// load_file with the layouts picked by the header's checksum, into a new file holding the vectors
+// of `reuse` when given.
+std::unique_ptr<LoadedFile> load_by_checksum(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                             const LayoutSource& layouts, LoadOptions opt, detail::FileBuffers* reuse) {
   const LayoutSet* set = nullptr;
   std::optional<Error> why;
   if (bytes.size() >= kHeaderSize) {  // shorter files fail to open below
@@ -261,7 +315,9 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
     if (r) set = *r;
     else why = r.error();
   }
-  auto f = load_file(path, bytes, std::move(owner), set, why ? LoadOptions{false} : opt);
+  auto f = std::make_unique<LoadedFile>();
+  if (reuse != nullptr) reuse->give_to(*f);
+  fill_file(*f, path, bytes, std::move(owner), set, why ? LoadOptions{false} : opt);
   if (why && opt.walk && f->opened) {
     why->file = f->display;
     detail::capped_error(f->diags, *why);
@@ -269,12 +325,28 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteVie
   return f;
 }
 
-std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt) {
+std::unique_ptr<LoadedFile> map_and_load(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt,
+                                         detail::FileBuffers* reuse) {
   auto m = MappedFile::open(path);
   if (!m) return load_file(path, nullptr, opt);  // reports the open error
   auto sp = std::make_shared<MappedFile>(std::move(*m));
   const ByteView b = sp->bytes();
-  return load_file(path, b, sp, layouts, opt);
+  return load_by_checksum(path, b, sp, layouts, opt, reuse);
+}
+
+}  // namespace
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
+                                      const LayoutSource& layouts, LoadOptions opt) {
+  return load_by_checksum(path, bytes, std::move(owner), layouts, opt, nullptr);
+}
+
+std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt) {
+  return map_and_load(path, layouts, opt, nullptr);
+}
+
+std::unique_ptr<LoadedFile> detail::load_file_reusing(const std::filesystem::path& path, const LayoutSource& layouts, FileBuffers& reuse) {
+  return map_and_load(path, layouts, {}, &reuse);
 }
 
 }  // namespace assay::oni

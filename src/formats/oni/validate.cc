@@ -56,12 +56,44 @@ struct Checker {
     if (h.name_offset % 32 != 0) warning("name block", 0x28, "not 32-byte aligned");
   }
 
+  // The instance header's id and file id (spec: oni.md#oni-3-9); `file_id` is the first one seen.
+  void instance_header(std::uint32_t i, const Descriptor& d, std::string_view nm, ByteView bytes, std::optional<std::uint32_t> expected_id,
+                       std::optional<std::uint32_t>& file_id) {
+    const auto id = load<std::uint32_t>(bytes.data(), Endian::little);
+    const auto fid = load<std::uint32_t>(bytes.data() + 4, Endian::little);
+    if (id == (i << 8 | 1) && file_id && fid == *file_id) return;  // the common case
+    auto lab = [&] { return instance_label(i, d.tag, nm); };
+    const std::uint64_t at = f.instance_file_offset(d);
+    if (id != (i << 8 | 1)) error(lab(), at, fmt::format("instance id 0x{:08x}, expected 0x{:08x}", id, i << 8 | 1));
+    if (!file_id) {
+      file_id = fid;
+      if (f.is_oni() && fid != 0) warning(lab(), at + 4, "a .oni instance should carry file id 0");
+      if (!f.is_oni() && expected_id && fid != *expected_id)
+        warning(lab(), at + 4, fmt::format("file id 0x{:08x}, the file name gives 0x{:08x} (file renamed?)", fid, *expected_id));
+    } else if (fid != *file_id) {
+      error(lab(), at + 4, fmt::format("file id 0x{:08x} differs from the file's 0x{:08x}", fid, *file_id));
+    }
+  }
+
+  // Data ranges of non-duplicate instances must not overlap. They usually come in data order, so
+  // one pass checks them with no list; otherwise they are collected and sorted.
+  struct RangeCheck {
+    std::pair<std::uint64_t, std::uint64_t> prev{0, 0};
+    std::optional<std::uint64_t> overlap;  // where the first overlap starts
+    bool in_order = true;
+    void add(std::uint64_t b, std::uint64_t e) {
+      if (!in_order) return;
+      if (std::make_pair(b, e) < prev) in_order = false;
+      else if (b < prev.second && !overlap) overlap = b;
+      prev = {b, e};
+    }
+  };
+
   void descriptors(std::optional<std::uint32_t> expected_id) {
     const std::uint32_t n = f.instance_count();
     std::optional<std::uint32_t> file_id;
     std::uint32_t unknown_bits = 0, odd_sizes = 0;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // bounded by the checked table
-    std::vector<std::uint32_t> tags_seen;
+    RangeCheck rc;
     for (std::uint32_t i = 0; i < n; ++i) {
       const Descriptor d = f.descriptor(i);
       auto s = [i] { return fmt::format("descriptor[{}]", i); };  // only on a problem
@@ -69,7 +101,7 @@ struct Checker {
       if (d.flags() & 0xFFF0) ++unknown_bits;
       std::string_view nm;
       if (!d.unnamed()) {
-        auto r = f.name(i);
+        auto r = f.name_at(d.name_offset, i);
         if (!r) detail::capped_error(out, r.error());
         else nm = names[i] = *r;
         if (r && nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
@@ -81,39 +113,36 @@ struct Checker {
       }
       if (d.size == 0) warning(s(), at + 12, "instance with size 0 (OniSplit would treat it as a placeholder)");
       if (d.size % 32 != 0) ++odd_sizes;
-      auto bytes = f.instance_bytes(i);
-      if (!bytes) {
-        detail::capped_error(out, bytes.error());
+      if (!f.instance_in_data(d)) {
+        detail::capped_error(out, f.instance_bytes(i).error());
         continue;
       }
-      if (bytes->size() < kInstanceHeaderSize) {
+      if (d.size < kInstanceHeaderSize) {
         error(s(), at + 12, fmt::format("size 0x{:x} smaller than the 8-byte instance header", d.size));
         continue;
       }
-      ranges.emplace_back(f.instance_file_offset(d), f.instance_file_offset(d) + d.size);
-      if (d.duplicate()) ranges.pop_back();
-      const auto id = load<std::uint32_t>(bytes->data(), Endian::little);
-      const auto fid = load<std::uint32_t>(bytes->data() + 4, Endian::little);
-      auto lab = [&] { return instance_label(i, d.tag, nm); };
-      if (id != (i << 8 | 1))
-        error(lab(), f.instance_file_offset(d), fmt::format("instance id 0x{:08x}, expected 0x{:08x}", id, i << 8 | 1));
-      if (!file_id) {
-        file_id = fid;
-        if (f.is_oni() && fid != 0) warning(lab(), f.instance_file_offset(d) + 4, "a .oni instance should carry file id 0");
-        if (!f.is_oni() && expected_id && fid != *expected_id)
-          warning(lab(), f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x}, the file name gives 0x{:08x} (file renamed?)", fid, *expected_id));
-      } else if (fid != *file_id) {
-        error(lab(), f.instance_file_offset(d) + 4, fmt::format("file id 0x{:08x} differs from the file's 0x{:08x}", fid, *file_id));
-      }
+      const std::uint64_t start = f.instance_file_offset(d);
+      if (!d.duplicate()) rc.add(start, start + d.size);
+      instance_header(i, d, nm, f.bytes().subspan(start, d.size), expected_id, file_id);
     }
     if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
     if (odd_sizes) note("descriptors", kHeaderSize, fmt::format("{} instance sizes are not a multiple of 32", odd_sizes));
-    if (!std::is_sorted(ranges.begin(), ranges.end())) std::sort(ranges.begin(), ranges.end());  // usually in order already
+    if (!rc.in_order) rc.overlap = overlap_in_order();
+    if (rc.overlap) warning("data block", *rc.overlap, "data ranges of two non-duplicate instances overlap");
+  }
+
+  // The slow path of RangeCheck: every range, sorted; the first overlap's start.
+  std::optional<std::uint64_t> overlap_in_order() const {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // bounded by the checked table
+    for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+      const Descriptor d = f.descriptor(i);
+      if (d.placeholder() || d.duplicate() || !f.instance_in_data(d) || d.size < kInstanceHeaderSize) continue;
+      ranges.emplace_back(f.instance_file_offset(d), f.instance_file_offset(d) + d.size);
+    }
+    std::sort(ranges.begin(), ranges.end());
     for (std::size_t k = 1; k < ranges.size(); ++k)
-      if (ranges[k].first < ranges[k - 1].second) {
-        warning("data block", ranges[k].first, "data ranges of two non-duplicate instances overlap");
-        break;
-      }
+      if (ranges[k].first < ranges[k - 1].second) return ranges[k].first;
+    return std::nullopt;
   }
 
   void name_directory() {
