@@ -26,6 +26,14 @@ void Progress::finish() {
   std::fputs("\r\033[K", stderr);
 }
 
+ProgressFn Progress::reporter() {
+  if (!enabled_) return {};
+  return [this](std::uint64_t n, std::string_view item) {
+    if (!item.empty()) set_current(std::string(item));
+    advance(n);
+  };
+}
+
 void Progress::set_current(std::string item) {
   std::lock_guard lk(mu_);
   current_ = std::move(item);

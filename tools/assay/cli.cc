@@ -20,6 +20,12 @@ void Cli::add_read_options(CLI::App& sub) {
 
 bool Cli::progress() const { return !quiet && Progress::stderr_is_terminal(); }
 
+void example(CLI::App& verb, std::string_view example) {
+  verb.footer(fmt::format("Example: {}\nGlobal options (anywhere): -q, --json, --threads N. Exit codes: 0 ok, "
+                          "1 problems in the data, 2 usage or I/O (docs/cli.md).",
+                          example));
+}
+
 int exit_code_for(const Error& e) {
   return e.kind == ErrorKind::data || e.kind == ErrorKind::unsupported ? kExitProblems : kExitUsage;
 }

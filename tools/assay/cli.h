@@ -45,6 +45,9 @@ Result<const Format*> require_format(const Input& in);
 // "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped); others stay.
 Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args);
 
+// The footer of a verb's --help: "Example: <example>", the global options and the exit codes.
+void example(CLI::App& verb, std::string_view example);
+
 // Prints "assay: <error>" on stderr; returns the exit code for it (1 data, 2 io/usage).
 int report(const Error& e);
 int exit_code_for(const Error& e);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "assay/core/folder.h"
+#include "assay/core/progress.h"
 #include "assay/core/text.h"
 #include "cli.h"
 
@@ -62,6 +63,8 @@ void print_text(const Json& j) {
   std::cout << escape_terminal(tail) << '\n';
 }
 
+const char* name_of(EditOp op) { return op == EditOp::replace ? "replace" : op == EditOp::add ? "add" : "remove"; }
+
 int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   auto req = request(cli, op, a);
   if (!req) return report(req.error());
@@ -71,7 +74,15 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   if (!fmt) return report(fmt.error());
   if ((*fmt)->edit == nullptr)
     return report(usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", a.archive, (*fmt)->name)));
+  // Progress over the new data's bytes as the family encodes them (families that encode nothing
+  // worth showing ignore it).
+  std::uint64_t total = 0;
+  for (const EditChange& c : req->changes) total += c.data.size();
+  Progress progress(name_of(op), total, cli.progress() && total != 0);
+  progress.set_bytes();
+  req->progress = progress.reporter();
   auto j = (*fmt)->edit(*in, *req);
+  progress.finish();
   if (!j) return report(j.error());
   a.json ? print_json(*j) : print_text(*j);
   return kExitOk;
@@ -94,6 +105,9 @@ void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const cha
     sub->add_option("--dither", a->dither, "textures from PNG: palette dithering level 0 (off) to 1 (full, default)");
   }
   cli.add_read_options(*sub);
+  example(*sub, op == EditOp::remove    ? "assay remove game.pak -o new.pak old/unused.igz"
+                : op == EditOp::replace ? "assay replace game.pak -o new.pak actors/hero.igz=hero.igz"
+                                        : "assay add game.pak --in-place extra/readme.txt=readme.txt");
   sub->callback([&cli, op, a] { cli.fail(run_edit(cli, op, *a)); });
 }
 

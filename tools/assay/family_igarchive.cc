@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 
+#include "assay/core/progress.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
@@ -21,6 +22,14 @@ struct PackArgs {
   [[nodiscard]] bool given(std::string_view o) const { return conversion.find(o) != std::string::npos; }
 };
 
+// Bytes the plan encodes (the progress total of `pack --like`).
+std::uint64_t new_bytes(const igarchive::EditPlan& plan) {
+  std::uint64_t n = 0;
+  for (const auto& f : plan.replace) n += f.data.size();
+  for (const auto& f : plan.add) n += f.data.size();
+  return n;
+}
+
 // `pack --like ORIGINAL DIR` without converting options: an edit of the original. Files whose
 // bytes equal the original's keep their stored bytes; only the others are encoded (issue 10).
 int run_pack_like(Cli& cli, const PackArgs& p) {
@@ -33,7 +42,11 @@ int run_pack_like(Cli& cli, const PackArgs& p) {
   std::vector<std::string> added;
   auto plan = iga::plan_like(*a, p.dir, std::nullopt, p.threads, &added);
   if (!plan) return report(plan.error());
+  Progress progress("pack", new_bytes(*plan), cli.progress());
+  progress.set_bytes();
+  plan->progress = progress.reporter();
   auto r = iga::edit_archive(*a, *plan);
+  progress.finish();
   if (!r) return report(r.error());
   const std::uint64_t n = a->files().size() + plan->add.size();
   auto w = iga::write_checked(p.out, r->bytes, p.force,
@@ -97,7 +110,13 @@ int run_pack(Cli& cli, const PackArgs& p) {
     files = std::move(*f);
   }
   opt.threads = p.threads;
+  std::uint64_t total = 0;
+  for (const auto& f : files) total += f.data.size();
+  Progress progress("pack", total, cli.progress());
+  progress.set_bytes();
+  opt.progress = progress.reporter();
   auto bytes = iga::write_archive(files, opt);
+  progress.finish();
   if (!bytes) return report(bytes.error());
   auto w = write_file_atomic(p.out, *bytes, p.force);
   if (!w) return report(w.error());
@@ -127,6 +146,7 @@ void register_igarchive(Cli& cli) {
                   "--version/--big-endian/--compression/--case-insensitive with it convert (everything re-encoded)");
   sub->add_flag("-f,--force", args->force, "overwrite OUT");
   sub->add_option("--threads", args->threads, "compression threads (default: all cores)");
+  example(*sub, "assay pack igarchive -o new.pak --compression lz4 folder/   (or --like game.pak folder/)");
   sub->callback([&cli, args, sub] {
     args->conversion.clear();
     for (const char* o : {"--version", "--big-endian", "--compression", "--case-insensitive"})

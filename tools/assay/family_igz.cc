@@ -67,12 +67,17 @@ void register_igz(Cli& cli) {
   });
   auto* family = cli.app.add_subcommand("igz", "Alchemy igz tools");
   family->require_subcommand(1);
+  example(*family, "assay igz dump bootstrap.bld::x.igz");
   auto args = std::make_shared<DumpArgs>();
-  add_dump(cli, *family->add_subcommand("dump", "strings, types, dependencies, externals, objects "
-                                                  "with their pointer edges, the root list"),
-           args);
-  if (!has_subcommand(cli.app, "dump"))  // top-level alias (`assay dump bootstrap.bld::x.igz`)
-    add_dump(cli, *cli.app.add_subcommand("dump", "igz dump (alias of `assay igz dump`)"), args);
+  auto* dump = family->add_subcommand("dump", "strings, types, dependencies, externals, objects "
+                                              "with their pointer edges, the root list");
+  add_dump(cli, *dump, args);
+  example(*dump, "assay igz dump --json bootstrap.bld::x.igz");
+  if (!has_subcommand(cli.app, "dump")) {  // top-level alias (`assay dump bootstrap.bld::x.igz`)
+    auto* alias = cli.app.add_subcommand("dump", "igz dump (alias of `assay igz dump`)");
+    add_dump(cli, *alias, args);
+    example(*alias, "assay dump bootstrap.bld::x.igz");
+  }
 }
 
 }  // namespace assay::cli

@@ -21,6 +21,7 @@ void add_check(Cli& cli, CLI::App& oni) {
   auto a = std::make_shared<Args>();
   auto* sub = oni.add_subcommand("check", "walk and link a level set: per-level counts, totals and a walk hash");
   sub->add_option("inputs", a->inputs, "a GameDataFolder and/or level files")->required();
+  example(*sub, "assay oni check GameDataFolder/");
   sub->add_flag("--json", a->json, "machine-readable output (docs/cli.md)");
   cli.add_read_options(*sub);
   sub->callback([&cli, a] {
@@ -74,6 +75,7 @@ void add_layouts(Cli& cli, CLI::App& oni) {
   auto* sub = oni.add_subcommand("layouts", "print the built-in layouts, or those extracted from Oni.exe (spec oni.md#oni-5-2)");
   sub->add_option("--exe", *exe, "Windows Oni.exe v1.0");
   sub->add_option("--set", *set, "only one built-in set: v1.0 or v1.1")->check(CLI::IsMember({"v1.0", "v1.1"}));
+  example(*sub, "assay oni layouts --exe Oni.exe > oni-layouts.txt");
   sub->callback([&cli, exe, set] {
     if (exe->empty()) {
       std::optional<TemplateSet> only;
@@ -100,6 +102,7 @@ void add_pack(Cli& cli) {
   sub->add_flag("-f,--force", a->opt.force, "overwrite existing files");
   sub->add_option("--layouts", a->layouts, "layouts file (spec oni.md#oni-5)");
   sub->add_option("--exe", a->exe, "Oni.exe to take the layouts from");
+  example(*sub, "assay pack oni -o level1_Final.dat exported/");
   sub->callback([&cli, a] {
     std::map<std::string, std::string> fam;
     if (!a->layouts.empty()) fam["layouts"] = a->layouts;
@@ -138,6 +141,7 @@ void register_oni(Cli& cli) {
     return hex8(n->file_id);
   };
   auto* oni = cli.app.add_subcommand("oni", "Oni level sets: check, layouts");
+  example(*oni, "assay oni check GameDataFolder/");
   oni->require_subcommand(1);
   add_check(cli, *oni);
   add_layouts(cli, *oni);

@@ -77,10 +77,12 @@ int do_tree(const TreeArgs& a) {
 void register_renderware(Cli& cli) {
   auto* rw = cli.app.add_subcommand("rw", "RenderWare stream tools");
   rw->require_subcommand(1);
+  example(*rw, "assay rw tree level1.txd");
   auto args = std::make_shared<TreeArgs>();
   auto* tree = rw->add_subcommand("tree", "print the section tree (offset, id, name, size, version)");
   tree->add_option("file", args->file, "a RenderWare stream (ARCHIVE::INNER reads an inner file)")->required();
   tree->add_flag("--json", args->json, "machine-readable output (docs/cli.md)");
+  example(*tree, "assay rw tree --json GAME::level1.lev::0002_47.bin");
   tree->callback([&cli, args] { cli.fail(do_tree(*args)); });
 }
 

@@ -121,10 +121,12 @@ void register_warriors(Cli& cli) {
   auto a = std::make_shared<WarriorsArgs>();
   auto* fam = cli.app.add_subcommand("warriors", "The Warriors: classify WAD entries, load chunk containers");
   fam->require_subcommand(1);
+  example(*fam, "assay warriors classify GAME/");
 
   auto* classify = fam->add_subcommand("classify", "count the WAD entries of DISC by kind (spec warriors.md#wr-8)");
   classify->add_option("disc", a->disc, "folder, WARRIORS.DIR or ISO image")->required();
   classify->add_flag("--json", a->json, "machine-readable output");
+  example(*classify, "assay warriors classify --json GAME/");
   cli.add_read_options(*classify);
   classify->callback([&cli, a] {
     auto in = Input::open(a->disc);
@@ -140,6 +142,7 @@ void register_warriors(Cli& cli) {
   load->add_flag("--json", a->json, "machine-readable output");
   load->add_flag("--flat", a->flat, "force the flat loader");
   load->add_flag("--grouped", a->grouped, "force the grouped loader");
+  example(*load, "assay warriors load GAME::level1.lev");
   cli.add_read_options(*load);
   load->callback([&cli, a] {
     const auto shape = a->flat ? warriors::ContainerShape::flat
@@ -161,6 +164,7 @@ void register_warriors(Cli& cli) {
   pd->add_option("--like", a->like, "the original disc (folder, DIR or ISO)")->required();
   pd->add_option("files", a->files_dir, "folder of replacement files (<name> or <8-hex-hash>.bin)")->required();
   pd->add_flag("-f,--force", a->force, "overwrite existing files");
+  example(*pd, "assay pack warriors -o newdisc/ --like GAME/ replacements/");
   pd->callback([&cli, a] { cli.fail(run_pack_disc(cli, *a)); });
 
   auto* pc = cli.pack->add_subcommand("warriors-container", "write a chunk container (resource or --pack)");
@@ -169,6 +173,7 @@ void register_warriors(Cli& cli) {
   pc->add_flag("--pack", a->pack, "inputs are resources: write a pack");
   pc->add_option("inputs", a->inputs, "TYPE=FILE chunks, or resource files with --pack")->required();
   pc->add_flag("-f,--force", a->force, "overwrite an existing file");
+  example(*pc, "assay pack warriors-container -o res.bin 0x28=bones.bin");
   pc->callback([&cli, a] { cli.fail(run_pack_container(*a)); });
 }
 

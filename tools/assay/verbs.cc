@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 
 #include "assay/container.h"
+#include "assay/core/extract_each.h"
 #include "assay/core/glob.h"
 #include "assay/core/hash.h"
 #include "assay/core/text.h"
@@ -128,44 +128,46 @@ std::unique_ptr<Container> open_or_report(const Cli& cli, const std::string& spe
   return std::move(*c);
 }
 
-// Entries selected by GLOBs (or exact names, hash spellings included) minus --exclude.
-struct Selection {
-  std::vector<const Entry*> entries;
-  std::vector<std::string> unmatched;  // selectors that matched nothing
-};
-
-Result<Selection> select_entries(const Container& c, const Args& a) {
-  ASSAY_TRY(std::vector<std::string> globs, expand_listfiles(a.globs));
-  ASSAY_TRY(std::vector<std::string> excludes, expand_listfiles(a.excludes));
-  Selection s;
-  std::vector<std::uint8_t> take(c.entries().size(), globs.empty() ? 1 : 0);
-  for (const auto& g : globs) {
-    bool any = false;
-    if (!has_glob_chars(g)) {
-      if (const Entry* e = c.find(g)) take[e->index] = 1, any = true;
-    }
-    for (const Entry& e : c.entries())
-      if ((e.name && glob_match(g, *e.name)) || glob_match(g, e.path)) take[e.index] = 1, any = true;
-    if (!any) s.unmatched.push_back(g);
-  }
-  for (const Entry& e : c.entries()) {
-    if (!take[e.index]) continue;
-    const bool excluded = !excludes.empty() && ((e.name && glob_any(excludes, *e.name)) || glob_any(excludes, e.path));
-    if (!excluded) s.entries.push_back(&e);
-  }
-  return s;
+// The container's entries as extract items: globs match the name and the path written.
+std::vector<ExtractItem> items_of(const Container& c) {
+  std::vector<ExtractItem> items;
+  items.reserve(c.entries().size());
+  for (const Entry& e : c.entries())
+    items.push_back({e.name ? *e.name : e.path, {e.path}, e.path, e.size.value_or(0)});
+  return items;
 }
 
-int report_unmatched(const std::string& file, const Selection& s, bool had_globs) {
-  for (const auto& g : s.unmatched)
+// The policy of `extract`/`list`: GLOBs (exact names through Container::find, hash spellings
+// included), --exclude (both with @LIST), --skip-existing, --stop-on-error.
+Result<ExtractPolicy> policy_of(const Container& c, const Args& a) {
+  ExtractPolicy p;
+  ASSAY_TRY(p.globs, expand_listfiles(a.globs));
+  ASSAY_TRY(p.excludes, expand_listfiles(a.excludes));
+  p.skip_existing = a.skip_existing;
+  p.stop_on_error = a.stop_on_error;
+  p.progress = c.options().progress;
+  p.threads = c.options().threads ? c.options().threads : default_threads();
+  p.find = [&c](std::string_view name) -> std::optional<std::size_t> {
+    const Entry* e = c.find(name);
+    return e ? std::optional<std::size_t>(e->index) : std::nullopt;
+  };
+  return p;
+}
+
+// Every selector that matched nothing is named; selecting nothing with a filter exits 1.
+int report_selection(const std::string& file, const std::vector<std::string>& unmatched, std::uint64_t selected,
+                     bool filtered) {
+  for (const auto& g : unmatched)
     std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", esc(file).c_str(),
                  esc(g).c_str(), esc(file).c_str());
-  if (had_globs && s.entries.empty()) {
+  if (filtered && selected == 0) {
     std::fprintf(stderr, "assay: %s: nothing selected\n", esc(file).c_str());
     return kExitProblems;
   }
-  return s.unmatched.empty() ? kExitOk : kExitProblems;
+  return unmatched.empty() ? kExitOk : kExitProblems;
 }
+
+bool filtered(const Args& a) { return !a.globs.empty() || !a.excludes.empty(); }
 
 int do_info(Cli& cli, const Args& a) {
   int rc = kExitOk;
@@ -187,11 +189,13 @@ int do_list(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, false, rc);
   if (!c) return rc;
-  auto sel = select_entries(*c, a);
-  if (!sel) return report(sel.error());
+  auto policy = policy_of(*c, a);
+  if (!policy) return report(policy.error());
+  std::vector<std::string> unmatched;
+  const auto chosen = select_items(items_of(*c), *policy, &unmatched);
   Json j = list_json(*c, {});
   Json entries = Json::array();
-  for (const Entry* e : sel->entries) entries.push_back(entry_json(*e));
+  for (std::size_t k : chosen) entries.push_back(entry_json(c->entries()[k]));
   j["entries"] = std::move(entries);
   if (a.json) {
     print_json(j);
@@ -201,83 +205,64 @@ int do_list(Cli& cli, const Args& a) {
       std::fprintf(stderr, "assay: %s: warning: %s\n", esc(a.file).c_str(), esc(j["warning"].get<std::string>()).c_str());
     print_table(j["entries"], columns_for(c->format()));
   }
-  return report_unmatched(a.file, *sel, !a.globs.empty());
+  return report_selection(a.file, unmatched, chosen.size(), filtered(a));
 }
 
 // ---- extract ----
-struct ExtractRun {
-  const Container& c;
-  const OutputDir& dir;
-  const Args& a;
-  Progress& progress;
-  std::mutex mu;
-  std::uint64_t files = 0, bytes = 0, skipped = 0;
-  int rc = kExitOk;
-  bool stop = false;
-
-  void fail(const Entry& e, const Error& err) {
-    std::lock_guard lk(mu);
-    const std::string what = e.name ? *e.name : e.path;
-    std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(c.input().name).c_str(), esc(what).c_str(),
-                 esc(err.str()).c_str());
-    rc = std::max(rc, exit_code_for(err));
-    if (a.stop_on_error) stop = true;
+// Every family extracts through core's extract_each (selection, --skip-existing, keep-going,
+// progress): igarchive/warriors/igz entry by entry here, RenderWare and Oni in their Format's
+// extract (decoded textures, exported .oni files). The report is printed here, the same for all.
+int report_extract(const Cli& cli, const Args& a, const ExtractStats& st) {
+  int rc = report_selection(a.file, st.unmatched, st.selected, filtered(a));
+  for (const ExtractFailure& f : st.failed) {
+    std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(a.file).c_str(), esc(f.name).c_str(),
+                 esc(f.error.str()).c_str());
+    rc = std::max(rc, exit_code_for(f.error));
   }
-
-  void one(const Entry& e, unsigned threads) {
-    if (stop) return;
-    if (e.path.empty()) return;  // nothing of its own to write (a clump atomic)
-    if (a.skip_existing) {
-      auto target = dir.prepare(e.path);
-      std::error_code ec;
-      if (target && std::filesystem::exists(*target, ec)) {
-        std::lock_guard lk(mu);
-        ++skipped;
-        return;
-      }
-    }
-    progress.set_current(e.path);
-    auto in = c.read(e, threads);
-    if (!in) return fail(e, in.error());
-    auto w = dir.write(e.path, in->bytes);
-    if (!w) return fail(e, w.error());
-    progress.advance(in->bytes.size());
-    std::lock_guard lk(mu);
-    ++files;
-    bytes += in->bytes.size();
-  }
-};
+  if (cli.quiet) return rc;
+  std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", esc(a.file).c_str(),
+               static_cast<unsigned long long>(st.files), static_cast<unsigned long long>(st.bytes), esc(a.out_dir).c_str());
+  if (st.skipped) std::fprintf(stderr, ", %llu existing skipped", static_cast<unsigned long long>(st.skipped));
+  if (!st.failed.empty()) std::fprintf(stderr, ", %zu not extracted", st.failed.size());
+  std::fprintf(stderr, "\n");
+  return rc;
+}
 
 // Families whose extract writes something other than the entries' bytes (decoded textures,
-// exported .oni files) keep their own extract; the others are extracted entry by entry here.
+// exported .oni files) supply their own "entry -> files"; the others are extracted here.
 bool extracts_raw_entries(std::string_view family) { return family == "igarchive" || family == "warriors" || family == "igz"; }
 
-int extract_with_format(Cli& cli, const Args& a, const Container& c) {
+Result<ExtractStats> extract_raw_entries(const Container& c, const Args& a, const OutputDir& dir) {
+  ASSAY_TRY(ExtractPolicy policy, policy_of(c, a));
+  const std::vector<ExtractItem> items = items_of(c);
+  auto write = [&c](std::size_t i, const OutputDir& out, unsigned threads) -> Result<ExtractCount> {
+    const Entry& e = c.entries()[i];
+    if (e.path.empty()) return ExtractCount{};  // nothing of its own to write
+    ASSAY_TRY(Input in, c.read(e, threads));
+    ASSAY_CHECK(out.write(e.path, in.bytes));
+    return ExtractCount{1, in.bytes.size()};
+  };
+  return extract_stats(extract_each(items, write, policy, dir));
+}
+
+// `rc` becomes 1 when the family reports errors of the file itself (the walk, the dictionary).
+Result<ExtractStats> extract_with_format(const Cli& cli, const Args& a, const Container& c, const OutputDir& dir, int& rc) {
   const Format* f = find_format(c.format());
-  if (f == nullptr || f->extract == nullptr) {
-    std::fprintf(stderr, "assay: %s: `extract` is not supported for %s files\n", esc(a.file).c_str(), std::string(c.format()).c_str());
-    return kExitUsage;
-  }
-  OutputDir dir(a.out_dir, a.force);
+  if (f == nullptr || f->extract == nullptr)
+    return usage_error(fmt::format("`extract` is not supported for {} files", c.format()));
   ExtractOptions x;
-  auto globs = expand_listfiles(a.globs);
-  if (!globs) return report(globs.error());
-  x.globs = *globs;
+  ASSAY_TRY(x.globs, expand_listfiles(a.globs));
+  ASSAY_TRY(x.excludes, expand_listfiles(a.excludes));
   x.mips = a.mips;
+  x.skip_existing = a.skip_existing;
+  x.stop_on_error = a.stop_on_error;
   Diagnostics diags;
   ReadOptions ro = c.options().read_options();
   ro.progress = cli.progress();
   auto r = f->extract(c.input(), ro, x, dir, diags);
   for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
-  if (!r) return report(r.error().in_file(a.file));
-  if (!cli.quiet)
-    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s\n", esc(a.file).c_str(),
-                 static_cast<unsigned long long>(r->files), static_cast<unsigned long long>(r->bytes), esc(a.out_dir).c_str());
-  if (!a.globs.empty() && r->files == 0) {
-    std::fprintf(stderr, "assay: %s: no entry matches the selection\n", esc(a.file).c_str());
-    return kExitProblems;
-  }
-  return diags.has_errors() ? kExitProblems : kExitOk;
+  if (diags.has_errors()) rc = kExitProblems;
+  return r;
 }
 
 int do_extract(Cli& cli, const Args& a) {
@@ -288,43 +273,10 @@ int do_extract(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, true, rc);
   if (!c) return rc;
-  if (!extracts_raw_entries(c->format())) return extract_with_format(cli, a, *c);
-  auto sel = select_entries(*c, a);
-  if (!sel) return report(sel.error());
-  rc = report_unmatched(a.file, *sel, !a.globs.empty());
-  if (sel->entries.empty()) return std::max(rc, a.globs.empty() ? kExitOk : kExitProblems);
   OutputDir dir(a.out_dir, a.force);
-  std::uint64_t total = 0;
-  for (const Entry* e : sel->entries) total += e->size.value_or(0);
-  Progress progress("extract", total, c->options().progress);
-  progress.set_bytes();
-  ExtractRun run{*c, dir, a, progress};
-  // Small entries in parallel batches (bounded memory); a large one alone, its blocks on all cores.
-  const unsigned threads = c->options().threads ? c->options().threads : default_threads();
-  constexpr std::uint64_t kBatchBytes = 64u << 20, kLarge = 16u << 20;
-  std::size_t i = 0;
-  while (i < sel->entries.size() && !run.stop) {
-    std::size_t j = i;
-    std::uint64_t batch = 0;
-    while (j < sel->entries.size() && (j == i || batch + sel->entries[j]->size.value_or(0) <= kBatchBytes) &&
-           sel->entries[j]->size.value_or(0) < kLarge)
-      batch += sel->entries[j++]->size.value_or(0);
-    if (j == i) {
-      run.one(*sel->entries[i], threads);
-      ++i;
-      continue;
-    }
-    parallel_for(j - i, threads, [&](std::size_t k) { run.one(*sel->entries[i + k], 1); });
-    i = j;
-  }
-  progress.finish();
-  if (!cli.quiet) {
-    std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", esc(a.file).c_str(),
-                 static_cast<unsigned long long>(run.files), static_cast<unsigned long long>(run.bytes), esc(a.out_dir).c_str());
-    if (run.skipped) std::fprintf(stderr, ", %llu existing skipped", static_cast<unsigned long long>(run.skipped));
-    std::fprintf(stderr, "\n");
-  }
-  return std::max(rc, run.rc);
+  auto st = extracts_raw_entries(c->format()) ? extract_raw_entries(*c, a, dir) : extract_with_format(cli, a, *c, dir, rc);
+  if (!st) return report(st.error().in_file(a.file));
+  return std::max(rc, report_extract(cli, a, *st));
 }
 
 // ---- verify ----
@@ -386,7 +338,7 @@ void add_hash(Cli& cli) {
   auto strs = std::make_shared<std::vector<std::string>>();
   sub->add_option("algorithm", *algo, "crc32, fnv1a, or a family's algorithm")->required();
   sub->add_option("strings", *strs, "strings to hash")->required();
-  sub->footer("Example: assay hash crc32 123456789");
+  example(*sub, "assay hash crc32 123456789");
   sub->callback([&cli, algo, strs] {
     auto it = cli.hashes.find(*algo);
     if (it == cli.hashes.end()) {
@@ -466,7 +418,9 @@ void register_common(Cli& cli) {
   install_suggestions(cli);
   cli.pack = cli.app.add_subcommand("pack", "build a container from a folder");
   cli.pack->require_subcommand(1);
+  example(*cli.pack, "assay pack igarchive -o new.pak folder/   (`assay pack FAMILY --help` for each)");
   auto* formats = cli.app.add_subcommand("formats", "list the formats assay knows");
+  example(*formats, "assay formats");
   formats->callback([] {
     for (const Format* f : all_formats()) std::cout << f->name << "\t" << f->description << '\n';
   });
@@ -474,6 +428,7 @@ void register_common(Cli& cli) {
   auto* samples = cli.app.add_subcommand("make-samples", "write small demo files made by assay's own writers");
   auto dir = std::make_shared<std::string>();
   samples->add_option("dir", *dir, "output folder")->required();
+  example(*samples, "assay make-samples demo/");
   samples->callback([&cli, dir] {
     std::filesystem::create_directories(*dir);
     for (const Format* f : all_formats()) {
@@ -510,9 +465,7 @@ void register_verbs(Cli& cli) {
   };
   for (const Verb& v : verbs) {
     auto* sub = cli.app.add_subcommand(v.name, v.help);
-    sub->footer(fmt::format("Example: {}\nGlobal options (anywhere): -q, --json, --threads N. Exit codes: 0 ok, "
-                            "1 problems in the data, 2 usage or I/O (docs/cli.md).",
-                            v.example));
+    example(*sub, v.example);
     if (v.many) {
       sub->add_option("files", args->files, "input files (A::B::C reads an inner file; @LIST reads names from LIST)")
           ->required();

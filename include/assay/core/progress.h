@@ -5,10 +5,16 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace assay {
+
+// How a library function reports work done (writers, edits): `n` more units finished, `item` the
+// one being worked on ("" to keep the last). May be called from several threads at once.
+using ProgressFn = std::function<void(std::uint64_t n, std::string_view item)>;
 
 class Progress {
  public:
@@ -20,6 +26,8 @@ class Progress {
   // Counts are bytes: shown as KiB/MiB/GiB, rate per second.
   void set_bytes(bool bytes = true) { bytes_ = bytes; }
   void finish();
+  // This bar as a ProgressFn (empty when disabled, so the library skips the calls).
+  [[nodiscard]] ProgressFn reporter();
   static bool stderr_is_terminal();
 
  private:

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "assay/core/diag.h"
+#include "assay/core/extract_each.h"
 #include "assay/core/input.h"
 #include "assay/core/output.h"
+#include "assay/core/progress.h"
 
 namespace assay {
 
@@ -30,12 +32,33 @@ struct ReadOptions {
 struct ExtractOptions {
   std::vector<std::string> globs;  // empty = everything
   bool mips = false;               // textures: write every mip level
+  std::vector<std::string> excludes;  // --exclude GLOB
+  bool skip_existing = false;         // leave a file already there alone (counted)
+  bool stop_on_error = false;         // stop at the first entry that cannot be extracted
 };
 
 struct ExtractStats {
   std::uint64_t files = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t selected = 0;          // entries the globs and excludes chose
+  std::uint64_t skipped = 0;           // left alone by skip_existing
+  std::vector<std::string> unmatched;  // globs that matched no entry
+  std::vector<ExtractFailure> failed;  // entries not extracted (the others were written)
 };
+
+// The shared extract loop's policy for a family's extract (core/extract_each.h).
+inline ExtractPolicy extract_policy(const ExtractOptions& x, const ReadOptions& ro) {
+  ExtractPolicy p;
+  p.globs = x.globs;
+  p.excludes = x.excludes;
+  p.skip_existing = x.skip_existing;
+  p.stop_on_error = x.stop_on_error;
+  p.progress = ro.progress;
+  return p;
+}
+inline ExtractStats extract_stats(ExtractReport r) {
+  return {r.files, r.bytes, r.selected, r.skipped, std::move(r.unmatched), std::move(r.failed)};
+}
 
 // A targeted edit of a container (`assay replace/add/remove`, issue 10): the family rewrites
 // only what the changes touch and writes the result itself (one file, or a folder of several).
@@ -51,6 +74,7 @@ struct EditRequest {
   bool in_place = false;         // write beside the input; rename over it once written and read back
   bool force = false;            // overwrite an existing output
   ReadOptions read;              // --names, --threads, family options ("compression", ...)
+  ProgressFn progress;           // bytes of new data encoded (empty: no progress); families may ignore it
 };
 
 struct Format {
@@ -64,7 +88,8 @@ struct Format {
   Result<Json> (*list)(const Input& in, const ReadOptions& opt) = nullptr;
   // Every problem found, with severities; an Error returned by open goes in as an error.
   void (*verify)(const Input& in, const ReadOptions& opt, Diagnostics& out) = nullptr;
-  // Writes selected entries under `dir`; stops at the first fatal error.
+  // Writes selected entries under `dir` through extract_each (core/extract_each.h): a bad entry
+  // is in ExtractStats::failed and the others are written; an Error means nothing could start.
   Result<ExtractStats> (*extract)(const Input& in, const ReadOptions& opt,
                                   const ExtractOptions& x, const OutputDir& dir,
                                   Diagnostics& diags) = nullptr;

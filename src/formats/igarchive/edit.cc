@@ -209,6 +209,7 @@ Result<void> Editor::encode() {
     const ByteBuffer& d = s.data->data;
     const ByteView raw(d.data() + jobs[k].j * kBlockSize, block_usize(d.size(), jobs[k].j));
     encoded_[jobs[k].slot][jobs[k].j] = encode_block(s.compression, raw, pw, ple, p_.lzma_preset);
+    if (p_.progress) p_.progress(raw.size(), s.data->name);
   });
   for (const Job& j : jobs) res_.encoded_blocks += !encoded_[j.slot][j.j].empty();
   return {};

@@ -164,6 +164,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   ASSAY_TRY(Archive a, open_strict(in.bytes, in.name, &diags));
   EditPlan plan;
   plan.threads = req.read.threads;
+  plan.progress = req.progress;
   std::optional<Compression> comp;
   if (auto it = req.read.family.find("compression"); it != req.read.family.end()) {
     comp = compression_from_string(it->second);

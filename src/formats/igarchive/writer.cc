@@ -168,6 +168,7 @@ Result<ByteBuffer> write_archive(const std::vector<WriterFile>& in, const Writer
     const std::uint64_t start = jobs[k].j * kBlockSize;
     ByteView raw(d.data() + start, block_usize(d.size(), jobs[k].j));
     encoded[k] = encode_block(it.f->compression, raw, pw, ple, opt.lzma_preset);
+    if (opt.progress) opt.progress(raw.size(), it.f->name);
   });
   std::map<std::pair<std::size_t, std::uint64_t>, std::size_t> job_of;
   for (std::size_t k = 0; k < jobs.size(); ++k) job_of[{jobs[k].item, jobs[k].j}] = k;

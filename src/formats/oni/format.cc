@@ -4,6 +4,7 @@
 #include "assay/formats/format.h"
 #include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
+#include "assay/image/png.h"
 
 namespace assay {
 
@@ -113,6 +114,105 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   out.append(f->diags);
 }
 
+// A full instance name as a glob matching only itself (fnmatch: backslash escapes).
+std::string literal_glob(std::string_view name) {
+  std::string g;
+  for (char c : name) {
+    if (c == '*' || c == '?' || c == '[' || c == '\\') g += '\\';
+    g += c;
+  }
+  return g;
+}
+
+// Named instance i as NAME.oni with its unnamed dependents (spec: oni.md#oni-8); the walk's
+// findings, already reported once, are not repeated.
+Result<ExtractCount> write_oni_file(const LoadedFile& f, std::uint32_t i, const OutputDir& dir, Diagnostics& diags) {
+  Diagnostics one;
+  ASSAY_TRY(ExportStats st, export_oni_files(f, {literal_glob(f.names[i])}, dir, one));
+  for (std::size_t k = f.diags.items().size(); k < one.items().size(); ++k) diags.add(one.items()[k]);
+  return ExtractCount{st.files, st.bytes};
+}
+
+// "N unnamed instances are reached from no named instance" after a whole-file export.
+void warn_orphans(const LoadedFile& f, Diagnostics& diags) {
+  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i)
+    if (!f.file.descriptor(i).unnamed() && f.has_data[i] && !f.names[i].empty())
+      for (std::uint32_t k : export_closure(f, i)) reached[k] = 1;
+  std::uint32_t orphans = 0;
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) orphans += f.file.descriptor(i).unnamed() && f.has_data[i] && !reached[i];
+  if (orphans)
+    diags.warning(f.file.error("export", kNoOffset, fmt::format("{} unnamed instances are reached from no named instance: not exported", orphans)));
+}
+
+// spec: oni.md#oni-9-1: TXMP flags at 0x88: 0x1 mip maps, 0x1000 SwapBytes.
+constexpr std::uint32_t kTxmpMipMaps = 0x1, kTxmpSwapBytes = 0x1000;
+
+std::uint32_t txmp_flags(const LoadedFile& f, std::uint32_t i) {
+  auto inst = f.file.instance_bytes(i);
+  return inst && inst->size() >= 0xA4 ? load<std::uint32_t>(inst->data() + 0x88, Endian::little) : 0;
+}
+
+// TXMP i as NAME.png (with mips, NAME.mip<k>.png down to 1x1), as the Container's texture() decodes it.
+Result<ExtractCount> write_txmp(const LoadedFile& f, std::uint32_t i, const std::string& stem, bool mips, const OutputDir& dir) {
+  ASSAY_TRY(ByteView inst, f.file.instance_bytes(i));
+  std::size_t levels = 1;
+  if (mips && inst.size() >= 0xA4 && (txmp_flags(f, i) & kTxmpMipMaps)) {
+    ASSAY_TRY(auto lv, txmp_levels(load<std::uint16_t>(inst.data() + 0x8C, Endian::little), load<std::uint16_t>(inst.data() + 0x8E, Endian::little),
+                                   load<std::uint32_t>(inst.data() + 0x90, Endian::little), true));
+    levels = lv.size();
+  }
+  ExtractCount n;
+  for (std::size_t k = 0; k < levels; ++k) {
+    ASSAY_TRY(Rgba8 img, decode_txmp_instance(f, i, static_cast<unsigned>(k)));
+    ASSAY_TRY(ByteBuffer png, image::encode_png(image::Rgba{img.width, img.height, std::move(img.pixels)}));
+    ASSAY_CHECK(dir.write(k == 0 ? stem + ".png" : fmt::format("{}.mip{}.png", stem, k), png));
+    ++n.files;
+    n.bytes += png.size();
+  }
+  return n;
+}
+
+ExtractStats extract_oni_files(const LoadedFile& f, const ExtractOptions& x, const ReadOptions& ro, const OutputDir& dir, Diagnostics& diags) {
+  std::vector<ExtractItem> items;
+  std::vector<std::uint32_t> index;
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+    if (f.file.descriptor(i).unnamed() || !f.has_data[i] || f.names[i].empty()) continue;
+    const std::string path = oni_file_name(f.names[i]);
+    items.push_back({std::string(f.names[i]), {path}, path, f.file.descriptor(i).size});
+    index.push_back(i);
+  }
+  auto write = [&](std::size_t k, const OutputDir& out, unsigned) { return write_oni_file(f, index[k], out, diags); };
+  ExtractStats st = extract_stats(extract_each(items, write, extract_policy(x, ro), dir));
+  if (x.globs.empty() && x.excludes.empty()) warn_orphans(f, diags);
+  return st;
+}
+
+ExtractStats extract_textures(const LoadedFile& f, const ExtractOptions& x, const ReadOptions& ro, const OutputDir& dir, Diagnostics& diags) {
+  std::vector<ExtractItem> items;
+  std::vector<std::uint32_t> index;
+  std::vector<std::string> stems;
+  std::uint32_t swapped = 0;
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+    if (f.file.descriptor(i).tag != make_tag("TXMP") || !f.has_data[i]) continue;
+    const std::string name = f.names[i].empty() ? fmt::format("TXMP#{}", i) : std::string(f.names[i]);
+    std::string stem = oni_file_name(name);
+    stem.resize(stem.size() - 4);  // ".oni"
+    items.push_back({name, {stem + ".png"}, stem + ".png", f.file.descriptor(i).size});
+    index.push_back(i);
+    stems.push_back(std::move(stem));
+    swapped += (txmp_flags(f, i) & kTxmpSwapBytes) != 0;
+  }
+  auto write = [&](std::size_t k, const OutputDir& out, unsigned) { return write_txmp(f, index[k], stems[k], x.mips, out); };
+  ExtractStats st = extract_stats(extract_each(items, write, extract_policy(x, ro), dir));
+  if (swapped)
+    diags.note(f.file.error("TXMP", kNoOffset, fmt::format("{} textures have the SwapBytes flag (0x1000): decoded without swapping "
+                                                           "(OniSplit sets it on every PC TXMP it writes)", swapped)));
+  return st;
+}
+
+// One .oni per named instance, or with --textures one PNG per TXMP, through the shared extract
+// loop (selection, --skip-existing, keep-going; core/extract_each.h).
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir, Diagnostics& diags) {
   ASSAY_TRY(LayoutSource layouts, layouts_for(opt.family, dir_of(in), &diags));
   auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, layouts);
@@ -121,10 +221,9 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const Extr
     auto r = layouts.for_checksum(f->file.header().checksum);
     if (!r) return r.error().in_file(f->display);
   }
+  diags.append(f->diags);
   const bool textures = opt.family.count("textures") && opt.family.at("textures") == "1";
-  Result<ExportStats> r = textures ? export_textures(*f, x.globs, dir, diags, x.mips) : export_oni_files(*f, x.globs, dir, diags);
-  if (!r) return r.error();
-  return ExtractStats{r->files, r->bytes};
+  return textures ? extract_textures(*f, x, opt, dir, diags) : extract_oni_files(*f, x, opt, dir, diags);
 }
 
 Result<std::vector<std::string>> samples(const std::filesystem::path& dir) { return write_sample_files(dir); }

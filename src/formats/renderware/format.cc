@@ -6,7 +6,6 @@
 #include <cctype>
 #include <set>
 
-#include "assay/core/glob.h"
 #include "assay/formats/format.h"
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/edit.h"
@@ -302,7 +301,37 @@ std::string texture_file_name(const TextureNative& t, std::size_t i, std::set<st
   return base;
 }
 
-Result<ExtractStats> extract(const Input& in, const ReadOptions&, const ExtractOptions& x, const OutputDir& dir,
+// The texture dictionary's diagnostics minus the errors of single textures: those are reported
+// as failed entries by extract_each (one message per bad texture).
+void forward_dictionary_diags(const Diagnostics& from, const TextureDictionary& d, Diagnostics& to) {
+  std::set<std::string> texture_errors;
+  for (const TextureNative& t : d.textures())
+    if (!t.error.empty()) texture_errors.insert(t.error);
+  for (const Diagnostic& g : from.items())
+    if (g.severity != Severity::error || !texture_errors.count(g.where.str())) to.add(g);
+}
+
+// Texture i as NAME.png (with mips, NAME.mip<k>.png for the further levels).
+Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, const std::string& name, bool mips,
+                                   const OutputDir& dir) {
+  const TextureNative& tex = d.textures()[i];
+  if (!tex.error.empty())  // could not be read (spec: #rw-real); open() went on with the next one
+    return make_error("", "", kNoOffset, tex.error);  // the reader's message, which names it
+  if (!tex.unsupported.empty())  // listed, not decoded
+    return make_error(kFormat, fmt::format("texture native '{}'", tex.name), tex.offset, tex.unsupported);
+  ExtractCount n;
+  const std::size_t levels = mips ? tex.levels.size() : 1;
+  for (std::size_t k = 0; k < levels; ++k) {
+    ASSAY_TRY(image::Rgba img, d.decode(i, static_cast<std::uint32_t>(k)));
+    ASSAY_TRY(ByteBuffer png, image::encode_png(img));
+    ASSAY_CHECK(dir.write(k == 0 ? name + ".png" : fmt::format("{}.mip{}.png", name, k), png));
+    n.files++;
+    n.bytes += png.size();
+  }
+  return n;
+}
+
+Result<ExtractStats> extract(const Input& in, const ReadOptions& ro, const ExtractOptions& x, const OutputDir& dir,
                              Diagnostics& diags) {
   ASSAY_TRY(TopLevel t, top_level(in));
   const Section& top = t.first();
@@ -312,38 +341,24 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions&, const ExtractO
     e.kind = ErrorKind::unsupported;
     return e;
   }
-  // a texture that cannot be read or decoded is reported and skipped; the others are written
-  // (exit 1 through the errors; spec: #rw-real)
+  // a texture that cannot be read or decoded is a failed entry; the others are written
+  // (exit 1; spec: #rw-real)
   TextureOptions to;
   to.keep_going = true;
-  ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, diags.sink(), to));
-  ExtractStats stats;
+  Diagnostics opened;
+  ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, opened.sink(), to));
+  forward_dictionary_diags(opened, d, diags);
+  std::vector<ExtractItem> items;
+  std::vector<std::string> names;
   std::set<std::string> used;
   for (std::size_t i = 0; i < d.textures().size(); ++i) {
     const TextureNative& tex = d.textures()[i];
-    const std::string name = texture_file_name(tex, i, used);
-    if (!glob_any(x.globs, std::string(tex.name)) && !glob_any(x.globs, name)) continue;
-    if (!tex.error.empty()) continue;  // reported by open()
-    if (!tex.unsupported.empty()) {  // listed, not decoded: an error for this texture, then go on
-      diags.error(make_error(kFormat, fmt::format("texture native '{}'", tex.name), tex.offset,
-                             "not extracted: " + tex.unsupported));
-      continue;
-    }
-    const std::size_t levels = x.mips ? tex.levels.size() : 1;
-    for (std::size_t k = 0; k < levels; ++k) {
-      auto img = d.decode(i, static_cast<std::uint32_t>(k));
-      if (!img) {
-        diags.error(img.error());
-        break;
-      }
-      ASSAY_TRY(ByteBuffer png, image::encode_png(*img));
-      const std::string file = k == 0 ? name + ".png" : fmt::format("{}.mip{}.png", name, k);
-      ASSAY_CHECK(dir.write(file, png));
-      stats.files++;
-      stats.bytes += png.size();
-    }
+    names.push_back(texture_file_name(tex, i, used));
+    const std::uint64_t stored = tex.levels.empty() ? 0 : tex.levels[0].data.size();
+    items.push_back({std::string(tex.name), {names.back()}, names.back() + ".png", stored});
   }
-  return stats;
+  auto write = [&](std::size_t i, const OutputDir& out, unsigned) { return write_texture(d, i, names[i], x.mips, out); };
+  return extract_stats(extract_each(items, write, extract_policy(x, ro), dir));
 }
 
 image::Rgba demo_image(std::uint32_t w, std::uint32_t h, std::uint32_t colours) {

@@ -36,6 +36,7 @@ struct EditPlan {
   std::vector<std::string> remove;  // each must exist
   unsigned threads = 0;             // encoding threads (0 = all cores)
   std::uint32_t lzma_preset = 6;
+  ProgressFn progress;  // raw bytes of each block encoded, with its file's name (core/progress.h)
 };
 
 struct EditReport {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "assay/core/bytes.h"
+#include "assay/core/progress.h"
 #include "assay/formats/igarchive/archive.h"
 
 namespace assay::igarchive {
@@ -43,6 +44,7 @@ struct WriterOptions {
   std::optional<ByteBuffer> toc_pad;   // pad after the TOC (round trip); default zeros
   std::optional<std::uint32_t> slop;   // default: the minimal slop (rule 4)
   unsigned threads = 0;                // compression threads (0 = all cores)
+  ProgressFn progress;                 // raw bytes of each block compressed, with its file's name
 };
 
 // Builds the archive. Errors: duplicate hashes, a name table/offset that does not fit the
