@@ -77,12 +77,18 @@ TEST_F(ProgressCli, SilentWhenStderrIsAFile) {
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
 }
 
-TEST_F(ProgressCli, ExtractDrawsInATerminal) {
+TEST_F(ProgressCli, ExtractAndVerifyDrawInATerminal) {
   ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "a.arc") + " " + q(t / "in")).exit_code, 0);
-  const std::string shown = run_in_terminal("extract " + q(t / "a.arc") + " -o " + q(t / "x") + " --threads 1", t.path());
+  std::string shown = run_in_terminal("extract " + q(t / "a.arc") + " -o " + q(t / "x") + " --threads 1", t.path());
   EXPECT_NE(shown.find("\rextract: "), std::string::npos) << shown;
   EXPECT_NE(shown.find("% "), std::string::npos) << shown;
   EXPECT_TRUE(fs::exists(t / "x" / "alpha.bin"));
+  shown = run_in_terminal("verify " + q(t / "a.arc"), t.path());  // every block decoded
+  EXPECT_NE(shown.find("\rverify: "), std::string::npos) << shown;
+  EXPECT_NE(shown.find("ok (0 errors"), std::string::npos) << shown;
+  const auto v = run_cli("verify " + q(t / "a.arc"));
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.err.find('\r'), std::string::npos) << v.err;
 }
 
 }  // namespace

@@ -91,6 +91,7 @@ class IgArchiveContainer final : public Container {
     iga::VerifyOptions vo;
     vo.threads = options().threads;
     vo.member_cap = options().igarchive.member_cap;
+    vo.progress = options().progress;
     iga::verify(input().bytes, input().name, vo, out);
   }
 

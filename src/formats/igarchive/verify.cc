@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/igarchive/archive.h"
 
@@ -187,12 +188,19 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
       BlockDecoder dec;
       ByteBuffer scratch = ByteBuffer(kBlockSize);
     };
+    std::uint64_t total = 0;
+    for (const Job& j : jobs) total += j.b.usize;
+    Progress bar("verify", total, opt.progress);
+    bar.set_bytes();
     parallel_for_state(jobs.size(), opt.threads, [] { return WorkerState{}; }, [&](WorkerState& w, std::size_t i) {
       const Job& j = jobs[i];
       BlockResult& r = results[i];
+      bar.set_current(std::string(j.f->name));
       auto rr = a.read_block(*j.f, j.b, std::span<std::uint8_t>(w.scratch.data(), j.b.usize), w.dec, &r.rep);
       if (!rr) r.ok = false, r.err = rr.error();
+      bar.advance(j.b.usize);
     });
+    bar.finish();
   }
   const unsigned pw = a.prefix_width();
   for (const FileEntry& f : a.files()) {

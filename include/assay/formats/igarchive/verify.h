@@ -12,6 +12,7 @@ struct VerifyOptions {
   unsigned threads = 0;         // block decoding (0 = all cores)
   bool decode = true;           // decode every block (the codec rules)
   std::uint64_t member_cap = std::uint64_t{1} << 30;
+  bool progress = false;        // draw the decoding's progress on stderr (core Progress)
 };
 
 // Appends every problem found to `out` (errors, warnings, notes). Never throws, never crashes.
