@@ -21,28 +21,6 @@ Error InstanceFile::error(std::string structure, std::uint64_t offset, std::stri
   return e;
 }
 
-static FileHeader read_header(const ByteReader& r) {
-  FileHeader h;
-  h.checksum = r.at_unchecked<std::uint64_t>(0x00);
-  h.version = r.at_unchecked<std::uint32_t>(0x08);
-  h.header_size = r.at_unchecked<std::uint16_t>(0x0C);
-  h.descriptor_size = r.at_unchecked<std::uint16_t>(0x0E);
-  h.template_entry_size = r.at_unchecked<std::uint16_t>(0x10);
-  h.name_entry_size = r.at_unchecked<std::uint16_t>(0x12);
-  h.instance_count = r.at_unchecked<std::uint32_t>(0x14);
-  h.name_count = r.at_unchecked<std::uint32_t>(0x18);
-  h.template_count = r.at_unchecked<std::uint32_t>(0x1C);
-  h.data_offset = r.at_unchecked<std::uint32_t>(0x20);
-  h.data_size = r.at_unchecked<std::uint32_t>(0x24);
-  h.name_offset = r.at_unchecked<std::uint32_t>(0x28);
-  h.name_size = r.at_unchecked<std::uint32_t>(0x2C);
-  h.raw_offset = r.at_unchecked<std::uint32_t>(0x30);
-  h.raw_size = r.at_unchecked<std::uint32_t>(0x34);
-  for (std::uint64_t o = 0x30; o < 0x40; ++o)
-    if (r.data()[o] != 0) h.padding_zero = false;
-  return h;
-}
-
 // The end of the three tables (spec: oni.md#oni-3-4), in 64 bits: cannot wrap for u32 counts.
 static std::uint64_t tables_end(const FileHeader& h) {
   return kHeaderSize + std::uint64_t(h.instance_count) * kDescriptorSize +
@@ -55,7 +33,7 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   f.r_ = ByteReader(bytes, Endian::little, kFormat);
   if (bytes.size() < kHeaderSize)
     return f.error("header", 0, fmt::format("file is 0x{:x} bytes, shorter than the 0x40-byte header", bytes.size()));
-  f.h_ = read_header(f.r_);
+  f.h_ = record_at<FileHeader>(bytes.data());  // the 0x40 bytes are there (checked above)
   const FileHeader& h = f.h_;
   // spec: oni.md#oni-3-3
   if (h.version == 0x31335256) return f.error("header", 0x08, "big-endian instance file, not supported");
@@ -96,7 +74,7 @@ TemplateEntry InstanceFile::template_entry(std::uint32_t i) const noexcept {
   // spec: oni.md#oni-3-4: the engine reads them right after the name directory.
   const std::uint64_t o = kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize +
                           std::uint64_t(h_.name_count) * kNameEntrySize + i * kTemplateEntrySize;
-  return {r_.at_unchecked<std::uint64_t>(o), r_.at_unchecked<std::uint32_t>(o + 8), r_.at_unchecked<std::uint32_t>(o + 12)};
+  return record_at<TemplateEntry>(r_.data().data() + o);
 }
 
 Result<std::string_view> InstanceFile::name_at(std::uint32_t name_offset, std::uint32_t i) const {

@@ -311,7 +311,7 @@ std::unique_ptr<LoadedFile> load_by_checksum(const std::filesystem::path& path, 
   const LayoutSet* set = nullptr;
   std::optional<Error> why;
   if (bytes.size() >= kHeaderSize) {  // shorter files fail to open below
-    auto r = layouts.for_checksum(load<std::uint64_t>(bytes.data(), Endian::little));
+    auto r = layouts.for_checksum(record_at<FileHeader>(bytes.data()).checksum);
     if (r) set = *r;
     else why = r.error();
   }

@@ -11,6 +11,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
+#include "assay/core/record.h"
 
 namespace assay::oni {
 
@@ -39,7 +40,11 @@ inline constexpr std::uint16_t kFlagDuplicateSource = 0x08;  // informational
 inline constexpr std::uint64_t kChecksumV10 = 0x0003BCDF33DC271Full;
 inline constexpr std::uint64_t kChecksumV11 = 0x0003BCDF23C13061ull;
 
+// The records below decode through core/record.h: each reads exactly kSize little-endian bytes.
+
+// spec: oni.md#oni-3-1
 struct FileHeader {
+  static constexpr std::size_t kSize = 0x40;
   std::uint64_t checksum = 0;
   std::uint32_t version = 0;
   std::uint16_t header_size = 0, descriptor_size = 0, template_entry_size = 0, name_entry_size = 0;
@@ -47,9 +52,32 @@ struct FileHeader {
   std::uint32_t data_offset = 0, data_size = 0, name_offset = 0, name_size = 0;
   std::uint32_t raw_offset = 0, raw_size = 0;  // VR32 only (0x30, 0x34)
   bool padding_zero = true;                    // 0x30-0x3F all zero (VR31)
+  static constexpr FileHeader decode(RecordCursor& c) {
+    FileHeader h;
+    h.checksum = c.u64();
+    h.version = c.u32();
+    h.header_size = c.u16();
+    h.descriptor_size = c.u16();
+    h.template_entry_size = c.u16();
+    h.name_entry_size = c.u16();
+    h.instance_count = c.u32();
+    h.name_count = c.u32();
+    h.template_count = c.u32();
+    h.data_offset = c.u32();
+    h.data_size = c.u32();
+    h.name_offset = c.u32();
+    h.name_size = c.u32();
+    h.raw_offset = c.u32();
+    h.raw_size = c.u32();
+    const std::uint64_t unused = c.u64();  // 0x38-0x3F
+    h.padding_zero = h.raw_offset == 0 && h.raw_size == 0 && unused == 0;
+    return h;
+  }
 };
 
+// spec: oni.md#oni-3-5
 struct Descriptor {
+  static constexpr std::size_t kSize = 0x14;
   std::uint32_t tag = 0;
   std::uint32_t data_offset = 0;  // from the data block, past the 8-byte instance header
   std::uint32_t name_offset = 0;  // from the name block
@@ -59,13 +87,49 @@ struct Descriptor {
   [[nodiscard]] bool unnamed() const noexcept { return (flags() & kFlagUnnamed) != 0; }
   [[nodiscard]] bool placeholder() const noexcept { return (flags() & kFlagPlaceholder) != 0; }
   [[nodiscard]] bool duplicate() const noexcept { return (flags() & kFlagDuplicate) != 0; }
+  static constexpr Descriptor decode(RecordCursor& c) { return {c.u32(), c.u32(), c.u32(), c.u32(), c.u32()}; }
 };
 
+// spec: oni.md#oni-3-9
 struct TemplateEntry {
+  static constexpr std::size_t kSize = 0x10;
   std::uint64_t checksum = 0;
   std::uint32_t tag = 0;
   std::uint32_t count = 0;
+  static constexpr TemplateEntry decode(RecordCursor& c) { return {c.u64(), c.u32(), c.u32()}; }
 };
+
+// One name directory entry (spec: oni.md#oni-3-8): a descriptor index, then 4 unused bytes.
+struct NameEntry {
+  static constexpr std::size_t kSize = 0x08;
+  std::uint32_t index = 0;
+  static constexpr NameEntry decode(RecordCursor& c) {
+    NameEntry e{c.u32()};
+    c.skip(4);
+    return e;
+  }
+};
+
+// The 8 bytes before an instance's data (spec: oni.md#oni-3-7): index << 8 | 1, then the file id.
+struct InstanceHeader {
+  static constexpr std::size_t kSize = 0x08;
+  std::uint32_t id = 0, file_id = 0;
+  static constexpr InstanceHeader decode(RecordCursor& c) { return {c.u32(), c.u32()}; }
+};
+
+static_assert(kRecordSizeMatches<FileHeader> && kRecordSizeMatches<Descriptor> && kRecordSizeMatches<TemplateEntry> &&
+              kRecordSizeMatches<NameEntry> && kRecordSizeMatches<InstanceHeader>);
+static_assert(FileHeader::kSize == kHeaderSize && Descriptor::kSize == kDescriptorSize &&
+              TemplateEntry::kSize == kTemplateEntrySize && NameEntry::kSize == kNameEntrySize &&
+              InstanceHeader::kSize == kInstanceHeaderSize);
+
+// A record of T at `p`, whose kSize bytes the caller's checked table or block holds (open()
+// checked it): the decode bounded to those bytes, little-endian, inlined to plain loads.
+template <Record T>
+[[nodiscard]] constexpr T record_at(const std::uint8_t* p) noexcept {
+  RecordCursor c(ByteView(p, T::kSize), Endian::little);
+  return T::decode(c);
+}
 
 class InstanceFile {
  public:
@@ -86,12 +150,15 @@ class InstanceFile {
 
   // i < instance_count (open() checked the table lies in the file). Inline: the walk's hot path.
   [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept {
+    // Descriptor::decode's fields read as plain loads: GCC 12 at -O2 keeps RecordCursor's byte loop
+    // (twice the check's time); record_test-style agreement is pinned in check_records_test.cc.
     const std::uint64_t o = descriptor_offset(i);
     return {r_.at_unchecked<std::uint32_t>(o), r_.at_unchecked<std::uint32_t>(o + 4), r_.at_unchecked<std::uint32_t>(o + 8),
             r_.at_unchecked<std::uint32_t>(o + 12), r_.at_unchecked<std::uint32_t>(o + 16)};
   }
   [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept;
   [[nodiscard]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept {
+    // NameEntry::index as a plain load (see descriptor()).
     return r_.at_unchecked<std::uint32_t>(kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize + std::uint64_t(i) * kNameEntrySize);
   }
   [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + std::uint64_t(i) * kDescriptorSize; }
