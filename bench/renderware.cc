@@ -91,9 +91,9 @@ const ByteBuffer& stream(std::size_t payload) {
   if (b.empty()) {
     const std::size_t n = 512;
     ByteWriter w;
-    w.u32(rw::id::kExtension), w.u32(static_cast<std::uint32_t>(n * (12 + payload))), w.u32(rw::kStampWarriors);
+    w.u32(rw::id::kExtension), w.u32(static_cast<std::uint32_t>(n * (12 + payload))), w.u32(rw::kStampDefault);
     for (std::size_t i = 0; i < n; ++i) {
-      w.u32(rw::id::kStruct), w.u32(static_cast<std::uint32_t>(payload)), w.u32(rw::kStampWarriors);
+      w.u32(rw::id::kStruct), w.u32(static_cast<std::uint32_t>(payload)), w.u32(rw::kStampDefault);
       w.zeros(payload);
     }
     b = w.take();

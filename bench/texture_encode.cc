@@ -42,10 +42,10 @@ ByteBuffer dictionary(bool ps2) {
     s.platform = ps2 ? rw::kPlatformPS2 : rw::kPlatformD3D9;
     s.format = ps2 ? rw::TexelFormat::pal8 : rw::TexelFormat::dxt1;
     s.name = "t" + std::to_string(i);
-    s.stamp = ps2 ? rw::kStampWarriors : rw::kStampGtaSa;
+    s.stamp = ps2 ? rw::kStampDefault : rw::kStampGtaSa;
     natives.push_back(*rw::encode_texture_native(s, image::testimg::few_colours(kSide, kSide, 4), {}));
   }
-  return rw::writer::texture_dictionary(natives, ps2 ? 6 : 2, ps2 ? rw::kStampWarriors : rw::kStampGtaSa);
+  return rw::writer::texture_dictionary(natives, ps2 ? 6 : 2, ps2 ? rw::kStampDefault : rw::kStampGtaSa);
 }
 
 void run_edit(benchmark::State& st, bool ps2) {

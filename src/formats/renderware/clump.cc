@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "children.h"
+#include "records.h"
 
 namespace assay::rw {
 
@@ -64,7 +65,8 @@ class ClumpReader {
   }
 
  private:
-  static std::uint32_t u32(ByteView v, std::size_t o) { return load<std::uint32_t>(v.data() + o, Endian::little); }
+  // A word of a struct whose size the caller checked (records::u32_at stops on a missing check).
+  static std::uint32_t u32(ByteView v, std::uint64_t o) { return records::u32_at(v, o); }
   Error err(std::string structure, std::uint64_t off, std::string m) const {
     return make_error(kFormat, structure, base_ + off, std::move(m));
   }
@@ -85,7 +87,8 @@ class ClumpReader {
         *node_name = std::string_view(reinterpret_cast<const char*>(k.body.data()), k.body.size());
       if (k.h.type == id::kBinMesh && g && k.body.size() >= 12) {
         g->has_bin_mesh = true;
-        g->mesh_flags = u32(k.body, 0), g->mesh_count = u32(k.body, 4), g->mesh_indices = u32(k.body, 8);
+        const auto m = records::decode_at<records::BinMeshHeader>(k.body, 0);
+        g->mesh_flags = m.flags, g->mesh_count = m.meshes, g->mesh_indices = m.indices;
       }
     }
     return {};
@@ -98,13 +101,15 @@ class ClumpReader {
     if (n > (st.body.size() - 4) / 56)
       return err("Frame List struct", st.offset,
                  fmt::format("{} frames need {} bytes but the struct holds {}", n, 4 + 56ull * n, st.body.size()));
+    ASSAY_TRY(auto frames, RecordTable<records::Frame>::open(records::le_reader(st.body, base_ + st.body_offset()), 4,
+                                                             n, "Frame List struct"));
     s_.frames.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const std::size_t o = 4 + std::size_t{i} * 56;
+      const records::Frame fr = frames[i];
       FrameSummary& f = s_.frames[i];
-      for (int k = 0; k < 3; ++k) f.position[k] = std::bit_cast<float>(u32(st.body, o + 36 + 4 * k));
-      f.parent = static_cast<std::int32_t>(u32(st.body, o + 48));
-      f.flags = u32(st.body, o + 52);
+      for (int k = 0; k < 3; ++k) f.position[k] = fr.position[static_cast<std::size_t>(k)];
+      f.parent = fr.parent;
+      f.flags = fr.flags;
     }
     std::uint32_t fi = 0;
     for (std::size_t i = 1; i < kids.size(); ++i) {
@@ -146,10 +151,11 @@ class ClumpReader {
     ASSAY_TRY(Child st, first_struct(kids, gc, 16));
     GeometrySummary g;
     g.offset = base_ + gc.offset;
-    g.format_flags = u32(st.body, 0);
-    g.triangles = u32(st.body, 4);
-    g.vertices = u32(st.body, 8);
-    g.morph_targets = u32(st.body, 12);
+    const auto gs = records::decode_at<records::GeometryStruct>(st.body, 0);  // 16 bytes checked
+    g.format_flags = gs.format_flags;
+    g.triangles = gs.triangles;
+    g.vertices = gs.vertices;
+    g.morph_targets = gs.morph_targets;
     g.native = (g.format_flags & 0x01000000u) != 0;
     g.uv_sets = (g.format_flags >> 16) & 0xFF;
     if (g.uv_sets == 0) g.uv_sets = (g.format_flags & 0x80) ? 2 : (g.format_flags & 0x04) ? 1 : 0;
@@ -181,7 +187,8 @@ class ClumpReader {
       return short_struct("the counts");
     for (std::uint32_t m = 0; m < g.morph_targets; ++m) {
       if (!range_ok(need, 24, st.body.size())) return short_struct(fmt::format("morph target {}", m));
-      const std::uint32_t has_v = u32(st.body, need + 16), has_n = u32(st.body, need + 20);
+      const auto mt = records::decode_at<records::MorphTarget>(st.body, need);
+      const std::uint32_t has_v = mt.has_vertices, has_n = mt.has_normals;
       need += 24;
       if (!add(has_v ? v : 0, 12) || !add(has_n ? v : 0, 12)) return short_struct("the morph targets");
       if (need > st.body.size()) return short_struct(fmt::format("morph target {}", m));
@@ -227,8 +234,9 @@ class ClumpReader {
     ASSAY_TRY(auto kids, detail::read_children(b_, mc.offset, base_));
     ASSAY_TRY(Child st, first_struct(kids, mc, 16));
     MaterialSummary m;
-    std::copy_n(st.body.data() + 4, 4, m.color);
-    m.textured = u32(st.body, 12) != 0;
+    const auto ms = records::decode_at<records::MaterialStruct>(st.body, 0);  // 16 bytes checked
+    std::copy(ms.colour.begin(), ms.colour.end(), m.color);
+    m.textured = ms.textured != 0;
     for (std::size_t i = 1; i < kids.size(); ++i) {
       const Child& k = kids[i];
       if (k.h.type == id::kTexture) {
@@ -255,9 +263,10 @@ class ClumpReader {
     ASSAY_TRY(auto kids, detail::read_children(b_, ac.offset, base_));
     ASSAY_TRY(Child st, first_struct(kids, ac, 12));
     AtomicSummary a;
-    a.frame_index = u32(st.body, 0);
-    a.geometry_index = u32(st.body, 4);
-    a.flags = u32(st.body, 8);
+    const auto as = records::decode_at<records::AtomicStruct>(st.body, 0);  // 12 bytes checked
+    a.frame_index = as.frame_index;
+    a.geometry_index = as.geometry_index;
+    a.flags = as.flags;
     for (std::size_t i = 1; i < kids.size(); ++i) {
       if (kids[i].h.type == id::kGeometry) {
         a.own_geometry = true;

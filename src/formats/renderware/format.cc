@@ -382,7 +382,7 @@ Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir)
   ASSAY_TRY(auto t8, writer::ps2_texture_from_rgba("ramp_pal8", {demo_image(64, 64, 200), demo_image(32, 32, 200)}, false));
   ASSAY_TRY(ByteBuffer n4, writer::ps2_texture_native(t4));
   ASSAY_TRY(ByteBuffer n8, writer::ps2_texture_native(t8));
-  const ByteBuffer ps2 = writer::texture_dictionary({n4, n8}, 6, kStampWarriors);
+  const ByteBuffer ps2 = writer::texture_dictionary({n4, n8}, 6, kStampDefault);
   // PC: one DXT1 64x32 texture (D3D9, GTA convention raster 0x200)
   writer::D3d9Texture dt;
   dt.name = "tiles_dxt1";

@@ -128,12 +128,8 @@ Result<SectionHeader> read_section_header(ByteView bytes, std::uint64_t offset, 
   if (!range_ok(offset, SectionHeader::kSize, bytes.size()))
     return make_error(kFormat, "section header", base + offset,
                       fmt::format("needs 12 bytes but only {} remain", offset <= bytes.size() ? bytes.size() - offset : 0));
-  const std::uint8_t* p = bytes.data() + offset;
-  SectionHeader h;
-  h.type = load<std::uint32_t>(p, Endian::little);
-  h.size = load<std::uint32_t>(p + 4, Endian::little);
-  h.stamp = load<std::uint32_t>(p + 8, Endian::little);
-  return h;
+  const ByteReader r(bytes, Endian::little, kFormat, base);
+  return read_record<SectionHeader>(r, offset, "section header");
 }
 
 }  // namespace assay::rw

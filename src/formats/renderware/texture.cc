@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "records.h"
 #include "texture_internal.h"
 
 namespace assay::rw {
@@ -63,10 +64,13 @@ Result<void> read_native_into(ByteView bytes, std::uint64_t offset, std::uint64_
   if (self.h.type != id::kTextureNative)
     return make_error(kFormat, detail::describe(self.h.type), base + offset, "expected a Texture Native (0x15)");
   ASSAY_TRY(auto kids, detail::read_children(bytes, offset, base));
-  if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
+  const auto platform = kids.empty() || kids[0].h.type != id::kStruct
+                            ? std::nullopt
+                            : records::leading<records::NativePlatform>(kids[0].body);
+  if (!platform)
     return make_error(kFormat, "Texture Native", base + offset,
                       "the first child is not a Struct holding the platform id");
-  tex.platform = load<std::uint32_t>(kids[0].body.data(), Endian::little);
+  tex.platform = platform->platform;
   switch (tex.platform) {
     case kPlatformPS2: return detail::read_ps2_native(bytes, base, kids, tex, diag, opt);
     case kPlatformD3D8:
@@ -113,10 +117,12 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
   TextureDictionary d;
   d.offset_ = base;
   d.stamp_ = self.h.stamp;
-  if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
-    return make_error(kFormat, "Texture Dictionary", base, "the first child is not a 4-byte Struct {count, device}");
-  d.count_ = load<std::uint16_t>(kids[0].body.data(), Endian::little);
-  d.device_id_ = load<std::uint16_t>(kids[0].body.data() + 2, Endian::little);
+  const auto st = kids.empty() || kids[0].h.type != id::kStruct
+                      ? std::nullopt
+                      : records::leading<records::DictionaryStruct>(kids[0].body);  // spec: #rw-5-1
+  if (!st) return make_error(kFormat, "Texture Dictionary", base, "the first child is not a 4-byte Struct {count, device}");
+  d.count_ = st->count;
+  d.device_id_ = st->device_id;
   std::size_t natives = 0;
   for (std::size_t i = 1; i < kids.size(); ++i) natives += kids[i].h.type == id::kTextureNative;
   if (natives != d.count_)  // R7

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "assay/image/dxt.h"
+#include "records.h"
 #include "texture_internal.h"
 
 namespace assay::rw::detail {
@@ -30,10 +31,10 @@ image::PixelFormat pixel_format(TexelFormat f) {
 
 namespace {
 
-std::string_view fixed_string(const std::uint8_t* p, std::size_t n) {
-  const auto* c = reinterpret_cast<const char*>(p);
+std::string_view fixed_string(ByteView b) {  // char[n], NUL-padded
+  const auto* c = reinterpret_cast<const char*>(b.data());
   std::size_t len = 0;
-  while (len < n && c[len] != 0) ++len;
+  while (len < b.size() && c[len] != 0) ++len;
   return {c, len};
 }
 
@@ -91,7 +92,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
                              TextureNative& tex, const DiagSink& diag, const TextureOptions&) {
   const Child& s = kids[0];
   const bool xbox = tex.platform == kPlatformXbox;
-  const std::uint64_t header = xbox ? 92 : 88;  // spec: #rw-6-1
+  const std::uint64_t header = xbox ? records::kXboxHeaderSize : records::D3dNativeHeader::kSize;  // spec: #rw-6-1
   const std::uint64_t s_abs = base + s.body_offset();
   if (s.h.size < header)
     return texture_error(tex, base + s.offset, fmt::format("struct is {} bytes, shorter than the {}-byte header",
@@ -100,17 +101,17 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
     if (kids[i].h.type != id::kExtension)
       report(diag, Severity::warning, describe(kids[i].h.type), base + kids[i].offset,
              "unexpected child of a texture native");
-  const std::uint8_t* p = s.body.data();
-  tex.filter_addressing = std::uint32_t{p[4]} | std::uint32_t{p[5]} << 8;
-  tex.name = fixed_string(p + 0x08, 32);
-  tex.mask = fixed_string(p + 0x28, 32);
-  tex.raster_format = load<std::uint32_t>(p + 0x48, Endian::little);
-  tex.d3d_format = load<std::uint32_t>(p + 0x4C, Endian::little);
-  tex.width = load<std::uint16_t>(p + 0x50, Endian::little);
-  tex.height = load<std::uint16_t>(p + 0x52, Endian::little);
-  tex.depth = p[0x54];
-  tex.mip_count = p[0x55];
-  tex.d3d_flags = p[0x57];
+  const auto hd = records::decode_at<records::D3dNativeHeader>(s.body, 0);  // size checked above
+  tex.filter_addressing = std::uint32_t{hd.filter} | std::uint32_t{hd.addressing} << 8;
+  tex.name = fixed_string(hd.name);
+  tex.mask = fixed_string(hd.mask);
+  tex.raster_format = hd.raster_format;
+  tex.d3d_format = hd.format_word;
+  tex.width = hd.width;
+  tex.height = hd.height;
+  tex.depth = hd.depth;
+  tex.mip_count = hd.levels;
+  tex.d3d_flags = hd.flags;
   const std::uint32_t rf = tex.raster_format;
   auto unsupported = [&](std::string why) {
     if (tex.unsupported.empty()) tex.unsupported = std::move(why);
@@ -137,7 +138,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
       unsupported(fmt::format("Xbox compression 0x{:02X}", c));
   }
   tex.has_alpha = tex.platform == kPlatformD3D9 ? (tex.d3d_flags & 1) != 0
-                                                : (xbox ? load<std::uint16_t>(p + 0x4C, Endian::little) : tex.d3d_format) != 0;
+                                                : (xbox ? hd.format_word & 0xFFFF : tex.d3d_format) != 0;
   if (tex.format == TexelFormat::unknown) {
     const std::string why = tex.platform == kPlatformD3D9
                                 ? fmt::format("unknown D3D format 0x{:X} (R16)", tex.d3d_format)
@@ -155,7 +156,6 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
                                      tex.height, max_mip_levels(tex.width, tex.height)));
 
   std::uint64_t pos = header;
-  if (xbox) pos = 0x5C;
   if (tex.palette_entries) {  // spec: #rw-6-1 "Palette": PAL4 stores 32 entries
     const std::uint64_t pal = tex.format == TexelFormat::pal8 ? 1024 : 128;
     if (!range_ok(pos, pal, s.h.size))
@@ -166,7 +166,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
   const std::uint32_t faces = (tex.platform == kPlatformD3D9 && (tex.d3d_flags & 2)) ? 6 : 1;
   std::uint64_t xbox_end = 0;
   if (xbox) {
-    const std::uint64_t total = load<std::uint32_t>(p + 0x58, Endian::little);
+    const std::uint64_t total = records::u32_at(s.body, records::D3dNativeHeader::kSize);  // in the 92 checked
     if (!range_ok(pos, total, s.h.size))
       return texture_error(tex, s_abs + 0x58, fmt::format("data of {} bytes runs past the struct (R15)", total));
     xbox_end = pos + total;
@@ -182,7 +182,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
       if (!xbox) {
         if (!range_ok(pos, 4, s.h.size))
           return texture_error(tex, s_abs + pos, fmt::format("level {} size runs past the struct (R15)", i));
-        size = load<std::uint32_t>(p + pos, Endian::little);
+        size = records::u32_at(s.body, pos);
         pos += 4;
       } else if (!sized) {
         break;  // cannot place levels without a size

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "assay/formats/renderware/writer.h"
+#include "records.h"
 #include "texture_encode_internal.h"
 #include "texture_internal.h"
 
@@ -13,7 +14,7 @@ namespace assay::rw::detail {
 
 namespace {
 
-constexpr std::size_t kHeader = 0x58;  // D3D8/D3D9; Xbox adds the u32 total size (spec: #rw-6-1)
+constexpr std::size_t kHeader = records::D3dNativeHeader::kSize;  // Xbox adds the u32 total size (spec: #rw-6-1)
 
 bool is_pal(TexelFormat f) { return f == TexelFormat::pal8 || f == TexelFormat::pal4; }
 
@@ -77,9 +78,10 @@ bool has_alpha(const image::Rgba& img) {
 
 // A fresh header (a new texture) or the original's bytes (a replacement on the same platform).
 ByteBuffer base_header(const NativeSpec& s, ByteView original) {
-  if (original.size() >= 2 * SectionHeader::kSize + kHeader + 4) {
-    const std::uint8_t* body = original.data() + 2 * SectionHeader::kSize;
-    if (load<std::uint32_t>(body, Endian::little) == s.platform) return ByteBuffer(body, body + kHeader);
+  if (original.size() >= 2 * SectionHeader::kSize + kHeader + 4) {  // the native's and its Struct's headers
+    const ByteView head = original.subspan(2 * SectionHeader::kSize, kHeader);
+    if (records::decode_at<records::D3dNativeHeader>(head, 0).platform == s.platform)
+      return ByteBuffer(head.begin(), head.end());
   }
   ByteWriter w;
   w.u32(s.platform);
@@ -148,8 +150,9 @@ Result<ByteBuffer> encode_d3d_native(const NativeSpec& s, const image::Rgba& img
   std::uint32_t rf = keep_rf | pixel_bits(s.format, alpha) | (n > 1 ? raster::kMipmaps : 0);
   if (n == 1 && (keep_rf & raster::kAutoMipmap) && (old.raster_format & raster::kMipmaps)) rf |= raster::kMipmaps;
   store<std::uint32_t>(h.data() + 0x48, rf, Endian::little);
-  set_format_fields(s, h, alpha, old.platform == s.platform ? load<std::uint32_t>(h.data() + 0x4C, Endian::little) : 0,
-                    old.platform == s.platform ? h[0x57] : 0, old.format);
+  const auto kept = records::decode_at<records::D3dNativeHeader>(h, 0);
+  set_format_fields(s, h, alpha, old.platform == s.platform ? kept.format_word : 0,
+                    old.platform == s.platform ? kept.flags : 0, old.format);
   store<std::uint16_t>(h.data() + 0x50, static_cast<std::uint16_t>(top.width), Endian::little);
   store<std::uint16_t>(h.data() + 0x52, static_cast<std::uint16_t>(top.height), Endian::little);
   h[0x54] = static_cast<std::uint8_t>(is_dxt(s.format) && old.format == s.format && old.depth ? old.depth : depth_of(s.format));

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "assay/image/ps2.h"
+#include "records.h"
 #include "texture_internal.h"
 
 namespace assay::rw::detail {
@@ -18,28 +19,7 @@ namespace assay::rw::detail {
 namespace {
 
 constexpr std::uint32_t kPsmCt32 = 0x00, kPsmCt24 = 0x01, kPsmT8 = 0x13, kPsmT4 = 0x14;
-constexpr std::uint64_t kPacketHeader = 0x50;
-
-Ps2RasterHeader parse_header(const std::uint8_t* p) {  // spec: #rw-5-3 (64 bytes)
-  auto u32 = [p](int o) { return load<std::uint32_t>(p + o, Endian::little); };
-  auto u64 = [p](int o) { return load<std::uint64_t>(p + o, Endian::little); };
-  Ps2RasterHeader h;
-  h.width = u32(0x00);
-  h.height = u32(0x04);
-  h.depth = u32(0x08);
-  h.raster_format = load<std::uint16_t>(p + 0x0C, Endian::little);
-  h.layout_version = load<std::uint16_t>(p + 0x0E, Endian::little);
-  h.tex0 = u64(0x10);
-  h.palette_base = u32(0x18);
-  h.tex1_low = u32(0x1C);
-  h.miptbp1 = u64(0x20);
-  h.miptbp2 = u64(0x28);
-  h.pixel_size = u32(0x30);
-  h.palette_size = u32(0x34);
-  h.gs_memory = u32(0x38);
-  h.kl = u32(0x3C);
-  return h;
-}
+constexpr std::uint64_t kPacketHeader = records::GsPacketHeader::kSize;  // spec: #rw-5-6
 
 struct Packet {
   std::uint32_t trx_w = 0, trx_h = 0;
@@ -55,19 +35,17 @@ Result<Packet> read_packet(const TextureNative& t, ByteView data, std::uint64_t 
     return texture_error(t, data_abs + p, fmt::format("{} packet: {} (R10)", what, m));
   };
   if (!range_ok(p, kPacketHeader, limit)) return fail("the packet header runs past its region");
-  const std::uint8_t* q = data.data() + p;
-  auto u32 = [q](int o) { return load<std::uint32_t>(q + o, Endian::little); };
-  auto u64 = [q](int o) { return load<std::uint64_t>(q + o, Endian::little); };
-  if (u32(0x00) != 3 || u32(0x04) != 0x10000000 || u32(0x08) != 0x0E)
-    return fail(fmt::format("GIF tag is {{0x{:X}, 0x{:X}, 0x{:X}}}, expected {{3, 0x10000000, 0x0E}}", u32(0),
-                            u32(4), u32(8)));
-  if (u64(0x18) != 0x51 || u64(0x28) != 0x52 || u64(0x38) != 0x53)
+  const auto q = records::decode_at<records::GsPacketHeader>(data.first(static_cast<std::size_t>(limit)), p);
+  if (q.gif_nloop != 3 || q.gif_nreg != 0x10000000 || q.gif_regs != 0x0E)
+    return fail(fmt::format("GIF tag is {{0x{:X}, 0x{:X}, 0x{:X}}}, expected {{3, 0x10000000, 0x0E}}", q.gif_nloop,
+                            q.gif_nreg, q.gif_regs));
+  if (q.trxpos_reg != 0x51 || q.trxreg_reg != 0x52 || q.trxdir_reg != 0x53)
     return fail("registers are not TRXPOS, TRXREG, TRXDIR (0x51-0x53)");
-  if (u32(0x44) != 0x08000000) return fail(fmt::format("image tag word 0x{:08X} is not IMAGE mode", u32(0x44)));
-  const std::uint64_t nloop = u32(0x40) & 0x7FFF;
+  if (q.image_mode != 0x08000000) return fail(fmt::format("image tag word 0x{:08X} is not IMAGE mode", q.image_mode));
+  const std::uint64_t nloop = q.image_nloop & 0x7FFF;
   Packet k;
-  k.trx_w = u32(0x20);
-  k.trx_h = u32(0x24);
+  k.trx_w = q.trx_width;
+  k.trx_h = q.trx_height;
   k.image_offset = p + kPacketHeader;
   if (!range_ok(k.image_offset, nloop * 16, limit))
     return fail(fmt::format("image of {} quadwords runs past its region (ends at 0x{:x})", nloop, data_abs + limit));
@@ -286,8 +264,9 @@ void check_alpha(const TextureNative& t, std::uint64_t at, const DiagSink& diag)
 Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vector<Child>& kids,
                              TextureNative& tex, const DiagSink& diag, const TextureOptions& opt) {
   // spec: #rw-5-2: Struct(8), String, String, raster container, Extension
-  if (kids[0].h.size < 8) return texture_error(tex, base + kids[0].offset, "platform struct is shorter than 8 bytes");
-  tex.filter_addressing = load<std::uint32_t>(kids[0].body.data() + 4, Endian::little);
+  const auto head = records::leading<records::Ps2NativeStruct>(kids[0].body);
+  if (!head) return texture_error(tex, base + kids[0].offset, "platform struct is shorter than 8 bytes");
+  tex.filter_addressing = head->filter_addressing;
   if (kids.size() < 4 || kids[1].h.type != id::kString || kids[2].h.type != id::kString ||
       kids[3].h.type != id::kStruct)
     return texture_error(tex, tex.offset, "a PS2 native needs Struct, String, String, Struct children");
@@ -311,7 +290,7 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
     return texture_error(tex, base + raster[0].offset,
                          fmt::format("the raster header struct is {} bytes, not 64 (R8)", raster[0].h.size));
   Ps2RasterHeader& h = tex.ps2;
-  h = parse_header(raster[0].body.data());
+  h = records::decode_at<records::RasterHeader>(raster[0].body, 0).h;  // 64 bytes checked above
   h.header_stamp = raster[0].h.stamp;
   tex.width = h.width;
   tex.height = h.height;
@@ -381,29 +360,37 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
 
 namespace {
 
-// True-colour texels in GS order (spec: #rw-real; LRW rasterToImage): PSMCT32 = R, G, B, A
-// (alpha 0-128); 888 = R, G, B (+ one unused byte at depth 32); PSMCT16(S) = R bits 0-4,
-// G 5-9, B 10-14, A 15, channels widened as v * 255 / 31 (librw's conversion).
-void decode_true_colour(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
-  const std::uint32_t bpp = tex.depth / 8;
-  for (std::uint32_t y = 0; y < lv.height; ++y) {
-    const std::uint8_t* in = lv.data.data() + std::size_t{y} * lv.stored_width * bpp;
-    for (std::uint32_t x = 0; x < lv.width; ++x, in += bpp, o += 4) {
-      switch (tex.format) {
-        case TexelFormat::bgra8888: o[0] = in[0], o[1] = in[1], o[2] = in[2], o[3] = image::ps2::expand_alpha(in[3]); break;
-        case TexelFormat::bgrx8888: o[0] = in[0], o[1] = in[1], o[2] = in[2], o[3] = 255; break;
-        default: {
-          const std::uint32_t v = load<std::uint16_t>(in, Endian::little);
-          o[0] = static_cast<std::uint8_t>((v & 31) * 255 / 31);
-          o[1] = static_cast<std::uint8_t>(((v >> 5) & 31) * 255 / 31);
-          o[2] = static_cast<std::uint8_t>(((v >> 10) & 31) * 255 / 31);
-          o[3] = tex.format == TexelFormat::x1r5g5b5 || (v & 0x8000) ? 255 : 0;
-        }
+// One row of true-colour texels (`row` holds width x bpp bytes) to RGBA at `o`.
+void texel_row(TexelFormat f, ByteView row, std::uint32_t bpp, std::uint8_t* o) {
+  for (std::size_t i = 0; i + bpp <= row.size(); i += bpp, o += 4) {
+    switch (f) {
+      case TexelFormat::bgra8888: o[0] = row[i], o[1] = row[i + 1], o[2] = row[i + 2], o[3] = image::ps2::expand_alpha(row[i + 3]); break;
+      case TexelFormat::bgrx8888: o[0] = row[i], o[1] = row[i + 1], o[2] = row[i + 2], o[3] = 255; break;
+      default: {
+        const std::uint32_t v = row[i] | std::uint32_t{row[i + 1]} << 8;
+        o[0] = static_cast<std::uint8_t>((v & 31) * 255 / 31);
+        o[1] = static_cast<std::uint8_t>(((v >> 5) & 31) * 255 / 31);
+        o[2] = static_cast<std::uint8_t>(((v >> 10) & 31) * 255 / 31);
+        o[3] = f == TexelFormat::x1r5g5b5 || (v & 0x8000) ? 255 : 0;
       }
     }
   }
 }
 
+// True-colour texels in GS order (spec: #rw-real; LRW rasterToImage): PSMCT32 = R, G, B, A
+// (alpha 0-128); 888 = R, G, B (+ one unused byte at depth 32); PSMCT16(S) = R bits 0-4,
+// G 5-9, B 10-14, A 15, channels widened as v * 255 / 31 (librw's conversion).
+void decode_true_colour(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
+  const std::uint32_t bpp = tex.depth / 8;
+  if (bpp == 0) return;
+  const std::size_t stride = std::size_t{lv.stored_width} * bpp, row_bytes = std::size_t{lv.width} * bpp;
+  for (std::uint32_t y = 0; y < lv.height; ++y, o += std::size_t{lv.width} * 4) {
+    // the level's bytes were checked against stored_width x height x depth (check_transfer, plain())
+    if (!range_ok(std::size_t{y} * stride, row_bytes, lv.data.size())) return;
+    const ByteView row = lv.data.subspan(std::size_t{y} * stride, row_bytes);
+    texel_row(tex.format, row, bpp, o);
+  }
+}
 }  // namespace
 
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {

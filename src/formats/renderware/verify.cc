@@ -9,6 +9,7 @@
 
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
+#include "records.h"
 
 namespace assay::rw {
 
@@ -44,8 +45,8 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
           emit(counted, Severity::warning, "String", s.offset, "string has no NUL in its body (R18)");
         break;
       case id::kNativeData:  // R17: the inner struct's size may exceed the 0x510 body
-        if (body.size() >= SectionHeader::kSize && load<std::uint32_t>(body.data(), Endian::little) == id::kStruct) {
-          const std::uint32_t inner = load<std::uint32_t>(body.data() + 4, Endian::little);
+        if (const auto in = records::leading<SectionHeader>(body); in && in->type == id::kStruct) {
+          const std::uint32_t inner = in->size;
           if (inner > body.size() - SectionHeader::kSize)
             emit(counted, profile_or_generic(o.walk.profile).native_data_size, "Native Data", s.offset,
                  fmt::format("inner struct claims {} bytes in a {}-byte body; its size is ignored (R17)", inner,

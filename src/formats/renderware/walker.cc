@@ -15,6 +15,7 @@
 
 #include "assay/formats/renderware/texture.h"
 #include "children.h"
+#include "records.h"
 
 namespace assay::rw {
 
@@ -77,10 +78,9 @@ class Walker {
   }
 
  private:
-  bool all_zero(std::uint64_t pos) const {
-    const std::uint8_t* p = b_.data() + pos;
-    const std::uint8_t* e = b_.data() + b_.size();
-    return std::find_if(p, e, [](std::uint8_t c) { return c != 0; }) == e;
+  bool all_zero(std::uint64_t pos) const {  // pos <= size: the walk never passes the end
+    const ByteView rest = b_.subspan(static_cast<std::size_t>(pos));
+    return std::all_of(rest.begin(), rest.end(), [](std::uint8_t c) { return c == 0; });
   }
 
   // Children of a container body [body, end): counted from their headers only (a body that
@@ -91,7 +91,7 @@ class Walker {
     std::uint32_t n = 0;
     std::uint64_t released = body;
     for (std::uint64_t p = body; end - p >= SectionHeader::kSize; ++n) {
-      const std::uint64_t size = load<std::uint32_t>(b_.data() + p + 4, Endian::little);
+      const std::uint64_t size = records::decode_at<SectionHeader>(b_, p).size;
       if (size > end - p - SectionHeader::kSize) return n + 1;
       p += SectionHeader::kSize + size;
       if (progress_ && p >= released + kProgressStep) {
@@ -112,12 +112,9 @@ class Walker {
                  fmt::format("children do not fill the container: a tail of {} bytes at 0x{:x} (R2)", left,
                              base_ + pos));
     }
-    const std::uint8_t* h = b_.data() + pos;
     Section s;
     s.offset = base_ + pos;
-    s.header.type = load<std::uint32_t>(h, Endian::little);
-    s.header.size = load<std::uint32_t>(h + 4, Endian::little);
-    s.header.stamp = load<std::uint32_t>(h + 8, Endian::little);
+    s.header = records::decode_at<SectionHeader>(b_, pos);  // left >= 12 checked above
     s.depth = static_cast<std::uint32_t>(stack_.size());
     s.parent = stack_.empty() ? -1 : static_cast<std::int32_t>(stack_.back().s.index);
     // R1 before anything else (spec: #rw-4-1 "Check size against the bytes left")
@@ -164,7 +161,7 @@ class Walker {
       ++o.seen;
       // The platform word of a texture native's first Struct (exception 1 of #rw-4-3).
       if (o.s.header.type == id::kTextureNative && o.seen == 1 && s.header.type == id::kStruct && s.header.size >= 4)
-        o.ps2 = load<std::uint32_t>(b_.data() + body, Endian::little) == kPlatformPS2;
+        o.ps2 = records::decode_at<records::NativePlatform>(b_, body).platform == kPlatformPS2;
     }
     if (visit_) visit_(s);
     if (s.container) {

@@ -10,6 +10,7 @@
 
 #include "assay/formats/renderware/texture.h"
 #include "assay/image/ps2.h"
+#include "records.h"
 
 namespace assay::rw::writer {
 
@@ -65,7 +66,7 @@ Result<Ps2Texture> ps2_texture_from_rgba(std::string name, const std::vector<ima
     if (img.pixels.size() != std::size_t{img.width} * img.height * 4) return werr("pixel buffer size mismatch");
     ByteBuffer idx(std::size_t{img.width} * img.height);
     for (std::size_t k = 0; k < idx.size(); ++k) {
-      const std::uint32_t c = load<std::uint32_t>(img.pixels.data() + 4 * k, Endian::little);
+      const std::uint32_t c = records::u32_at(img.pixels, 4 * k);  // RGBA as r | g << 8 | b << 16 | a << 24
       auto it = index.find(c);
       if (it == index.end()) {
         if (index.size() == max) return werr(fmt::format("more than {} colours", max));

@@ -61,7 +61,7 @@ Result<Found> find_section(LoadContext& ctx, ChunkWindow& w, std::uint32_t want)
   ASSAY_CHECK(w.read(off + sec.size(), "RenderWare stream"));  // what the reader consumed
   ASSAY_TRY(const rw::SectionHeader sh, rw::read_section_header(sec, 0, w.base() + off));
   const RwSection s{want, sh.size, sh.stamp, w.base() + off};
-  if (s.stamp != rw::kStampWarriors) ctx.warn(fmt::format("stamp 0x{:08x} differs from the disc's 0x1C02000A", s.stamp), s.offset + 8);
+  if (s.stamp != kRenderWareStamp) ctx.warn(fmt::format("stamp 0x{:08x} differs from the disc's 0x1C02000A", s.stamp), s.offset + 8);
   // spec: #wr-7-4: after the top-level section, fewer than 16 zero bytes (the chunk's padding).
   const ByteView rest = w.rest();
   bool zero = rest.size() < 16;

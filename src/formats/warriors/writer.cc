@@ -227,16 +227,18 @@ ByteBuffer rw_texture_dictionary(std::uint16_t textures) {
     t.palette.assign(16, 0xFF000000u);
     t.palette[1] = 0xFFFFFFFFu;
     t.levels.push_back(ByteBuffer(64, static_cast<std::uint8_t>(i & 1)));
+    t.stamp = kRenderWareStamp;
     auto n = rw::writer::ps2_texture_native(t);
     if (n) natives.push_back(std::move(*n));
   }
-  return rw::writer::texture_dictionary(natives, 6);
+  return rw::writer::texture_dictionary(natives, 6, kRenderWareStamp);
 }
 
 ByteBuffer rw_clump(std::uint32_t atomics) {
   rw::writer::ClumpDesc d;
   d.frames = 1;
   d.geometries.assign(atomics, rw::writer::ClumpGeometry{});
+  d.stamp = kRenderWareStamp;
   return rw::writer::clump(d);
 }
 

@@ -84,7 +84,7 @@ TEST(RwCli, TreeAndVerify) {
   const auto& s = j["sections"];
   ASSERT_EQ(s.size(), 12u);  // dict, struct, native, struct, 2 strings, raster + 2, ext + sky, ext
   EXPECT_EQ(s[0]["id"], 0x16);
-  EXPECT_EQ(s[0]["version"], "3.7.0.2 build 0x000A");
+  EXPECT_EQ(s[0]["version"], "3.7.0.2 build 0xFFFF");  // kStampDefault 0x1C02FFFF (spec #rw-2-3)
   EXPECT_EQ(s[2]["offset"], 28);
   EXPECT_EQ(s[2]["name"], "Texture Native");
   EXPECT_EQ(s[6]["container"], true);  // the PS2 raster struct

@@ -264,7 +264,7 @@ TEST(RwMipCount, BeyondTheSizeIsAnError) {
 TEST(RwClumps, EveryTopLevelClumpIsListed) {
   const ByteBuffer b = w::clumps({{.frames = 2, .geometries = {{3, 1, "a"}}, .node_names = {"one", "one_l0"}},
                                   {.frames = 1, .geometries = {{4, 2, ""}, {5, 3, "b"}}, .node_names = {"two"}},
-                                  {.frames = 3, .geometries = {{6, 4, "a"}}, .stamp = kStampWarriors}});
+                                  {.frames = 3, .geometries = {{6, 4, "a"}}, .stamp = kStampDefault}});
   auto in = Input::from_buffer("many.dff", b);
   ASSERT_EQ(kRenderWareFormat.identify(in), 100);
   auto info = kRenderWareFormat.info(in, {});
@@ -305,7 +305,7 @@ TEST(RwIdentify, ContentDecidesNeverTheName) {
     ByteBuffer b = w::clump({.stamp = stamp});
     EXPECT_EQ(f.identify(in(b, "x.dff")), 0) << std::hex << stamp;
   }
-  for (std::uint32_t stamp : {0x310u, 0x0800FFFFu, 0x1005FFFFu, kStampWarriors, kStampGtaSa}) {
+  for (std::uint32_t stamp : {0x310u, 0x0800FFFFu, 0x1005FFFFu, 0x1C02000Au, kStampGtaSa}) {  // spec #rw-2-3 stamps
     ByteBuffer b = w::clump({.stamp = stamp});
     EXPECT_EQ(f.identify(in(b, "x.dff")), 100) << std::hex << stamp;
   }

@@ -19,7 +19,7 @@ inline Result<TextureDictionary> open_strict(ByteView b, const DiagSink& d = {})
   return TextureDictionary::open(b, 0, d, o);
 }
 
-inline void hdr(ByteWriter& w, std::uint32_t type, std::uint32_t size, std::uint32_t stamp = kStampWarriors) {
+inline void hdr(ByteWriter& w, std::uint32_t type, std::uint32_t size, std::uint32_t stamp = kStampDefault) {
   w.u32(type), w.u32(size), w.u32(stamp);
 }
 

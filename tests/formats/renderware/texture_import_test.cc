@@ -163,7 +163,7 @@ ByteBuffer ps2_dict(bool pal4, std::uint32_t size, std::uint32_t levels) {
   auto n = writer::ps2_texture_native(*t);
   auto t2 = writer::ps2_texture_from_rgba("other", {testimg::few_colours(16, 16, 4)}, pal4);
   auto n2 = writer::ps2_texture_native(*t2);
-  return writer::texture_dictionary({*n, *n2}, 6, kStampWarriors);
+  return writer::texture_dictionary({*n, *n2}, 6, kStampDefault);
 }
 
 // spec #rw-5-9 worked sizes: PAL8 64 x 64 with 3 levels -> pixelSize 5,616, paletteSize 1,104.
@@ -180,7 +180,7 @@ TEST(TextureImport, Ps2Pal8PhotographicWithMips) {
   EXPECT_EQ(t.ps2.csm(), 0u);  // CSM1
   EXPECT_EQ(t.filter_addressing, 0x3306u);
   EXPECT_EQ(t.mask, "m");
-  EXPECT_EQ(t.stamp, kStampWarriors);
+  EXPECT_EQ(t.stamp, kStampDefault);
   EXPECT_EQ(d.device_id(), 6);
   EXPECT_GE(image::psnr(src, decoded(d, 0)), 35.0);
   for (std::uint32_t i = 1; i < 3; ++i) {  // each mip is the area mean of the source

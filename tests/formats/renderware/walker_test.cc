@@ -146,7 +146,7 @@ TEST(RwWalk, DeepNestingIsCappedR6) {
   for (std::uint32_t i = 0; i < n; ++i) {
     store<std::uint32_t>(b.data() + 12 * i, 0x03, Endian::little);
     store<std::uint32_t>(b.data() + 12 * i + 4, (n - 1 - i) * 12, Endian::little);
-    store<std::uint32_t>(b.data() + 12 * i + 8, kStampWarriors, Endian::little);
+    store<std::uint32_t>(b.data() + 12 * i + 8, kStampDefault, Endian::little);
   }
   auto t = walk(b, 0, {});
   ASSERT_FALSE(t.ok());
@@ -227,7 +227,7 @@ TEST(RwWalk, TouchesOnlyHeaders) {
   auto put = [&](std::size_t o, std::uint32_t t, std::uint32_t s) {
     store<std::uint32_t>(p + o, t, Endian::little);
     store<std::uint32_t>(p + o + 4, s, Endian::little);
-    store<std::uint32_t>(p + o + 8, kStampWarriors, Endian::little);
+    store<std::uint32_t>(p + o + 8, kStampDefault, Endian::little);
   };
   put(at, 0x10, 12 + raw + 12);
   put(at + 12, 0x0C, raw);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "assay/core/bytes.h"
+#include "assay/core/record.h"
 
 namespace assay::rw {
 
@@ -83,16 +84,27 @@ std::uint32_t encode_stamp(std::uint32_t version, std::uint32_t build) noexcept;
 // True for 0x30000 <= version <= 0x3FFFF.
 bool plausible_stamp(std::uint32_t stamp) noexcept;
 
-inline constexpr std::uint32_t kStampWarriors = 0x1C02000A;  // 3.7.0.2 build 0x000A
-inline constexpr std::uint32_t kStampGtaSa = 0x1803FFFF;     // 3.6.0.3
+// The writers' default stamp: 3.7.0.2 with no build given (0xFFFF), the newest RenderWare 3
+// version a stream in renderware.md#rw-2-3 carries (librw's samples). A game's own stamp is
+// passed in by the caller (the Warriors' is warriors::kRenderWareStamp).
+inline constexpr std::uint32_t kStampDefault = 0x1C02FFFF;  // 3.7.0.2 build 0xFFFF
+inline constexpr std::uint32_t kStampGtaSa = 0x1803FFFF;    // 3.6.0.3 build 0xFFFF
 
-// spec: renderware.md#rw-2-1
+// spec: renderware.md#rw-2-1 (a Record of core/record.h: little-endian, 12 bytes)
 struct SectionHeader {
   static constexpr std::uint64_t kSize = 12;
   std::uint32_t type = 0;
   std::uint32_t size = 0;   // body bytes after the header, children included
   std::uint32_t stamp = 0;  // libraryIdStamp
+  static constexpr SectionHeader decode(RecordCursor& c) {
+    SectionHeader h;
+    h.type = c.u32();
+    h.size = c.u32();
+    h.stamp = c.u32();
+    return h;
+  }
 };
+static_assert(kRecordSizeMatches<SectionHeader>);
 
 // Reads the header at `offset` of `bytes` (no check of the body). Errors give base + offset.
 Result<SectionHeader> read_section_header(ByteView bytes, std::uint64_t offset,

@@ -15,12 +15,12 @@
 namespace assay::rw::writer {
 
 // One section: header {type, body.size(), stamp} then body.
-ByteBuffer section(std::uint32_t type, ByteView body, std::uint32_t stamp = kStampWarriors);
+ByteBuffer section(std::uint32_t type, ByteView body, std::uint32_t stamp = kStampDefault);
 // A container: header then the concatenated children.
 ByteBuffer container(std::uint32_t type, const std::vector<ByteBuffer>& children,
-                     std::uint32_t stamp = kStampWarriors);
+                     std::uint32_t stamp = kStampDefault);
 // A String section: text, NUL, NUL padding to a multiple of 4.
-ByteBuffer string_section(std::string_view text, std::uint32_t stamp = kStampWarriors);
+ByteBuffer string_section(std::string_view text, std::uint32_t stamp = kStampDefault);
 
 // A PS2 paletted texture (spec: renderware.md#rw-5). Colours are 8-bit RGBA; the writer stores
 // alpha in the PS2 0-128 range (the smallest a' with min(a' * 255 / 128, 255) == a: exact round
@@ -32,7 +32,7 @@ struct Ps2Texture {
   std::vector<std::uint32_t> palette;   // RGBA packed as r | g << 8 | b << 16 | a << 24
   std::vector<ByteBuffer> levels;       // per level: (width >> i) x (height >> i) indices
   std::uint32_t filter_addressing = 0x1102;  // linear, wrap/wrap
-  std::uint32_t stamp = kStampWarriors;
+  std::uint32_t stamp = kStampDefault;
   // 2: GS upload packets (PAL8 always swizzled; PAL4 swizzled above 3.1.0.0, else sent plain
   // with an 8 x 2 palette); 1 or 0: the old plain layout (1 = PAL8 swizzled), levels at
   // 64-byte steps, then the palette's entries (spec: renderware.md#rw-real, #rw-5-7).
@@ -76,7 +76,7 @@ Result<ByteBuffer> d3d9_texture_native(const D3d9Texture& t);
 
 // A Texture Dictionary (0x16): struct {count, device}, natives, empty extension.
 ByteBuffer texture_dictionary(const std::vector<ByteBuffer>& natives, std::uint16_t device_id,
-                              std::uint32_t stamp = kStampWarriors);
+                              std::uint32_t stamp = kStampDefault);
 
 // A small clump (spec: renderware.md#rw-7): `frames` frames (a chain, frame 0 the root), one
 // non-native triangle-list geometry per entry of `geometries`, one atomic per geometry (frame =
@@ -89,7 +89,7 @@ struct ClumpDesc {
   std::uint32_t frames = 1;
   std::vector<ClumpGeometry> geometries{ClumpGeometry{}};
   std::vector<std::string> node_names;  // Rockstar node names per frame (optional)
-  std::uint32_t stamp = kStampWarriors;
+  std::uint32_t stamp = kStampDefault;
 };
 ByteBuffer clump(const ClumpDesc& d);
 // Several clumps back to back as top-level sections (Manhunt's model files; spec:

@@ -19,6 +19,9 @@
 namespace assay::warriors {
 
 inline constexpr std::string_view kFormat = "warriors";
+// The RenderWare library stamp of every stream on the disc but five: 3.7.0.2 build 0x000A
+// (spec: renderware.md#rw-2-3); the Warriors' writers pass it to the RenderWare writer.
+inline constexpr std::uint32_t kRenderWareStamp = 0x1C02000A;
 inline constexpr std::uint32_t kSector = 2048;
 inline constexpr std::uint64_t kDirHeaderSize = 16;
 inline constexpr std::uint64_t kDirRowSize = 12;

@@ -1,0 +1,247 @@
+// RenderWare's on-disk records with their sizes (core/record.h): each decode reads exactly kSize
+// bytes, little-endian. The section header itself is rw::SectionHeader (section.h, #rw-2-1).
+// spec: renderware.md#rw-5-1 (dictionary struct), #rw-5-2 .. #rw-5-6 (PS2 native), #rw-6-1 (D3D
+// header), #rw-7 (clump structs).
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include "assay/core/record.h"
+#include "assay/formats/renderware/section.h"
+#include "assay/formats/renderware/texture.h"
+
+namespace assay::rw::records {
+
+inline ByteReader le_reader(ByteView b, std::uint64_t base = 0) { return ByteReader(b, Endian::little, kFormat, base); }
+
+// A decode_at outside its bytes: a programming error (the caller's size check is missing). It
+// stops the program in every build type, like RecordTable::operator[]; never a read past the view.
+[[noreturn]] inline void record_outside(std::size_t size, std::uint64_t at, std::size_t bytes) noexcept {
+  std::fprintf(stderr, "assay: renderware record of %zu bytes at 0x%llx lies outside %zu bytes\n", size,
+               static_cast<unsigned long long>(at), bytes);
+  std::abort();
+}
+
+// T at `at` of `b`, for an offset whose room the caller's rule has checked (a walk step, a struct
+// of a proven size). Data-driven offsets go through read_record (an Error) or leading().
+template <Record T>
+[[nodiscard]] T decode_at(ByteView b, std::uint64_t at) noexcept {
+  static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
+  if (!fits<T>(b, at)) record_outside(T::kSize, at, b.size());
+  RecordCursor c(b.subspan(static_cast<std::size_t>(at), T::kSize), Endian::little);
+  return T::decode(c);
+}
+
+// The T a struct's body opens with; nullopt when the body is shorter than T.
+template <Record T>
+[[nodiscard]] std::optional<T> leading(ByteView body) noexcept {
+  if (!fits<T>(body)) return std::nullopt;
+  return decode_at<T>(body, 0);
+}
+
+// A little-endian u32 at `at` of `b`: a struct's word whose room was checked.
+[[nodiscard]] inline std::uint32_t u32_at(ByteView b, std::uint64_t at) noexcept {
+  return decode_at<Word32>(b, at).value;
+}
+
+// The first Struct of a Texture Dictionary: u16 textureCount, u16 deviceId (#rw-5-1).
+struct DictionaryStruct {
+  static constexpr std::size_t kSize = 4;
+  std::uint16_t count = 0, device_id = 0;
+  static constexpr DictionaryStruct decode(RecordCursor& c) {
+    DictionaryStruct d;
+    d.count = c.u16();
+    d.device_id = c.u16();
+    return d;
+  }
+};
+
+// The platform id that opens every texture native's first Struct (#rw-5-2, #rw-6-1).
+struct NativePlatform {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t platform = 0;
+  static constexpr NativePlatform decode(RecordCursor& c) { return {c.u32()}; }
+};
+
+// A PS2 native's first Struct: platform, filterAddressing (#rw-5-2, 8 bytes).
+struct Ps2NativeStruct {
+  static constexpr std::size_t kSize = 8;
+  std::uint32_t platform = 0, filter_addressing = 0;
+  static constexpr Ps2NativeStruct decode(RecordCursor& c) {
+    Ps2NativeStruct s;
+    s.platform = c.u32();
+    s.filter_addressing = c.u32();
+    return s;
+  }
+};
+
+// The 64-byte PS2 raster header (#rw-5-3). header_stamp is not in these bytes (the caller sets it).
+struct RasterHeader {
+  static constexpr std::size_t kSize = 64;
+  Ps2RasterHeader h;
+  static constexpr RasterHeader decode(RecordCursor& c) {
+    RasterHeader r;
+    r.h.width = c.u32();
+    r.h.height = c.u32();
+    r.h.depth = c.u32();
+    r.h.raster_format = c.u16();
+    r.h.layout_version = c.u16();
+    r.h.tex0 = c.u64();
+    r.h.palette_base = c.u32();
+    r.h.tex1_low = c.u32();
+    r.h.miptbp1 = c.u64();
+    r.h.miptbp2 = c.u64();
+    r.h.pixel_size = c.u32();
+    r.h.palette_size = c.u32();
+    r.h.gs_memory = c.u32();
+    r.h.kl = c.u32();
+    return r;
+  }
+};
+
+// The 0x50 bytes before a GS upload packet's image (#rw-5-6): GIF tag, TRXPOS, TRXREG, TRXDIR,
+// image-mode GIF tag.
+struct GsPacketHeader {
+  static constexpr std::size_t kSize = 0x50;
+  std::uint32_t gif_nloop = 0, gif_nreg = 0, gif_regs = 0;
+  std::uint64_t trxpos_reg = 0, trxreg_reg = 0, trxdir_reg = 0;
+  std::uint32_t trx_width = 0, trx_height = 0;
+  std::uint32_t image_nloop = 0, image_mode = 0;
+  static constexpr GsPacketHeader decode(RecordCursor& c) {
+    GsPacketHeader k;
+    k.gif_nloop = c.u32();
+    k.gif_nreg = c.u32();
+    k.gif_regs = c.u32();
+    c.skip(4 + 8);  // +0x0C unused, +0x10 TRXPOS value
+    k.trxpos_reg = c.u64();
+    k.trx_width = c.u32();
+    k.trx_height = c.u32();
+    k.trxreg_reg = c.u64();
+    c.skip(8);  // +0x30 TRXDIR value
+    k.trxdir_reg = c.u64();
+    k.image_nloop = c.u32();
+    k.image_mode = c.u32();
+    c.skip(8);
+    return k;
+  }
+};
+
+// The D3D8/D3D9/Xbox native header (#rw-6-1): 88 bytes; Xbox adds the u32 total size at +0x58.
+struct D3dNativeHeader {
+  static constexpr std::size_t kSize = 0x58;
+  std::uint32_t platform = 0;
+  std::uint8_t filter = 0, addressing = 0;
+  ByteView name, mask;  // char[32] each, NUL-padded
+  std::uint32_t raster_format = 0;
+  std::uint32_t format_word = 0;  // +0x4C: hasAlpha (D3D8), D3D format (D3D9), u16 hasAlpha + u16 (Xbox)
+  std::uint16_t width = 0, height = 0;
+  std::uint8_t depth = 0, levels = 0, raster_type = 0, flags = 0;
+  static constexpr D3dNativeHeader decode(RecordCursor& c) {
+    D3dNativeHeader h;
+    h.platform = c.u32();
+    h.filter = c.u8();
+    h.addressing = c.u8();
+    c.skip(2);
+    h.name = c.bytes(32);
+    h.mask = c.bytes(32);
+    h.raster_format = c.u32();
+    h.format_word = c.u32();
+    h.width = c.u16();
+    h.height = c.u16();
+    h.depth = c.u8();
+    h.levels = c.u8();
+    h.raster_type = c.u8();
+    h.flags = c.u8();
+    return h;
+  }
+};
+inline constexpr std::uint64_t kXboxHeaderSize = D3dNativeHeader::kSize + 4;  // + u32 total size
+
+// A Frame List frame (#rw-7-1, 56 bytes): rotation[9], position[3], parent, flags.
+struct Frame {
+  static constexpr std::size_t kSize = 56;
+  std::array<float, 3> position{};
+  std::int32_t parent = 0;
+  std::uint32_t flags = 0;
+  static constexpr Frame decode(RecordCursor& c) {
+    Frame f;
+    c.skip(36);  // the rotation matrix (not summarised)
+    for (float& p : f.position) p = c.f32();
+    f.parent = c.i32();
+    f.flags = c.u32();
+    return f;
+  }
+};
+
+// The fixed part of a Geometry struct (#rw-7-2).
+struct GeometryStruct {
+  static constexpr std::size_t kSize = 16;
+  std::uint32_t format_flags = 0, triangles = 0, vertices = 0, morph_targets = 0;
+  static constexpr GeometryStruct decode(RecordCursor& c) {
+    GeometryStruct g;
+    g.format_flags = c.u32();
+    g.triangles = c.u32();
+    g.vertices = c.u32();
+    g.morph_targets = c.u32();
+    return g;
+  }
+};
+
+// A morph target's head (#rw-7-2): sphere[4], hasVertices, hasNormals.
+struct MorphTarget {
+  static constexpr std::size_t kSize = 24;
+  std::uint32_t has_vertices = 0, has_normals = 0;
+  static constexpr MorphTarget decode(RecordCursor& c) {
+    MorphTarget m;
+    c.skip(16);
+    m.has_vertices = c.u32();
+    m.has_normals = c.u32();
+    return m;
+  }
+};
+
+// The first 16 bytes of a Material struct (#rw-7-2): flags, colour RGBA, unused, isTextured.
+struct MaterialStruct {
+  static constexpr std::size_t kSize = 16;
+  std::array<std::uint8_t, 4> colour{};
+  std::uint32_t textured = 0;
+  static constexpr MaterialStruct decode(RecordCursor& c) {
+    MaterialStruct m;
+    c.skip(4);
+    for (auto& v : m.colour) v = c.u8();
+    c.skip(4);
+    m.textured = c.u32();
+    return m;
+  }
+};
+
+// The first 12 bytes of an Atomic struct (#rw-7-3): frameIndex, geometryIndex, flags.
+struct AtomicStruct {
+  static constexpr std::size_t kSize = 12;
+  std::uint32_t frame_index = 0, geometry_index = 0, flags = 0;
+  static constexpr AtomicStruct decode(RecordCursor& c) {
+    AtomicStruct a;
+    a.frame_index = c.u32();
+    a.geometry_index = c.u32();
+    a.flags = c.u32();
+    return a;
+  }
+};
+
+// The head of a Bin Mesh extension (#rw-7-2): flags, mesh count, total index count.
+struct BinMeshHeader {
+  static constexpr std::size_t kSize = 12;
+  std::uint32_t flags = 0, meshes = 0, indices = 0;
+  static constexpr BinMeshHeader decode(RecordCursor& c) {
+    BinMeshHeader b;
+    b.flags = c.u32();
+    b.meshes = c.u32();
+    b.indices = c.u32();
+    return b;
+  }
+};
+
+}  // namespace assay::rw::records
