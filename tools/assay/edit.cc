@@ -108,7 +108,10 @@ void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const cha
   example(*sub, op == EditOp::remove    ? "assay remove game.pak -o new.pak old/unused.igz"
                 : op == EditOp::replace ? "assay replace game.pak -o new.pak actors/hero.igz=hero.igz"
                                         : "assay add game.pak --in-place extra/readme.txt=readme.txt");
-  sub->callback([&cli, op, a] { cli.fail(run_edit(cli, op, *a)); });
+  sub->callback([&cli, op, a] {
+    a->json = a->json || cli.json;  // the global --json too
+    cli.fail(run_edit(cli, op, *a));
+  });
 }
 
 }  // namespace

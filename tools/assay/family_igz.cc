@@ -48,7 +48,10 @@ void add_dump(Cli& cli, CLI::App& sub, const std::shared_ptr<DumpArgs>& args) {
   sub.add_option("file", args->file, "igz file (ARCHIVE::INNER reads an inner file)")->required();
   sub.add_flag("--json", args->json, "machine-readable output (docs/cli.md#igz)");
   cli.add_read_options(sub);
-  sub.callback([&cli, args] { cli.fail(do_dump(cli, *args)); });
+  sub.callback([&cli, args] {
+    args->json = args->json || cli.json;  // the global --json too
+    cli.fail(do_dump(cli, *args));
+  });
 }
 
 bool has_subcommand(const CLI::App& app, const std::string& name) {

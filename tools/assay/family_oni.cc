@@ -25,6 +25,7 @@ void add_check(Cli& cli, CLI::App& oni) {
   sub->add_flag("--json", a->json, "machine-readable output (docs/cli.md)");
   cli.add_read_options(*sub);
   sub->callback([&cli, a] {
+    a->json = a->json || cli.json;  // the global --json too
     std::vector<std::filesystem::path> in(a->inputs.begin(), a->inputs.end());
     std::error_code ec;
     const auto dir = std::filesystem::is_directory(in[0], ec) ? in[0] : in[0].parent_path();

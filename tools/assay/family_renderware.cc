@@ -83,7 +83,10 @@ void register_renderware(Cli& cli) {
   tree->add_option("file", args->file, "a RenderWare stream (ARCHIVE::INNER reads an inner file)")->required();
   tree->add_flag("--json", args->json, "machine-readable output (docs/cli.md)");
   example(*tree, "assay rw tree --json GAME::level1.lev::0002_47.bin");
-  tree->callback([&cli, args] { cli.fail(do_tree(*args)); });
+  tree->callback([&cli, args] {
+    args->json = args->json || cli.json;  // the global --json too
+    cli.fail(do_tree(*args));
+  });
 }
 
 }  // namespace assay::cli

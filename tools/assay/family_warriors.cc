@@ -129,6 +129,7 @@ void register_warriors(Cli& cli) {
   example(*classify, "assay warriors classify --json GAME/");
   cli.add_read_options(*classify);
   classify->callback([&cli, a] {
+    a->json = a->json || cli.json;  // the global --json too
     auto in = Input::open(a->disc);
     if (!in) return cli.fail(report(in.error()));
     ReadOptions ro = cli.read;
@@ -145,6 +146,7 @@ void register_warriors(Cli& cli) {
   example(*load, "assay warriors load GAME::level1.lev");
   cli.add_read_options(*load);
   load->callback([&cli, a] {
+    a->json = a->json || cli.json;
     const auto shape = a->flat ? warriors::ContainerShape::flat
                                : a->grouped ? warriors::ContainerShape::grouped : warriors::ContainerShape::automatic;
     // DISC::NAME like every verb (the library's load_spec takes DISC:NAME).
