@@ -34,7 +34,9 @@ TEST_F(WritingVerbExitCodes, PackReplaceAddRemoveHash) {
 
   EXPECT_EQ(run_cli("replace " + q("a.arc") + " -o " + q("r1.arc") + " a.txt=" + q("new.txt")).exit_code, 0);
   EXPECT_EQ(run_cli("replace " + q("a.arc") + " -o " + q("r2.arc") + " zzz.txt=" + q("new.txt")).exit_code, 2);
-  EXPECT_EQ(run_cli("replace " + q("a.arc") + " -o " + q("r3.arc") + " a.txt=" + q("nofile")).exit_code, 2);
+  auto missing = run_cli("replace " + q("a.arc") + " -o " + q("r3.arc") + " a.txt=" + q("nofile"));
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
   EXPECT_EQ(run_cli("replace " + q("cut.arc") + " -o " + q("r4.arc") + " a.txt=" + q("new.txt")).exit_code, 1);
   EXPECT_EQ(run_cli("replace " + q("a.arc") + " a.txt=" + q("new.txt")).exit_code, 2);  // neither -o nor --in-place
   EXPECT_EQ(run_cli("add " + q("a.arc") + " -o " + q("d1.arc") + " c.txt=" + q("new.txt")).exit_code, 0);

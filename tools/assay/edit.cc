@@ -3,6 +3,7 @@
 // arguments, reads the FILEs and prints the report (docs/cli.md#edit).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "assay/core/folder.h"
@@ -41,7 +42,10 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
       if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
         return usage_error(item + ": expected NAME=FILE");
       c.name = item.substr(0, eq);
-      ASSAY_TRY(c.data, read_regular_file(item.substr(eq + 1)));
+      const std::string file = item.substr(eq + 1);
+      std::error_code ec;
+      if (!std::filesystem::exists(file, ec)) return io_error(file, "no such file (the FILE of " + item + ")");
+      ASSAY_TRY(c.data, read_regular_file(file));
     }
     req.changes.push_back(std::move(c));
   }
