@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace assay::detail {
 
 Error record_decode_mismatch(const ByteReader& r, std::string_view structure, std::uint64_t offset,
@@ -28,6 +31,13 @@ Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t
                   std::uint64_t index, std::uint64_t count) {
   return r.error(structure, offset,
                  fmt::format("index {} is outside the table of {} records", index, count));
+}
+
+void table_index_violation(std::string_view structure, std::uint64_t index, std::uint64_t count) noexcept {
+  std::fprintf(stderr, "assay: internal: %.*s[%llu] read outside the table of %llu records\n",
+               static_cast<int>(structure.size()), structure.data(), static_cast<unsigned long long>(index),
+               static_cast<unsigned long long>(count));
+  std::abort();
 }
 
 }  // namespace assay::detail

@@ -14,12 +14,8 @@ struct Pair {
   static constexpr std::size_t kSize = 6;
   std::uint16_t a = 0;
   std::uint32_t b = 0;
-  static constexpr Pair decode(RecordCursor& c) {
-    Pair p;
-    p.a = c.u16();
-    p.b = c.u32();
-    return p;
-  }
+  // A braced list is evaluated left to right: a then b.
+  static constexpr Pair decode(RecordCursor& c) { return {c.u16(), c.u32()}; }
 };
 
 // Declares 8 bytes but reads 6: must be caught at compile time.
@@ -36,10 +32,8 @@ struct DataDependent {
   static constexpr std::size_t kSize = 4;
   std::uint32_t a = 0, b = 0;
   static constexpr DataDependent decode(RecordCursor& c) {
-    DataDependent d;
-    d.a = c.u32();
-    if ((d.a & 0xFF) == 1) d.b = c.u32();
-    return d;
+    const std::uint32_t a = c.u32();
+    return {a, (a & 0xFF) == 1 ? c.u32() : 0u};
   }
 };
 
@@ -124,7 +118,28 @@ TEST(RecordTable, YieldsRecordsByIndexAndIteration) {
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.error().structure, "pairs");
   EXPECT_NE(out.error().message.find("index 3"), std::string::npos);
-  EXPECT_EQ((*t)[3].a, 0u);  // outside: decoded over no bytes, never read
+  EXPECT_EQ(out.error().offset, 0u);  // the table's offset
+}
+
+// An index outside the table is never a silent all-zero record: at() gives an Error naming the
+// table and index, operator[] (for loops bounded by size()) stops the program.
+TEST(RecordTableDeathTest, OutOfRangeIndexIsAnErrorNeverZero) {
+  ByteReader r(ByteView(kPairs), Endian::little, "test", 0x200);
+  auto t = RecordTable<Pair>::open(r, 6, 2, "pairs");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ((*t)[1].a, 0xFEFFu);  // the last record: bytes 12-13, little-endian
+  for (std::uint64_t i : {2ull, 3ull, ~0ull}) {
+    auto e = t->at(i);
+    ASSERT_FALSE(e.ok()) << i;
+    EXPECT_EQ(e.error().structure, "pairs");
+    EXPECT_EQ(e.error().offset, 0x206u);
+    EXPECT_NE(e.error().message.find("outside the table of 2 records"), std::string::npos) << e.error().message;
+  }
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH((void)(*t)[2], "pairs\\[2\\] read outside the table of 2 records");
+  EXPECT_DEATH((void)(*t)[~0ull], "outside the table");
+  RecordTable<Word32> empty;
+  EXPECT_DEATH((void)empty[0], "outside the table of 0 records");
 }
 
 TEST(RecordTable, TruncationAtEveryByte) {
@@ -166,6 +181,43 @@ TEST(RecordTable, WordTables) {
   EXPECT_EQ((*t)[3].value, 0xFAFBFCFDu);
   ASSERT_TRUE(t->at(3).ok());
   EXPECT_EQ(t->at(3)->value, 0xFAFBFCFDu);
+}
+
+TEST(ReadWord, WidthsAndOutOfRange) {
+  ByteReader le(ByteView(kPairs), Endian::little, "test", 0x300);
+  ByteReader be(ByteView(kPairs), Endian::big, "test");
+  EXPECT_EQ(*read_word(le, 6, 2, "w"), 0x2010u);
+  EXPECT_EQ(*read_word(be, 6, 4, "w"), 0x10203040u);
+  EXPECT_EQ(*read_word(le, 10, 8, "w"), 0xFAFBFCFDFEFF6050ull);  // bytes 10-17
+  EXPECT_EQ(*read_word(be, 17, 1, "w"), 0xFAu);
+  auto past = read_word(le, 11, 8, "igObjectList element");  // 7 bytes remain
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().structure, "igObjectList element");
+  EXPECT_EQ(past.error().offset, 0x300u + 11);
+  EXPECT_FALSE(read_word(le, 18, 1, "w").ok());
+  EXPECT_FALSE(read_word(le, ~0ull, 4, "w").ok());  // offset + width wraps
+}
+
+// "IGA\x1A" as a u32 is 0x1A414749 (spec: alchemy.md#overview-byteorder): little-endian files store
+// 49 47 41 1A, big-endian ones 1A 41 47 49.
+constexpr std::uint8_t kIgaLe[] = {0x49, 0x47, 0x41, 0x1A, 0x0B, 0, 0, 0};
+constexpr std::uint8_t kIgaBe[] = {0x1A, 0x41, 0x47, 0x49, 0, 0, 0, 0x08};
+static_assert(probe_byte_order(ByteView(kIgaLe), 0x1A414749u)->endian == Endian::little);
+static_assert(probe_byte_order(ByteView(kIgaBe), 0x1A414749u)->prefix.version == 8);
+
+TEST(ProbeByteOrder, FindsTheOrderWhereTheMagicReadsRight) {
+  auto le = probe_byte_order(ByteView(kIgaLe), 0x1A414749u);
+  ASSERT_TRUE(le.has_value());
+  EXPECT_EQ(le->endian, Endian::little);
+  EXPECT_EQ(le->prefix.magic, 0x1A414749u);
+  EXPECT_EQ(le->prefix.version, 0x0Bu);
+  auto be = probe_byte_order(ByteView(kIgaBe), 0x1A414749u);
+  ASSERT_TRUE(be.has_value());
+  EXPECT_EQ(be->endian, Endian::big);
+  EXPECT_EQ(be->prefix.version, 8u);
+  EXPECT_FALSE(probe_byte_order(ByteView(kIgaLe), 0x49475A01u).has_value());  // IGZ\x01
+  EXPECT_FALSE(probe_byte_order(ByteView(kIgaLe).first(7), 0x1A414749u).has_value());
+  EXPECT_FALSE(probe_byte_order(ByteView{}, 0).has_value());
 }
 
 TEST(NextRecord, AdvancesTheCursor) {

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -114,6 +115,9 @@ Error table_too_large(const ByteReader& r, std::string_view structure, std::uint
                       std::uint64_t count, std::size_t size);
 Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t offset,
                   std::uint64_t index, std::uint64_t count);
+// RecordTable::operator[] outside [0, size()): prints the table and index, then aborts.
+[[noreturn]] void table_index_violation(std::string_view structure, std::uint64_t index,
+                                        std::uint64_t count) noexcept;
 }  // namespace detail
 
 // Decodes T from `bytes` (exactly T::kSize of them); an Error if the decode's consumption does not
@@ -177,11 +181,12 @@ class RecordTable {
     return decode_record<T>(r_, raw(i), offset_of(i), structure_);
   }
 
-  // Record i for an index the caller took from [0, size()) (a loop, the iterator). An index outside
-  // decodes as an overrun cursor and yields T::decode over no bytes (all zero fields): never a read
-  // outside the table.
+  // Record i for an index the caller took from [0, size()) (a loop bounded by size(), the
+  // iterator). An index outside is a programming error: it stops the program in every build type
+  // (never a made-up all-zero record). An index that comes from the data goes through at().
   [[nodiscard]] T operator[](std::uint64_t i) const noexcept {
-    RecordCursor c(i < count_ ? raw(i) : ByteView{}, r_.endian());
+    if (i >= count_) detail::table_index_violation(structure_, i, count_);
+    RecordCursor c(raw(i), r_.endian());
     return T::decode(c);
   }
 
@@ -232,5 +237,40 @@ using Word8 = Word<std::uint8_t>;
 using Word16 = Word<std::uint16_t>;
 using Word32 = Word<std::uint32_t>;
 using Word64 = Word<std::uint64_t>;
+
+// The word of `width` bytes (1, 2, 4 or 8: a pointer or index whose size the layout decides) at
+// `offset` of r; an Error naming the structure and offset when it does not lie inside r.
+[[nodiscard]] inline Result<std::uint64_t> read_word(const ByteReader& r, std::uint64_t offset,
+                                                     unsigned width, std::string_view structure) {
+  ASSAY_TRY(ByteView b, r.bytes(offset, width, structure));
+  RecordCursor c(b, r.endian());
+  return c.word(width);
+}
+
+// A magic word then a version word, the opening of Alchemy's igArchive and igz files: the byte
+// order in which the magic reads right is the file's (spec: alchemy.md#overview-byteorder).
+struct MagicVersion {
+  static constexpr std::size_t kSize = 8;
+  std::uint32_t magic = 0, version = 0;
+  static constexpr MagicVersion decode(RecordCursor& c) { return {c.u32(), c.u32()}; }
+};
+
+struct ByteOrderProbe {
+  Endian endian = Endian::little;
+  MagicVersion prefix;
+};
+
+// The byte order (little, then big) in which `bytes` opens with `magic`, and the magic + version
+// read in it; nullopt for fewer than 8 bytes or another magic.
+[[nodiscard]] constexpr std::optional<ByteOrderProbe> probe_byte_order(ByteView bytes,
+                                                                       std::uint32_t magic) noexcept {
+  if (!fits<MagicVersion>(bytes)) return std::nullopt;
+  for (Endian e : {Endian::little, Endian::big}) {
+    RecordCursor c(bytes.first(MagicVersion::kSize), e);
+    const MagicVersion p = MagicVersion::decode(c);
+    if (p.magic == magic) return ByteOrderProbe{e, p};
+  }
+  return std::nullopt;
+}
 
 }  // namespace assay
