@@ -16,22 +16,26 @@ namespace assay::oni {
 
 static std::uint64_t name_key(std::string_view s) { return std::hash<std::string_view>{}(s); }
 
+// The name index is open addressing over pairs of u32: the key's high half (a tag that settles most
+// probes without touching the name), then descriptor + 1 (0: empty slot).
 void index_names(LoadedFile& g) {
   g.name_index.clear();
   if (!g.opened || g.file.is_oni()) return;
   const std::uint32_t m = g.file.name_count();
   std::size_t cap = 16;
   while (cap < std::size_t(m) * 2) cap *= 2;
-  std::vector<std::uint32_t> table(cap, 0);
+  std::vector<std::uint32_t> table(2 * cap, 0);
   std::string_view prev;
   for (std::uint32_t k = 0; k < m; ++k) {
     const std::uint32_t idx = g.file.name_entry_index(k);
     // An entry out of range or out of order: the engine's binary search could miss names, so keep it.
     if (idx >= g.names.size() || (k > 0 && prev.compare(g.names[idx]) >= 0)) return;
     prev = g.names[idx];
-    std::size_t at = name_key(prev) & (cap - 1);
-    while (table[at] != 0) at = (at + 1) & (cap - 1);
-    table[at] = idx + 1;
+    const std::uint64_t key = name_key(prev);
+    std::size_t at = key & (cap - 1);
+    while (table[2 * at + 1] != 0) at = (at + 1) & (cap - 1);
+    table[2 * at] = static_cast<std::uint32_t>(key >> 32);
+    table[2 * at + 1] = idx + 1;
   }
   g.name_index = std::move(table);
 }
@@ -40,9 +44,13 @@ void index_names(LoadedFile& g) {
 // (same answers: the directory is sorted and duplicate-free), else its binary search.
 static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_view name) {
   if (!g.name_index.empty()) {
-    const std::size_t mask = g.name_index.size() - 1;
-    for (std::size_t at = name_key(name) & mask; g.name_index[at] != 0; at = (at + 1) & mask)
-      if (g.names[g.name_index[at] - 1] == name) return g.name_index[at] - 1;
+    const std::size_t mask = g.name_index.size() / 2 - 1;
+    const std::uint64_t key = name_key(name);
+    const auto tag = static_cast<std::uint32_t>(key >> 32);
+    for (std::size_t at = key & mask; g.name_index[2 * at + 1] != 0; at = (at + 1) & mask) {
+      const std::uint32_t idx = g.name_index[2 * at + 1] - 1;
+      if (g.name_index[2 * at] == tag && g.names[idx] == name) return idx;
+    }
     return std::nullopt;
   }
   std::uint32_t lo = 0, hi = g.file.name_count();

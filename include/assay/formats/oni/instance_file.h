@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -165,6 +166,16 @@ class InstanceFile {
   // The full name (tag included) of descriptor i; "" when unnamed. Errors: offset past the
   // name block, no NUL before the block's end.
   [[nodiscard]] Result<std::string_view> name(std::uint32_t i) const;
+  // d's name when it is well formed (offset inside the name block, a NUL within the block and the
+  // 64 KiB scan limit); nullopt otherwise, name_at then says why. Inline: the validation's hot path.
+  [[nodiscard]] std::optional<std::string_view> name_if_valid(const Descriptor& d) const noexcept {
+    if (d.name_offset >= h_.name_size) return std::nullopt;
+    const auto* p = reinterpret_cast<const char*>(r_.data().data()) + h_.name_offset + d.name_offset;
+    const std::size_t left = h_.name_size - d.name_offset;
+    const void* nul = std::memchr(p, 0, left < kMaxNameScan ? left : kMaxNameScan);
+    if (nul == nullptr) return std::nullopt;
+    return std::string_view(p, static_cast<std::size_t>(static_cast<const char*>(nul) - p));
+  }
   // The name at a name-block offset, or an error.
   [[nodiscard]] Result<std::string_view> name_at(std::uint32_t name_offset, std::uint32_t i) const;
   // Whether d's instance bytes [data_offset - 8, + size) lie inside the data block (the check

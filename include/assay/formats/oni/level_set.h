@@ -59,7 +59,7 @@ struct LoadedFile {
   bool raw_present = false, sep_present = false;
   Diagnostics diags;
   const LayoutSet* layouts = nullptr;      // the set this file was walked with
-  std::vector<std::uint32_t> name_index;   // index_names: open addressing, descriptor + 1 (0 empty)
+  std::vector<std::uint32_t> name_index;   // index_names: open addressing, pairs (hash tag, descriptor + 1; 0 empty)
   [[nodiscard]] std::uint32_t file_id() const { return fname ? fname->file_id : 0; }
   [[nodiscard]] unsigned level() const { return fname ? fname->level : 0; }
 };
