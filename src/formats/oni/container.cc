@@ -10,6 +10,7 @@
 #include "assay/container.h"
 #include "assay/formats/oni/oni.h"
 #include "formats/texture_budget.h"
+#include "records.h"
 
 namespace assay {
 
@@ -65,15 +66,14 @@ class OniContainer final : public FormatContainer {
  private:
   // spec: oni.md#oni-9-1: width 0x8C, height 0x8E, format 0x90, flag 1 = mips (both retail sets).
   static void texture_details(Entry& e, ByteView inst) {
-    if (inst.size() < 0xA4) return;
+    if (inst.size() < oni::records::kTxmpMinSize) return;
+    const auto t = oni::records::read_txmp_image(inst);
+    if (!t) return;
     e.kind = "texture";
-    const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-    const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
-    const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
-    e.details["width"] = w;
-    e.details["height"] = h;
-    e.details["pixel_format"] = format;
-    if (auto lv = oni::txmp_levels(w, h, format, (flags & 1) != 0); lv) e.details["mips"] = lv->size();
+    e.details["width"] = t->width;
+    e.details["height"] = t->height;
+    e.details["pixel_format"] = t->format;
+    if (auto lv = oni::txmp_levels(t->width, t->height, t->format, t->mipmapped()); lv) e.details["mips"] = lv->size();
   }
 
   void walk() const {

@@ -18,6 +18,7 @@
 #include "assay/image/encode.h"
 #include "assay/formats/oni/oni.h"
 #include "chunks.h"
+#include "records.h"
 
 namespace assay::oni {
 
@@ -255,13 +256,13 @@ namespace {
 Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::string& format) {
   const ByteView inst = *f.file.instance_bytes(i);
   const std::string lab = instance_label(i, f.file.descriptor(i).tag, f.names[i]);
-  if (inst.size() < 0xA4) return edit_error(lab, "TXMP instance smaller than 0xa4 bytes");
+  if (inst.size() < records::kTxmpMinSize) return edit_error(lab, "TXMP instance smaller than 0xa4 bytes");
   const ChunkRef* c = nullptr;
   for (const ChunkRef& r : f.chunks)
     if (r.instance == i) c = &r;
   if (c == nullptr) return edit_error(lab, "no pixel-data field known for this TXMP layout");
-  const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-  std::uint32_t code = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
+  ASSAY_TRY(const records::TxmpImage t, records::read_txmp_image(inst, f.file.instance_file_offset(f.file.descriptor(i))));
+  std::uint32_t code = t.format;
   if (!format.empty()) {
     auto fc = txmp_format_code(format);
     if (!fc) return fc.error();
@@ -271,7 +272,7 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   lim.max_width = lim.max_height = kTxmpMaxDim;
   lim.max_pixels = std::uint64_t{8192} * 8192;
   ASSAY_TRY(image::Rgba top, image::read_png(png, lim));
-  const bool mips = (flags & 1) != 0;  // spec: oni.md#oni-9-1 HasMipMaps: every level down to 1x1
+  const bool mips = t.mipmapped();  // spec: oni.md#oni-9-1 HasMipMaps: every level down to 1x1
   ASSAY_TRY(auto levels, txmp_levels(top.width, top.height, code, mips));
   ASSAY_TRY(auto imgs, image::mip_chain(top, static_cast<std::uint32_t>(levels.size()), 0));
   ByteBuffer part;
@@ -383,7 +384,12 @@ Result<void> write_all(const fs::path& target, ByteView dat, Editor& ed, bool fo
 }
 
 bool is_png(ByteView b) { return b.size() >= 8 && std::memcmp(b.data(), "\x89PNG\r\n\x1a\n", 8) == 0; }
-bool is_oni(ByteView b) { return b.size() >= kHeaderSize && load<std::uint32_t>(b.data() + 8, Endian::little) == kVersionVR32; }
+// spec: oni.md#oni-3-1: a whole header whose version word is VR32.
+bool is_oni(ByteView b) {
+  if (b.size() < kHeaderSize) return false;
+  const auto id = read_record<records::FileIdentity>(records::le_reader(b), 0, "header");
+  return id && id->version == kVersionVR32;
+}
 
 }  // namespace
 

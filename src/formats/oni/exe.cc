@@ -8,6 +8,7 @@
 
 #include "assay/formats/oni/layout.h"
 #include "assay/formats/oni/names.h"
+#include "records.h"
 
 namespace assay::oni {
 
@@ -16,38 +17,26 @@ namespace {
 constexpr std::uint32_t kCountVa = 0x558CF0;
 constexpr std::uint32_t kCodeVa = 0x51D1C0;
 constexpr std::uint32_t kBaseStoreVa = 0x620138;
-constexpr std::uint32_t kEntrySize = 0x30;
+constexpr std::uint32_t kEntrySize = records::TemplateDefinition::kSize;
 constexpr std::uint32_t kScanWindow = 0x10000;
 constexpr std::uint32_t kMaxSections = 96;
-
-struct Section {
-  std::uint32_t vsize, rva, raw_size, raw_ptr;
-};
 
 class Pe {
  public:
   static Result<Pe> open(ByteView b, std::string_view display) {
     Pe pe;
-    pe.r_ = ByteReader(b, Endian::little, kFormat);
+    pe.r_ = records::le_reader(b);
     pe.display_ = std::string(display);
-    ASSAY_TRY(std::uint32_t pe_off, pe.r_.u32(0x3C, "PE DOS header"));
-    ASSAY_TRY(std::uint32_t sig, pe.r_.u32(pe_off, "PE signature"));
-    if (sig != 0x00004550) return pe.err("PE signature", pe_off, "no PE\\0\\0 signature");
-    ASSAY_TRY(std::uint16_t machine, pe.r_.u16(pe_off + 4ull, "COFF header"));
-    ASSAY_TRY(std::uint16_t nsect, pe.r_.u16(pe_off + 6ull, "COFF header"));
-    ASSAY_TRY(std::uint16_t opt_size, pe.r_.u16(pe_off + 20ull, "COFF header"));
-    if (machine != 0x14C) return pe.err("COFF header", pe_off + 4ull, fmt::format("machine 0x{:x}, not i386 (0x14c)", machine));
-    if (nsect > kMaxSections) return pe.err("COFF header", pe_off + 6ull, fmt::format("{} sections (at most 96)", nsect));
-    const std::uint64_t opt = pe_off + 24ull;
-    ASSAY_TRY(std::uint16_t magic, pe.r_.u16(opt, "optional header"));
-    if (magic != 0x10B) return pe.err("optional header", opt, fmt::format("magic 0x{:x}, not PE32 (0x10b)", magic));
-    ASSAY_TRY(pe.image_base_, pe.r_.u32(opt + 28, "optional header"));
-    const std::uint64_t st = opt + opt_size;
-    for (std::uint32_t k = 0; k < nsect; ++k) {
-      ASSAY_TRY(ByteView h, pe.r_.bytes(st + k * 40ull, 40, "section table"));
-      pe.sections_.push_back({load<std::uint32_t>(h.data() + 8, Endian::little), load<std::uint32_t>(h.data() + 12, Endian::little),
-                              load<std::uint32_t>(h.data() + 16, Endian::little), load<std::uint32_t>(h.data() + 20, Endian::little)});
-    }
+    ASSAY_TRY(std::uint32_t pe_off, pe.r_.u32(records::kPeOffsetField, "PE DOS header"));
+    ASSAY_TRY(const records::PeHeader h, read_record<records::PeHeader>(pe.r_, pe_off, "PE signature and COFF header"));
+    if (h.signature != records::kPeSignature) return pe.err("PE signature", pe_off, "no PE\\0\\0 signature");
+    if (h.machine != records::PeHeader::kMachineI386) return pe.err("COFF header", pe_off + 4ull, fmt::format("machine 0x{:x}, not i386 (0x14c)", h.machine));
+    if (h.section_count > kMaxSections) return pe.err("COFF header", pe_off + 6ull, fmt::format("{} sections (at most 96)", h.section_count));
+    const std::uint64_t opt = pe_off + std::uint64_t{records::PeHeader::kSize};
+    ASSAY_TRY(const records::OptionalHeader32 oh, read_record<records::OptionalHeader32>(pe.r_, opt, "optional header"));
+    if (oh.magic != records::OptionalHeader32::kPe32Magic) return pe.err("optional header", opt, fmt::format("magic 0x{:x}, not PE32 (0x10b)", oh.magic));
+    pe.image_base_ = oh.image_base;
+    ASSAY_TRY(pe.sections_, RecordTable<records::SectionHeader>::open(pe.r_, opt + h.optional_header_size, h.section_count, "section table"));
     return pe;
   }
 
@@ -61,13 +50,13 @@ class Pe {
   Result<ByteView> from_va(std::uint32_t va, std::string_view what) const {
     const std::uint64_t rva = std::uint64_t(va) - image_base_;
     if (va < image_base_) return err(std::string(what), kNoOffset, fmt::format("VA 0x{:x} below the image base", va));
-    for (const Section& s : sections_) {
-      const std::uint64_t span = std::max(s.vsize, s.raw_size);
-      if (rva < s.rva || rva >= std::uint64_t(s.rva) + span) continue;
-      const std::uint64_t d = rva - s.rva;
+    for (const records::SectionHeader s : sections_) {
+      const std::uint64_t span = std::max(s.virtual_size, s.raw_size);
+      if (rva < s.virtual_address || rva >= std::uint64_t(s.virtual_address) + span) continue;
+      const std::uint64_t d = rva - s.virtual_address;
       if (d >= s.raw_size) return err(std::string(what), kNoOffset, fmt::format("VA 0x{:x} is zero-fill, not in the file", va));
-      if (!range_ok(s.raw_ptr, s.raw_size, r_.size())) return err(std::string(what), kNoOffset, "section raw data outside the file");
-      return r_.data().subspan(s.raw_ptr + d, s.raw_size - d);
+      if (!range_ok(s.raw_pointer, s.raw_size, r_.size())) return err(std::string(what), kNoOffset, "section raw data outside the file");
+      return r_.data().subspan(s.raw_pointer + d, s.raw_size - d);
     }
     return err(std::string(what), kNoOffset, fmt::format("VA 0x{:x} in no section", va));
   }
@@ -76,35 +65,41 @@ class Pe {
     if (b.size() < n) return err(std::string(what), kNoOffset, fmt::format("0x{:x} bytes at VA 0x{:x} cross the section end", n, va));
     return b.first(n);
   }
+  // Record T at `va`, wholly inside one section's file-backed bytes.
+  template <Record T>
+  Result<T> record_at_va(std::uint32_t va, const std::string& what) const {
+    ASSAY_TRY(ByteView b, at_va(va, T::kSize, what));
+    return decode_record<T>(records::le_reader(b), b, 0, what);
+  }
 
  private:
   ByteReader r_;
   std::string display_;
   std::uint32_t image_base_ = 0;
-  std::vector<Section> sections_;
+  RecordTable<records::SectionHeader> sections_;
 };
 
 }  // namespace
 
 Result<std::vector<Layout>> extract_layouts_from_exe(ByteView bytes, std::string_view display) {
   ASSAY_TRY(Pe pe, Pe::open(bytes, display));
-  ASSAY_TRY(ByteView cb, pe.at_va(kCountVa, 4, "template count"));
-  const std::uint32_t count = load<std::uint32_t>(cb.data(), Endian::little);
+  ASSAY_TRY(const Word32 cw, pe.record_at_va<Word32>(kCountVa, "template count"));
+  const std::uint32_t count = cw.value;
   if (count < 1 || count > 1024) return pe.err("template count", kNoOffset, fmt::format("{} templates at 0x558cf0 (expected 1-1024)", count));
   // Step 3: scan the start-up code for C7 05 addr imm32.
   ASSAY_TRY(ByteView code, pe.from_va(kCodeVa, "start-up code"));
   code = code.first(std::min<std::size_t>(code.size(), kScanWindow));
   std::vector<std::pair<std::uint32_t, std::uint32_t>> movs;
   std::optional<std::uint32_t> base;
-  for (std::size_t i = 0; i + 10 <= code.size(); ++i) {
-    if (code[i] != 0xC7 || code[i + 1] != 0x05) continue;
-    const auto addr = load<std::uint32_t>(code.data() + i + 2, Endian::little);
-    const auto imm = load<std::uint32_t>(code.data() + i + 6, Endian::little);
-    if (addr == kBaseStoreVa) {
-      base = imm;
+  for (std::size_t i = 0; fits<records::MovImm32>(code, i); ++i) {
+    RecordCursor c(code.subspan(i, records::MovImm32::kSize), Endian::little);
+    const records::MovImm32 mov = records::MovImm32::decode(c);
+    if (!mov.is_store()) continue;
+    if (mov.address == kBaseStoreVa) {
+      base = mov.immediate;
       break;
     }
-    movs.emplace_back(addr, imm);
+    movs.emplace_back(mov.address, mov.immediate);
   }
   if (!base) return pe.err("start-up code", kNoOffset, "unrecognised Oni.exe build (no store of the template table base to 0x620138)");
   // Step 4: the layout pointer stores, at B + index * 0x30 + 0x10.
@@ -121,14 +116,13 @@ Result<std::vector<Layout>> extract_layouts_from_exe(ByteView bytes, std::string
   for (std::uint32_t k = 0; k < count; ++k) {
     const std::string s = fmt::format("template table[{}]", k);
     if (!layout_va[k]) return pe.err(s, kNoOffset, "no layout stored for this entry by the start-up code");
-    ASSAY_TRY(ByteView e, pe.at_va(static_cast<std::uint32_t>(B + k * kEntrySize), kEntrySize, s));
+    ASSAY_TRY(const records::TemplateDefinition e, pe.record_at_va<records::TemplateDefinition>(static_cast<std::uint32_t>(B + k * kEntrySize), s));
     Layout l;
-    l.checksum = load<std::uint64_t>(e.data(), Endian::little);
-    l.tag = load<std::uint32_t>(e.data() + 8, Endian::little);
-    l.flags = load<std::uint32_t>(e.data() + 0x14, Endian::little);
-    const auto fixed = load<std::uint32_t>(e.data() + 0x18, Endian::little);
-    const auto elem = load<std::uint32_t>(e.data() + 0x1C, Endian::little);
-    ASSAY_TRY(ByteView nb, pe.from_va(load<std::uint32_t>(e.data() + 0x0C, Endian::little), s + " name"));
+    l.checksum = e.checksum;
+    l.tag = e.tag;
+    l.flags = e.flags;
+    const std::uint32_t fixed = e.fixed_size, elem = e.element_size;
+    ASSAY_TRY(ByteView nb, pe.from_va(e.name_va, s + " name"));
     nb = nb.first(std::min<std::size_t>(nb.size(), 256));
     const auto* nul = static_cast<const std::uint8_t*>(std::memchr(nb.data(), 0, nb.size()));
     if (nul == nullptr) return pe.err(s + " name", kNoOffset, "name has no NUL within 256 bytes");

@@ -9,6 +9,7 @@
 
 #include "assay/formats/oni/instance_file.h"
 #include "assay/formats/oni/names.h"
+#include "records.h"
 
 namespace assay::oni {
 
@@ -59,7 +60,7 @@ Result<CompiledCode> compile_layout(ByteView code, bool allow_trailing) {
       case Op::f1: top.acc = sat_add(top.acc, 1); break;
       case Op::link:
         if (i + 4 > limit) return layout_error(at, "link opcode 09 without its 4-byte tag");
-        s.tag = load<std::uint32_t>(code.data() + i, Endian::little);
+        s.tag = records::word_at<std::uint32_t>(code, i);
         i += 4;
         top.acc = sat_add(top.acc, 4);
         out.has_links = true;
@@ -214,7 +215,8 @@ struct Walker {
     return make_error(kFormat, "walk", cur,
                       fmt::format("field past end of instance (needs 0x{:x}, size 0x{:x})", cur + need, b.size()));
   }
-  std::uint32_t u32() const { return load<std::uint32_t>(b.data() + cur, Endian::little); }
+  // The field at the cursor (bounded: 0 past the end; every caller checks the room first).
+  std::uint32_t u32() const { return records::word_at<std::uint32_t>(b, cur); }
   // The size of an array element that is one plain field no chunk rule can see, else 0.
   std::uint32_t plain_size(std::uint32_t i, const Step& s) const {
     if (s.end != i + 2) return 0;
@@ -266,9 +268,9 @@ struct Walker {
           const std::uint32_t cs = count_field_size(s.arg);
           if (b.size() - cur < cs) return past_end(cs);
           std::uint64_t n;
-          if (cs == 2) n = load<std::uint16_t>(b.data() + cur, Endian::little);
+          if (cs == 2) n = records::word_at<std::uint16_t>(b, cur);
           else n = u32();
-          if (cs == 8 && load<std::uint32_t>(b.data() + cur + 4, Endian::little) != 0) ++res.count_high_nonzero;
+          if (cs == 8 && records::word_at<std::uint32_t>(b, cur + 4) != 0) ++res.count_high_nonzero;  // spec: oni.md#oni-4-3 k = 1
           cur += cs;
           // spec: oni.md#oni-4-2: a VarArrayIsLeaf walk stops recording at opcode 7.
           if (l.layout.flags & kTemplateVarArrayIsLeaf) links_on = false;

@@ -4,56 +4,103 @@
 #include "assay/core/glob.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/image/png.h"
+#include "records.h"
 
 namespace assay::oni {
 
 namespace {
 
 constexpr std::uint32_t kMaxDim = 16384;
-constexpr std::uint16_t kSwapBytes = 0x1000;
-constexpr std::uint16_t kHasMipMaps = 0x0001;
 
 const char* detail_name(const LoadedFile& f, const ChunkRef& c) {
   return f.file.is_oni() ? "raw block" : (c.kind == FieldKind::sep ? ".sep" : ".raw");
+}
+
+// The image fields of a TXMP instance whose 8-byte header is at `at` (spec: oni.md#oni-9-1); an
+// instance too short to hold both versions' pixel offsets (0x9C, 0xA0) is refused.
+Result<records::TxmpImage> txmp_image(const LoadedFile& f, const std::string& lab, ByteView inst, std::uint64_t at) {
+  if (inst.size() < records::kTxmpMinSize) return f.file.error(lab, at, "TXMP instance smaller than 0xa4 bytes");
+  return records::read_txmp_image(inst, at);
 }
 
 std::uint8_t x5(unsigned v) { return static_cast<std::uint8_t>(v << 3 | v >> 2); }  // bit replication
 std::uint8_t x6(unsigned v) { return static_cast<std::uint8_t>(v << 2 | v >> 4); }
 std::uint8_t x4(unsigned v) { return static_cast<std::uint8_t>(v * 17); }
 
-void put(ByteBuffer& px, std::size_t i, std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {
+// Pixel i of the RGBA image `px`.
+void put(std::span<std::uint8_t> px, std::size_t i, std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {
   px[i * 4] = r, px[i * 4 + 1] = g, px[i * 4 + 2] = b, px[i * 4 + 3] = a;
 }
 
-void decode_dxt1(ByteView src, std::uint32_t w, std::uint32_t h, ByteBuffer& px) {
+// spec: oni.md#oni-9-1 code 9: a standard BC1 palette (bit replication, integer thirds).
+void dxt1_palette(const records::Dxt1Block& blk, std::uint8_t (&pal)[4][4]) {
+  auto rgb = [](unsigned c, std::uint8_t* o) { o[0] = x5(c >> 11), o[1] = x6((c >> 5) & 63), o[2] = x5(c & 31), o[3] = 255; };
+  rgb(blk.c0, pal[0]);
+  rgb(blk.c1, pal[1]);
+  for (int k = 0; k < 3; ++k) {
+    if (blk.c0 > blk.c1) {
+      pal[2][k] = static_cast<std::uint8_t>((2 * pal[0][k] + pal[1][k]) / 3);
+      pal[3][k] = static_cast<std::uint8_t>((pal[0][k] + 2 * pal[1][k]) / 3);
+    } else {
+      pal[2][k] = static_cast<std::uint8_t>((pal[0][k] + pal[1][k]) / 2);
+      pal[3][k] = 0;
+    }
+  }
+  pal[2][3] = 255;
+  pal[3][3] = blk.c0 > blk.c1 ? 255 : 0;
+}
+
+// `blocks` holds the ceil(w/4) x ceil(h/4) blocks (checked by the caller), read in stored order
+// through a local cursor (decode speed: its byte order is a constant, its state never aliased).
+void decode_dxt1(ByteView blocks, std::uint32_t w, std::uint32_t h, std::span<std::uint8_t> px) {
+  RecordCursor level(blocks, Endian::little);
   const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
   for (std::uint32_t by = 0; by < bh; ++by)
     for (std::uint32_t bx = 0; bx < bw; ++bx) {
-      const std::uint8_t* b = src.data() + (std::size_t(by) * bw + bx) * 8;
-      const unsigned c0 = load<std::uint16_t>(b, Endian::little), c1 = load<std::uint16_t>(b + 2, Endian::little);
+      const records::Dxt1Block blk = records::Dxt1Block::decode(level);
       std::uint8_t pal[4][4];
-      auto rgb = [](unsigned c, std::uint8_t* o) { o[0] = x5(c >> 11), o[1] = x6((c >> 5) & 63), o[2] = x5(c & 31), o[3] = 255; };
-      rgb(c0, pal[0]);
-      rgb(c1, pal[1]);
-      for (int k = 0; k < 3; ++k) {
-        if (c0 > c1) {
-          pal[2][k] = static_cast<std::uint8_t>((2 * pal[0][k] + pal[1][k]) / 3);
-          pal[3][k] = static_cast<std::uint8_t>((pal[0][k] + 2 * pal[1][k]) / 3);
-        } else {
-          pal[2][k] = static_cast<std::uint8_t>((pal[0][k] + pal[1][k]) / 2);
-          pal[3][k] = 0;
-        }
-      }
-      pal[2][3] = 255;
-      pal[3][3] = c0 > c1 ? 255 : 0;
-      const std::uint32_t bits = load<std::uint32_t>(b + 4, Endian::little);
+      dxt1_palette(blk, pal);
       for (unsigned p = 0; p < 16; ++p) {
         const std::uint32_t x = bx * 4 + p % 4, y = by * 4 + p / 4;
         if (x >= w || y >= h) continue;
-        const auto* c = pal[(bits >> (2 * p)) & 3];
+        const auto* c = pal[(blk.indices >> (2 * p)) & 3];
         put(px, std::size_t(y) * w + x, c[0], c[1], c[2], c[3]);
       }
     }
+}
+
+// f(i, pixel) for the n pixels of `pixels` (size checked by the caller), in stored order, through a
+// local cursor; one loop per format, the format not tested per pixel (decode speed).
+template <class P, class F>
+void for_each_pixel(ByteView pixels, std::size_t n, F&& f) {
+  RecordCursor level(pixels, Endian::little);
+  for (std::size_t i = 0; i < n; ++i) f(i, P::decode(level));
+}
+
+// spec: oni.md#oni-9-1 codes 0-2 (16-bit, little-endian) and 7, 8 (4 bytes).
+void decode_pixels(ByteView pixels, std::uint32_t format, std::size_t n, std::span<std::uint8_t> px) {
+  using records::Pixel16;
+  using records::Pixel32;
+  const auto bgr555 = [&](auto alpha) {  // alpha: std::bool_constant (a loop each)
+    for_each_pixel<Pixel16>(pixels, n, [&](std::size_t i, Pixel16 p) {
+      put(px, i, x5((p.v >> 10) & 31), x5((p.v >> 5) & 31), x5(p.v & 31), !alpha() || (p.v & 0x8000) ? 255 : 0);
+    });
+  };
+  switch (format) {
+    case 0:
+      for_each_pixel<Pixel16>(pixels, n, [&](std::size_t i, Pixel16 p) {
+        put(px, i, x4((p.v >> 8) & 15), x4((p.v >> 4) & 15), x4(p.v & 15), x4(p.v >> 12));
+      });
+      break;
+    case 1: bgr555(std::false_type{}); break;  // bit 15 ignored
+    case 2: bgr555(std::true_type{}); break;
+    case 7:  // bytes R, G, B, A
+      for_each_pixel<Pixel32>(pixels, n, [&](std::size_t i, Pixel32 p) { put(px, i, p.b0, p.b1, p.b2, p.b3); });
+      break;
+    default:  // 8: bytes B, G, R, unused
+      for_each_pixel<Pixel32>(pixels, n, [&](std::size_t i, Pixel32 p) { put(px, i, p.b2, p.b1, p.b0, 255); });
+      break;
+  }
 }
 
 }  // namespace
@@ -66,20 +113,9 @@ Result<Rgba8> decode_txmp(ByteView src, std::uint32_t w, std::uint32_t h, std::u
   if (src.size() < *need)
     return make_error(kFormat, "TXMP", kNoOffset, fmt::format("pixel data of 0x{:x} bytes, format {} {}x{} needs 0x{:x}", src.size(), format, w, h, *need));
   Rgba8 img{w, h, ByteBuffer(std::size_t(w) * h * 4)};
-  const std::size_t n = std::size_t(w) * h;
-  const std::uint8_t* s = src.data();
-  for (std::size_t i = 0; i < n && format != 9; ++i) {
-    if (format <= 2) {
-      const unsigned v = load<std::uint16_t>(s + i * 2, Endian::little);
-      if (format == 0) put(img.pixels, i, x4((v >> 8) & 15), x4((v >> 4) & 15), x4(v & 15), x4(v >> 12));
-      else put(img.pixels, i, x5((v >> 10) & 31), x5((v >> 5) & 31), x5(v & 31), format == 1 ? 255 : (v & 0x8000 ? 255 : 0));
-    } else if (format == 7) {
-      put(img.pixels, i, s[i * 4], s[i * 4 + 1], s[i * 4 + 2], s[i * 4 + 3]);
-    } else {  // 8: bytes B, G, R, unused
-      put(img.pixels, i, s[i * 4 + 2], s[i * 4 + 1], s[i * 4], 255);
-    }
-  }
-  if (format == 9) decode_dxt1(src, w, h, img.pixels);
+  const ByteView level = src.first(static_cast<std::size_t>(*need));  // size checked above
+  if (format == 9) decode_dxt1(level, w, h, img.pixels);
+  else decode_pixels(level, format, std::size_t(w) * h, img.pixels);
   return img;
 }
 
@@ -90,11 +126,7 @@ Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigne
   const ByteView inst = *f.file.instance_bytes(i);
   const std::string lab = instance_label(i, d.tag, f.names[i]);
   const std::uint64_t at = f.file.instance_file_offset(d);
-  if (inst.size() < 0xA4) return f.file.error(lab, at, "TXMP instance smaller than 0xa4 bytes");
-  // spec: oni.md#oni-9-1: flags 0x88, width 0x8C, height 0x8E, format 0x90.
-  const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-  const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
-  const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
+  ASSAY_TRY(const records::TxmpImage t, txmp_image(f, lab, inst, at));
   const ChunkRef* c = nullptr;
   for (const ChunkRef& r : f.chunks)
     if (r.instance == i) {
@@ -103,15 +135,15 @@ Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigne
     }
   if (c == nullptr) return f.file.error(lab, at, f.layout[i] ? "no pixel offset known for this TXMP layout" : "no layout for this TXMP (not walked)");
   const ByteView comp = (c->kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
-  ASSAY_TRY(auto levels, txmp_levels(w, h, format, (flags & kHasMipMaps) != 0));
+  ASSAY_TRY(auto levels, txmp_levels(t.width, t.height, t.format, t.mipmapped()));
   if (mip >= levels.size())
-    return f.file.error(lab, at + 0x88, fmt::format("mip {} asked, the texture has {}", mip, levels.size()));
+    return f.file.error(lab, at + records::TxmpImage::kOffset, fmt::format("mip {} asked, the texture has {}", mip, levels.size()));
   const TxmpLevel& lv = levels[mip];
   const std::uint64_t from = std::uint64_t(c->value) + lv.offset;
   if (c->value < 32 || !range_ok(from, lv.size, comp.size()))
     return f.file.error(lab, at + c->offset, fmt::format("level {} ({}x{}) at 0x{:x}+0x{:x} outside the {} (0x{:x} bytes)", mip, lv.width, lv.height,
                                                          from, lv.size, detail_name(f, *c), comp.size()));
-  return decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, format);
+  return decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, t.format);
 }
 
 Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
@@ -130,13 +162,11 @@ Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::
     const ByteView inst = *f.file.instance_bytes(i);
     const std::string lab = instance_label(i, d.tag, f.names[i]);
     const std::uint64_t at = f.file.instance_file_offset(d);
-    if (inst.size() < 0xA4) {
-      diags.error(f.file.error(lab, at, "TXMP instance smaller than 0xa4 bytes"));
+    const auto t = txmp_image(f, lab, inst, at);
+    if (!t) {
+      diags.error(t.error());
       continue;
     }
-    const auto flags = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-    const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little), h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
-    const auto format = load<std::uint32_t>(inst.data() + 0x90, Endian::little);
     if (chunk_of[i] < 0) {
       diags.error(f.file.error(lab, at, f.layout[i] ? fmt::format("no pixel offset known for the TXMP layout with checksum 0x{:016x} (not exported)", f.layout[i]->checksum())
                                                     : std::string("no layout for this TXMP (not exported)")));
@@ -146,12 +176,12 @@ Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::
     const ByteView comp = (c.kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
     if (c.value < 32 || c.value >= comp.size()) continue;  // reported by the walk
     // Every level when asked (the 1x1 one included, as OniSplit stores it), else level 0 only.
-    auto levels = txmp_levels(w, h, format, mips && (flags & kHasMipMaps) != 0);
+    auto levels = txmp_levels(t->width, t->height, t->format, mips && t->mipmapped());
     if (!levels) {
       diags.error(f.file.error(lab, at + 0x8C, levels.error().message + " (not exported)"));
       continue;
     }
-    swapped += (flags & kSwapBytes) != 0;
+    swapped += (t->flags & records::TxmpImage::kSwapBytes) != 0;
     std::string stem = oni_file_name(name);
     stem.resize(stem.size() - 4);
     for (std::size_t k = 0; k < levels->size(); ++k) {
@@ -161,7 +191,7 @@ Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::
         diags.error(f.file.error(lab, at + 0x9C, fmt::format("level {} ({}x{}) at 0x{:x}+0x{:x} past the end of the {} (not exported)", k, lv.width, lv.height, from, lv.size, detail_name(f, c))));
         break;
       }
-      auto img = decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, format);
+      auto img = decode_txmp(comp.subspan(from, lv.size), lv.width, lv.height, t->format);
       if (!img) {
         diags.error(f.file.error(lab, at + 0x90, img.error().message + " (not exported)"));
         break;
