@@ -96,12 +96,18 @@ struct SectionHeader {
   std::uint32_t type = 0;
   std::uint32_t size = 0;   // body bytes after the header, children included
   std::uint32_t stamp = 0;  // libraryIdStamp
+  // One bounded take of the 12 bytes, then the three words from that view: the walker reads
+  // every header this way, and three per-field cursor reads cost it twice the time (bench_renderware).
   static constexpr SectionHeader decode(RecordCursor& c) {
-    SectionHeader h;
-    h.type = c.u32();
-    h.size = c.u32();
-    h.stamp = c.u32();
-    return h;
+    const ByteView b = c.bytes(kSize);  // empty on overrun
+    if (b.size() != kSize) return {};
+    return {le32(b, 0), le32(b, 4), le32(b, 8)};
+  }
+
+ private:
+  static constexpr std::uint32_t le32(ByteView b, std::size_t o) {
+    return std::uint32_t{b[o]} | std::uint32_t{b[o + 1]} << 8 | std::uint32_t{b[o + 2]} << 16 |
+           std::uint32_t{b[o + 3]} << 24;
   }
 };
 static_assert(kRecordSizeMatches<SectionHeader>);
