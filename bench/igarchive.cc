@@ -16,43 +16,23 @@
 #include "assay/core/output.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"
+#include "igarchive_synth.h"
 
 using namespace assay;
 namespace iga = assay::igarchive;
 
 namespace {
 
-// Text-like records with random numbers and short runs of noise: LZMA gets roughly 3-4x.
-ByteBuffer synth(std::size_t n, std::uint64_t seed) {
-  static const char* words[] = {"igObjectList", "igNameList", "spawn", "actor", "level", "mesh", "texture",
-                                "igVertexArray", "position", "rotation", "scale", "material", "shader"};
-  ByteBuffer b;
-  b.reserve(n + 64);
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
-  char tmp[64];
-  while (b.size() < n) {
-    const std::uint64_t r = next();
-    if ((r & 63) == 0) {
-      for (int i = 0; i < 8; ++i) b.push_back(static_cast<std::uint8_t>(next()));
-      continue;
-    }
-    const int len = std::snprintf(tmp, sizeof tmp, "%s %u %u\n", words[r % 13], static_cast<unsigned>((r >> 8) % 100000),
-                                  static_cast<unsigned>((r >> 32) % 1000));
-    b.insert(b.end(), tmp, tmp + len);
-  }
-  b.resize(n);
-  return b;
-}
+using assay::bench::igarchive_synth;
 
 int gen(const char* out, std::uint64_t mib) {
   const std::uint64_t total = mib << 20;
   const std::uint64_t big = total * 3 / 8, each = (total - big) / 10;
   std::vector<iga::WriterFile> files;
-  files.push_back({.name = "big/level_00.igz", .data = synth(big, 1)});
+  files.push_back({.name = "big/level_00.igz", .data = igarchive_synth(big, 1)});
   for (int i = 0; i < 10; ++i)
     files.push_back({.name = "levels/level_" + std::to_string(i + 1) + ".igz",
-                     .data = synth(i == 9 ? total - big - 9 * each : each, i + 2)});
+                     .data = igarchive_synth(i == 9 ? total - big - 9 * each : each, i + 2)});
   iga::WriterOptions o;
   o.version = 8;
   o.lzma_preset = 0;
@@ -67,7 +47,7 @@ int gen(const char* out, std::uint64_t mib) {
 }
 
 int tiny(const char* out) {
-  std::vector<iga::WriterFile> files = {{.name = "a.igz", .data = synth(5000, 1)}, {.name = "b.igz", .data = synth(9000, 2)}};
+  std::vector<iga::WriterFile> files = {{.name = "a.igz", .data = igarchive_synth(5000, 1)}, {.name = "b.igz", .data = igarchive_synth(9000, 2)}};
   iga::WriterOptions o;
   o.version = 8;
   auto bytes = iga::write_archive(files, o);

@@ -17,33 +17,14 @@
 #include "assay/core/thread_pool.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/writer.h"
+#include "igarchive_synth.h"
 
 using namespace assay;
 namespace iga = assay::igarchive;
 
 namespace {
 
-ByteBuffer synth(std::size_t n, std::uint64_t seed) {
-  static const char* words[] = {"igObjectList", "igNameList", "spawn", "actor", "level", "mesh", "texture",
-                                "igVertexArray", "position", "rotation", "scale", "material", "shader"};
-  ByteBuffer b;
-  b.reserve(n + 64);
-  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  auto next = [&] { x ^= x << 13, x ^= x >> 7, x ^= x << 17; return x; };
-  char tmp[64];
-  while (b.size() < n) {
-    const std::uint64_t r = next();
-    if ((r & 63) == 0) {
-      for (int i = 0; i < 8; ++i) b.push_back(static_cast<std::uint8_t>(next()));
-      continue;
-    }
-    const int len = std::snprintf(tmp, sizeof tmp, "%s %u %u\n", words[r % 13], static_cast<unsigned>((r >> 8) % 100000),
-                                  static_cast<unsigned>((r >> 32) % 1000));
-    b.insert(b.end(), tmp, tmp + len);
-  }
-  b.resize(n);
-  return b;
-}
+using assay::bench::igarchive_synth;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -56,7 +37,7 @@ int main(int argc, char** argv) {
   const unsigned threads = argc > 2 ? static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10)) : 0;
   std::vector<iga::WriterFile> files;
   for (std::size_t i = 0; i < mib; ++i)
-    files.push_back({.name = "data/file" + std::to_string(i) + ".igz", .data = synth(1 << 20, i + 1)});
+    files.push_back({.name = "data/file" + std::to_string(i) + ".igz", .data = igarchive_synth(1 << 20, i + 1)});
   iga::WriterOptions o;
   o.version = 0x0B;
   o.lzma_preset = 0;  // building the input is not measured
@@ -65,7 +46,7 @@ int main(int argc, char** argv) {
   if (!built) return std::fprintf(stderr, "%s\n", built.error().str().c_str()), 1;
   auto a = iga::Archive::open(*built, "bench");
   if (!a) return 1;
-  const ByteBuffer fresh = synth(1 << 20, 999);
+  const ByteBuffer fresh = igarchive_synth(1 << 20, 999);
   const std::string target = "data/file" + std::to_string(mib / 2) + ".igz";
 
   iga::EditPlan plan;

@@ -158,14 +158,15 @@ Result<Archive> Archive::open(ByteView data, std::string_view name, const DiagSi
 Result<void> Archive::parse_header(const DiagSink& diags) {
   if (data_.size() < 8)
     return error("header", 0, fmt::format("file is 0x{:x} bytes, too short for a magic and version", data_.size()));
-  auto prefix = records::read_prefix(data_, header_.endian);
+  const auto prefix = probe_byte_order(data_, kMagic);
   if (!prefix) {
     const std::uint32_t m = read_record<Word32>(ByteReader(data_, Endian::little, kFormatName), 0, "header")->value;
     return error("header", 0, fmt::format("magic 0x{:08x} is not IGA\\x1A in either byte order", m));
   }
+  header_.endian = prefix->endian;
   const ByteReader r(data_, header_.endian, kFormatName);
   Header& h = header_;
-  h.version = prefix->version;
+  h.version = prefix->prefix.version;
   if (!is_known_version(h.version))
     return error("header", 4, fmt::format("unknown version 0x{:x} (known: 4, 8, 0x0A-0x0D)", h.version));
   header_size_ = header_size(h.version);
@@ -363,7 +364,8 @@ Result<void> Archive::open_block_tables(const ByteReader& r) {
   return {};
 }
 
-// Entry i of a table; an index past the table (callers check against table_count) reads as 0.
+// Entry i of a table; callers keep i below table_count (blocks() checks a file's run first): an
+// index outside stops the program (RecordTable::operator[]), never a made-up 0.
 std::uint32_t Archive::table_entry(BlockTable t, std::uint32_t i) const noexcept {
   switch (t) {
     case BlockTable::small: return small_[i].value;

@@ -65,9 +65,8 @@ struct Shape {
   std::uint64_t used = 0;     // bytes of the slot the layout explains
 };
 
-std::string_view view(ByteView b, std::uint64_t from, std::uint64_t to) {
-  return {reinterpret_cast<const char*>(b.data()) + from, static_cast<std::size_t>(to - from)};
-}
+// The slot's bytes as text; its strings are cut with substr (bounds-checked, count clamped).
+std::string_view text(ByteView b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 
 // spec: alchemy.md#corrections C1: decide from the bytes which reading fits the entry exactly.
 // Exact fits, by the position of the first NUL z1 in a slot of L bytes:
@@ -76,22 +75,23 @@ std::string_view view(ByteView b, std::uint64_t from, std::uint64_t to) {
 //   z1 < L - 5 and the next NUL at L - 5 -> two strings + time
 // Otherwise the version's own layout is read from the start and the rest is left over.
 Shape classify(ByteView b, std::uint32_t version) {
-  const std::uint64_t L = b.size();
+  const std::string_view all = text(b);
+  const std::uint64_t L = all.size();
   Shape s;
-  const auto z = std::find(b.begin(), b.end(), std::uint8_t{0});
-  if (z == b.end()) {
+  const std::size_t z = all.find('\0');
+  if (z == std::string_view::npos) {
     s.layout = NameLayout::string_unterminated;
-    s.s1 = view(b, 0, L);
+    s.s1 = all;
     s.used = L;
     return s;
   }
-  const std::uint64_t z1 = static_cast<std::uint64_t>(z - b.begin());
-  s.s1 = view(b, 0, z1);
-  const auto z2p = std::find(z + 1, b.end(), std::uint8_t{0});
-  const std::uint64_t z2 = static_cast<std::uint64_t>(z2p - b.begin());  // L when none
+  const std::uint64_t z1 = z;
+  s.s1 = all.substr(0, z);
+  const std::size_t z2p = all.find('\0', z + 1);
+  const std::uint64_t z2 = z2p == std::string_view::npos ? L : z2p;
   auto two = [&] {
     s.two = true;
-    s.s2 = view(b, z1 + 1, z2);
+    s.s2 = all.substr(z + 1, z2 - z1 - 1);
     s.has_time = true;
     s.time_at = z2 + 1;
     s.used = z2 + 5;
@@ -108,7 +108,7 @@ Shape classify(ByteView b, std::uint32_t version) {
     s.used = L;
   } else if (z1 + 5 == L) {
     one_time();
-  } else if (z1 + 4 == L && b[L - 3] == 0 && b[L - 2] == 0 && b[L - 1] == 0) {
+  } else if (z1 + 4 == L && all.ends_with(std::string_view("\0\0\0", 3))) {
     s.layout = NameLayout::string_zero_word;
     s.used = L;
   } else if (z1 + 5 < L && z2 + 5 == L) {
@@ -229,8 +229,8 @@ std::string_view layout_words(NameLayout l) {
 }  // namespace
 
 ByteView Archive::name_table() const noexcept {
-  if (!range_ok(header_.name_table_offset, header_.name_table_size, data_.size())) return {};
-  return data_.subspan(header_.name_table_offset, header_.name_table_size);
+  const auto b = ByteReader(data_, header_.endian, kFormatName).bytes(header_.name_table_offset, header_.name_table_size, "name table");
+  return b ? *b : ByteView{};
 }
 
 // spec: alchemy.md#iga-name-table: N u32 offsets (relative to the table), one entry each. An
@@ -255,13 +255,13 @@ Result<void> Archive::parse_names(const DiagSink& diags) {
     return report(Severity::error,
                   error("name table", nto, fmt::format("{} name offsets need 0x{:x} bytes but the table has 0x{:x}",
                                                        h.num_files, 4ull * h.num_files, nts)));
-  const ByteView table = data_.subspan(nto, nts);
-  ByteReader t(table, h.endian, kFormatName, nto);
+  ASSAY_TRY(const ByteReader t, ByteReader(data_, h.endian, kFormatName).sub(nto, nts, "name table"));
   ASSAY_TRY(auto offsets, RecordTable<Word32>::open(t, 0, files_.size(), "name table"));
   std::vector<std::uint32_t> starts;
   starts.reserve(files_.size());
   for (FileEntry& f : files_) {
-    f.name_offset = offsets[f.index].value;
+    ASSAY_TRY(const Word32 w, offsets.at(f.index));
+    f.name_offset = w.value;
     starts.push_back(f.name_offset);
   }
   std::sort(starts.begin(), starts.end());
@@ -279,7 +279,7 @@ Result<void> Archive::parse_names(const DiagSink& diags) {
     }
     const auto next = std::upper_bound(starts.begin(), starts.end(), off);
     const std::uint64_t end = next == starts.end() ? nts : std::min<std::uint64_t>(*next, nts);
-    f.name_raw = table.subspan(off, end - off);
+    ASSAY_TRY(f.name_raw, t.bytes(off, end - off, st));
     const Shape sh = classify(f.name_raw, h.version);
     f.has_time = sh.has_time;
     if (sh.has_time)

@@ -1,4 +1,5 @@
-// igArchive on-disk records with their sizes (core/record.h): each decode reads exactly kSize.
+// igArchive on-disk records with their sizes (core/record.h): each decode reads exactly kSize
+// (a braced initializer list is evaluated left to right, so fields are read in their order).
 // spec: alchemy.md#iga-header-v4, #iga-header-v8, #iga-header-v10, #iga-file-info,
 // #iga-block-tables, #iga-prefix
 #pragma once
@@ -10,28 +11,12 @@
 
 namespace assay::igarchive::records {
 
-// magic + version: the magic's byte order is the archive's (#overview-byteorder).
-struct Prefix {
-  static constexpr std::size_t kSize = 8;
-  std::uint32_t magic = 0, version = 0;
-  static constexpr Prefix decode(RecordCursor& c) {
-    Prefix p;
-    p.magic = c.u32();
-    p.version = c.u32();
-    return p;
-  }
-};
-
-// The byte order whose magic reads IGA\x1A, with the prefix in it; nullopt otherwise.
-inline std::optional<Prefix> read_prefix(ByteView b, Endian& endian) {
-  for (Endian e : {Endian::little, Endian::big}) {
-    auto p = read_record<Prefix>(ByteReader(b, e, kFormatName), 0, "header");
-    if (p && p->magic == kMagic) {
-      endian = e;
-      return *p;
-    }
-  }
-  return std::nullopt;
+// magic + version (core's MagicVersion): the byte order whose magic reads IGA\x1A is the
+// archive's (#overview-byteorder); sets `endian` to it.
+inline std::optional<MagicVersion> read_prefix(ByteView b, Endian& endian) {
+  const auto p = probe_byte_order(b, kMagic);
+  if (p) endian = p->endian;
+  return p ? std::optional<MagicVersion>(p->prefix) : std::nullopt;
 }
 
 // The header of version V: 0x30 bytes for 4 (#iga-header-v4 [uncertain]: no sectorSize, 0x800),
@@ -72,11 +57,7 @@ struct FileInfo12 {
   static constexpr std::size_t kSize = 12;
   std::uint32_t offset = 0, length = 0, word = 0;
   static constexpr FileInfo12 decode(RecordCursor& c) {
-    FileInfo12 f;
-    f.offset = c.u32();
-    f.length = c.u32();
-    f.word = c.u32();
-    return f;
+    return {.offset = c.u32(), .length = c.u32(), .word = c.u32()};
   }
 };
 
@@ -86,11 +67,7 @@ struct FileInfo16 {
   std::uint64_t offset_ordinal = 0;
   std::uint32_t length = 0, word = 0;
   static constexpr FileInfo16 decode(RecordCursor& c) {
-    FileInfo16 f;
-    f.offset_ordinal = c.u64();
-    f.length = c.u32();
-    f.word = c.u32();
-    return f;
+    return {.offset_ordinal = c.u64(), .length = c.u32(), .word = c.u32()};
   }
 };
 
@@ -100,12 +77,7 @@ struct LzmaProps {
   static constexpr std::size_t kSize = 5;
   std::uint8_t pb = 0;
   std::uint32_t dict = 0;
-  static constexpr LzmaProps decode(RecordCursor& c) {
-    LzmaProps p;
-    p.pb = c.u8();
-    p.dict = c.u32();
-    return p;
-  }
+  static constexpr LzmaProps decode(RecordCursor& c) { return {.pb = c.u8(), .dict = c.u32()}; }
 };
 
 inline Result<LzmaProps> read_lzma_props(ByteView b, std::uint64_t at, std::string_view structure) {

@@ -10,10 +10,9 @@ namespace assay {
 namespace {
 
 int igz_identify(const Input& in) {
-  Endian e = Endian::big;
-  const auto p = igz::records::read_prefix(in.bytes, e);
+  const auto p = probe_byte_order(in.bytes, igz::kMagic);
   if (!p) return 0;
-  return p->version >= 5 && p->version <= 10 ? 100 : 60;
+  return p->prefix.version >= 5 && p->prefix.version <= 10 ? 100 : 60;
 }
 
 Result<Json> igz_info(const Input& in, const ReadOptions& opt) {

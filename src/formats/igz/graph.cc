@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "assay/core/hash.h"
+#include "assay/core/record.h"
 #include "diag_util.h"
 
 namespace assay::igz {
@@ -34,21 +35,18 @@ struct Builder {
     const auto* rec = f.find(t);
     return rec ? rec->offset : kNoOffset;
   }
-  // Checked reads of fields whose range the caller has resolve()d: a position outside the file
-  // (which resolve rules out) reads as 0, never outside the buffer.
-  [[nodiscard]] std::uint32_t u32_at(std::uint64_t pos) const {
-    auto v = r.u32(pos, "field");
-    return v ? *v : 0;
+  // Checked reads of fields the caller has resolve()d: a position outside the file is an Error
+  // naming the structure and offset (never a made-up 0).
+  [[nodiscard]] Result<std::uint32_t> u32_at(std::uint64_t pos, std::string_view what) const {
+    return r.u32(pos, what);
   }
-  [[nodiscard]] std::uint64_t u64_at(std::uint64_t pos) const {
-    auto v = r.u64(pos, "field");
-    return v ? *v : 0;
+  [[nodiscard]] Result<std::uint64_t> word(std::uint64_t pos, std::string_view what) const {
+    return read_word(r, pos, ps, what);
   }
-  [[nodiscard]] std::uint64_t word(std::uint64_t pos) const { return ps == 8 ? u64_at(pos) : u32_at(pos); }
   // The pointer-sized word at a serialized offset, checked to lie in its pool.
   Result<std::uint64_t> field(std::uint32_t ser, std::string_view what) const {
     ASSAY_TRY(std::uint64_t pos, resolve(f, ser, ps, what));
-    return word(pos);
+    return word(pos, what);
   }
   // A NUL-terminated string at a serialized pointer, inside its pool.
   Result<std::string_view> string_at(std::uint64_t ptr, std::string_view what) const {
@@ -114,7 +112,12 @@ void Builder::objects() {
     o.pool = po.pool;
     o.offset = po.offset;
     o.position = *pos;
-    o.type = u32_at(*pos);  // vtable word: TMET index, 32 bits (#igz-objects)
+    auto type = u32_at(*pos, what);  // vtable word: TMET index, 32 bits (#igz-objects)
+    if (!type) {
+      say(Severity::error, type.error(), *pos);
+      continue;
+    }
+    o.type = *type;
     if (o.type >= fx.types.size())
       say(Severity::error, what, *pos,
           fmt::format("TMET index {} is out of range (TMET count {})", o.type, fx.types.size()));
@@ -253,19 +256,19 @@ Result<Builder::ListView> Builder::data_list(const Object& o, std::uint64_t elem
     return l == ListLayout::ptr32 ? 0x08 : l == ListLayout::nst64 ? 0x10 : 0x0C;
   };
   if (layout == ListLayout::nst64) {
-    const std::uint64_t size = memory_size(word(pos + mem_at));
-    auto fits = [&](ListLayout l) {
-      return std::uint64_t{u32_at(pos + count_at(l))} * elem == size;
-    };
-    if (size != 0 && fits(ListLayout::ctr64)) layout = ListLayout::ctr64;
+    ASSAY_TRY(const std::uint64_t mem, word(pos + mem_at, what));
+    ASSAY_TRY(const std::uint32_t ctr_count, u32_at(pos + count_at(ListLayout::ctr64), what));
+    const std::uint64_t size = memory_size(mem);
+    if (size != 0 && std::uint64_t{ctr_count} * elem == size) layout = ListLayout::ctr64;
   }
   if (std::find(g.list_layouts.begin(), g.list_layouts.end(), layout) == g.list_layouts.end())
     g.list_layouts.push_back(layout);
   const std::uint64_t cat = count_at(layout);
-  const std::int32_t count = static_cast<std::int32_t>(u32_at(pos + cat));
+  ASSAY_TRY(const std::uint32_t count_word, u32_at(pos + cat, what));
+  const std::int32_t count = static_cast<std::int32_t>(count_word);
   if (count < 0) return err(what, pos + cat, fmt::format("negative count {}", count));
   if (count == 0) return ListView{};
-  const std::uint64_t data = word(pos + data_at);
+  ASSAY_TRY(const std::uint64_t data, word(pos + data_at, what));
   std::uint64_t need = 0;
   if (data > 0xFFFFFFFFu || !mul_ok(static_cast<std::uint64_t>(count), elem, need))
     return err(what, pos + data_at, fmt::format("memory pointer 0x{:x} is invalid", data));
@@ -317,11 +320,15 @@ void Builder::object_lists() {
       continue;
     }
     for (std::uint32_t k = 0; k < list->count; ++k) {
-      const std::uint64_t p = word(list->pos + std::uint64_t{k} * ps);
-      const std::size_t obj = p <= 0xFFFFFFFFu ? g.object_at(static_cast<std::uint32_t>(p)) : kNoObject;
+      const std::uint64_t at = list->pos + std::uint64_t{k} * ps;
+      auto p = word(at, what);
+      if (!p) {
+        say(Severity::error, p.error(), at);
+        break;
+      }
+      const std::size_t obj = *p <= 0xFFFFFFFFu ? g.object_at(static_cast<std::uint32_t>(*p)) : kNoObject;
       if (obj == kNoObject)
-        say(Severity::error, what, list->pos + std::uint64_t{k} * ps,
-            fmt::format("element {} (0x{:x}) is not an RVTB object", k, p));
+        say(Severity::error, what, at, fmt::format("element {} (0x{:x}) is not an RVTB object", k, *p));
       if (g.root && *g.root == i) g.root_list.push_back(obj);
     }
   }
@@ -350,12 +357,19 @@ std::optional<std::vector<NameEntry>> Builder::names_of(std::size_t obj, std::st
     const std::uint64_t p = list->pos + std::uint64_t{k} * stride;
     NameEntry n;
     n.field = list->ser + k * static_cast<std::uint32_t>(stride);
-    n.hash = nst_layout(f.header()) ? static_cast<std::uint32_t>(u64_at(p + ps)) : u32_at(p + ps);
     const std::string where = fmt::format("igName[{}]", k);
+    // The hash is a u32, or the low half of a u64 on NST (read in the file's order, C4).
+    auto hash = read_word(r, p + ps, nst_layout(f.header()) ? 8 : 4, where);
+    auto text_ptr = word(p, where);
+    if (!hash || !text_ptr) {
+      say(Severity::warning, !hash ? hash.error() : text_ptr.error(), p);
+      break;
+    }
+    n.hash = static_cast<std::uint32_t>(*hash);
     if (const StringRef* s = string_field(n.field)) {
       n.text = s->text;  // resolved (or reported) by field_check
       if (s->tag == tag::RSTT) n.tstr_index = s->value;
-    } else if (auto t = string_at(word(p), where)) {
+    } else if (auto t = string_at(*text_ptr, where)) {
       n.text = *t;
     } else {
       say(Severity::warning, t.error(), p);

@@ -225,9 +225,11 @@ Result<Header> read_header(const ByteReader& r, const OpenOptions& opt, const Di
   Header h;
   if (r.size() < 8) return err("header", 0, fmt::format("file of {} bytes is too short for an igz", r.size()));
   const ByteView b = r.data();
-  if (!records::read_prefix(b, h.endian)) return err("header", 0, "magic is not IGZ\\x01 in either byte order");
+  const auto prefix = probe_byte_order(b, kMagic);
+  if (!prefix) return err("header", 0, "magic is not IGZ\\x01 in either byte order");
+  h.endian = prefix->endian;
+  h.version = prefix->prefix.version;
   ByteReader rr(b, h.endian, kFormatName);
-  ASSAY_TRY(h.version, rr.u32(4, "header"));
   if (h.version < 5 || h.version > 10)
     return err("header", 4, fmt::format("unknown igz version {}", h.version));
   if (h.legacy())

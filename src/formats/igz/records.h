@@ -1,50 +1,22 @@
-// igz on-disk records with their sizes (core/record.h): each decode reads exactly kSize bytes.
+// igz on-disk records with their sizes (core/record.h): each decode reads exactly kSize bytes
+// (a braced initializer list is evaluated left to right, so fields are read in their order).
 // spec: alchemy.md#igz-header-v7, #igz-header-v6, #igz-fixups
 #pragma once
-
-#include <optional>
 
 #include "assay/core/record.h"
 #include "assay/formats/igz/igz.h"
 
 namespace assay::igz::records {
 
-// The first two words: magic (its byte order gives the file's) and version (#igz-header-v7).
-struct Prefix {
-  static constexpr std::size_t kSize = 8;
-  std::uint32_t magic = 0, version = 0;
-  static constexpr Prefix decode(RecordCursor& c) {
-    Prefix p;
-    p.magic = c.u32();
-    p.version = c.u32();
-    return p;
-  }
-};
-
-// The byte order whose magic reads IGZ\x01, or nullopt (also for fewer than 8 bytes).
-inline std::optional<Prefix> read_prefix(ByteView b, Endian& endian) {
-  for (Endian e : {Endian::big, Endian::little}) {
-    auto p = read_record<Prefix>(ByteReader(b, e, kFormatName), 0, "header");
-    if (p && p->magic == kMagic) {
-      endian = e;
-      return *p;
-    }
-  }
-  return std::nullopt;
-}
+// The first two words, magic and version, are core's MagicVersion: probe_byte_order(b, kMagic)
+// gives the file's byte order (#igz-header-v7, #overview-byteorder).
 
 // The fixed words before the section descriptors, version 7+ (#igz-header-v7).
 struct HeaderV7 {
   static constexpr std::size_t kSize = kHeaderV7Descriptors;  // 0x14
   std::uint32_t magic = 0, version = 0, fields_hash = 0, platform = 0, num_fixups = 0;
   static constexpr HeaderV7 decode(RecordCursor& c) {
-    HeaderV7 h;
-    h.magic = c.u32();
-    h.version = c.u32();
-    h.fields_hash = c.u32();
-    h.platform = c.u32();
-    h.num_fixups = c.u32();
-    return h;
+    return {.magic = c.u32(), .version = c.u32(), .fields_hash = c.u32(), .platform = c.u32(), .num_fixups = c.u32()};
   }
 };
 
@@ -53,11 +25,7 @@ struct HeaderV6 {
   static constexpr std::size_t kSize = kHeaderV6Descriptors;  // 0x0C
   std::uint32_t magic = 0, version = 0, fields_hash = 0;
   static constexpr HeaderV6 decode(RecordCursor& c) {
-    HeaderV6 h;
-    h.magic = c.u32();
-    h.version = c.u32();
-    h.fields_hash = c.u32();
-    return h;
+    return {.magic = c.u32(), .version = c.u32(), .fields_hash = c.u32()};
   }
 };
 
@@ -66,12 +34,7 @@ struct SectionDescriptor {
   static constexpr std::size_t kSize = 0x10;
   std::uint32_t name_offset = 0, offset = 0, length = 0, alignment = 0;
   static constexpr SectionDescriptor decode(RecordCursor& c) {
-    SectionDescriptor s;
-    s.name_offset = c.u32();
-    s.offset = c.u32();
-    s.length = c.u32();
-    s.alignment = c.u32();
-    return s;
+    return {.name_offset = c.u32(), .offset = c.u32(), .length = c.u32(), .alignment = c.u32()};
   }
 };
 
@@ -97,12 +60,7 @@ struct FixupHeaderV7 {
   static constexpr std::size_t kSize = kFixupHeaderV7;  // 0x10
   std::uint32_t tag = 0, count = 0, length = 0, data_offset = 0;
   static constexpr FixupHeaderV7 decode(RecordCursor& c) {
-    FixupHeaderV7 h;
-    h.tag = c.u32();
-    h.count = c.u32();
-    h.length = c.u32();
-    h.data_offset = c.u32();
-    return h;
+    return {.tag = c.u32(), .count = c.u32(), .length = c.u32(), .data_offset = c.u32()};
   }
 };
 
@@ -111,13 +69,9 @@ struct FixupHeaderV6 {
   static constexpr std::size_t kSize = kFixupHeaderV6;  // 0x18
   std::uint32_t id = 0, count = 0, length = 0, data_offset = 0;
   static constexpr FixupHeaderV6 decode(RecordCursor& c) {
-    FixupHeaderV6 h;
-    h.id = c.u32();
+    const std::uint32_t id = c.u32();
     c.skip(8);
-    h.count = c.u32();
-    h.length = c.u32();
-    h.data_offset = c.u32();
-    return h;
+    return {.id = id, .count = c.u32(), .length = c.u32(), .data_offset = c.u32()};
   }
 };
 
@@ -126,10 +80,7 @@ struct ExternalIdItem {
   static constexpr std::size_t kSize = 8;
   std::uint32_t name_hash = 0, namespace_hash = 0;
   static constexpr ExternalIdItem decode(RecordCursor& c) {
-    ExternalIdItem e;
-    e.name_hash = c.u32();
-    e.namespace_hash = c.u32();
-    return e;
+    return {.name_hash = c.u32(), .namespace_hash = c.u32()};
   }
 };
 
@@ -138,12 +89,7 @@ template <class Ptr>
 struct PointerPair {
   static constexpr std::size_t kSize = 2 * sizeof(Ptr);
   std::uint64_t first = 0, second = 0;
-  static constexpr PointerPair decode(RecordCursor& c) {
-    PointerPair p;
-    p.first = c.get<Ptr>();
-    p.second = c.get<Ptr>();
-    return p;
-  }
+  static constexpr PointerPair decode(RecordCursor& c) { return {.first = c.get<Ptr>(), .second = c.get<Ptr>()}; }
 };
 using PointerPair32 = PointerPair<std::uint32_t>;
 using PointerPair64 = PointerPair<std::uint64_t>;

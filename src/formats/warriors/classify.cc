@@ -3,7 +3,8 @@
 // Containers and RenderWare streams are walked by their headers only.
 #include "assay/formats/warriors/classify.h"
 
-#include <cstring>
+#include <algorithm>
+#include <span>
 
 #include "assay/core/hash.h"
 #include "assay/formats/renderware/section.h"
@@ -14,8 +15,13 @@ namespace assay::warriors {
 
 namespace {
 
-// A checked little-endian word: past the end reads as 0 (each rule checks the sizes it needs first).
-std::uint32_t w32(ByteView e, std::uint64_t at) { return records::u32_at(e, at).value_or(0); }
+// Every byte test reads through these two: a word or slice past the entry's end is nullopt, and
+// a rule whose bytes are not there does not match (never a made-up 0).
+std::optional<std::uint32_t> w32(ByteView e, std::uint64_t at) { return records::u32_at(e, at); }
+std::optional<ByteView> slice(ByteView e, std::uint64_t at, std::uint64_t n) {
+  if (!range_ok(at, n, e.size())) return std::nullopt;
+  return e.subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(n));
+}
 
 // An RW section header at `at` with id `id` and a RenderWare 3 stamp whose body fits; returns its
 // end. Header and stamp through RenderWare's own readers (spec: renderware.md#rw-2).
@@ -30,11 +36,11 @@ std::optional<std::uint64_t> rw_section(ByteView e, std::uint64_t at, std::uint3
 bool is_world_part(ByteView e, std::optional<std::string_view> name) {
   if (e.size() < 28 || w32(e, 0) != 1 || w32(e, 4) != 0 || w32(e, 8) != 0) return false;
   auto pos = rw_section(e, 16, 0x16);
-  if (!pos || !range_ok(*pos, 4, e.size())) return false;
-  const std::uint64_t count = w32(e, *pos);
+  const auto count = pos ? w32(e, *pos) : std::nullopt;
+  if (!count) return false;
   std::uint64_t p = *pos + 4;
-  if (count > (e.size() - p) / 16) return false;
-  for (std::uint64_t i = 0; i < count; ++i) {
+  if (*count > (e.size() - p) / 16) return false;
+  for (std::uint64_t i = 0; i < *count; ++i) {
     if (!range_ok(p, 4, e.size())) return false;
     auto next = rw_section(e, p + 4, 0x14);
     if (!next) return false;
@@ -45,7 +51,8 @@ bool is_world_part(ByteView e, std::optional<std::string_view> name) {
 }
 
 bool is_world_stream(ByteView e) {  // K4
-  if (e.size() < 4 || w32(e, 0) < 1) return false;
+  const auto first = w32(e, 0);
+  if (!first || *first < 1) return false;
   auto td = rw_section(e, 4, 0x16);
   if (!td) return false;
   auto world = rw_section(e, *td, 0x0B);
@@ -53,28 +60,31 @@ bool is_world_stream(ByteView e) {  // K4
 }
 
 bool is_manifest(ByteView e) {  // K5
-  if (e.size() < 12) return false;
-  const std::uint64_t n = w32(e, 8);
-  return e.size() == 12 + 8 * n && w32(e, 4) >= w32(e, 0) && w32(e, 0) > 0;
+  const auto a = w32(e, 0), b = w32(e, 4), n = w32(e, 8);
+  return a && b && n && e.size() == 12 + 8 * std::uint64_t{*n} && *b >= *a && *a > 0;
 }
 
 bool is_old_rw(ByteView e) {  // K6
   for (std::uint64_t at : {0u, 4u})
-    if (range_ok(at, 12, e.size()) && w32(e, at + 8) == 0x1803FFFF) return true;
+    if (w32(e, at + 8) == 0x1803FFFFu) return true;
   return false;
 }
 
-bool starts_with(ByteView e, std::string_view magic) {
-  return e.size() >= magic.size() && std::memcmp(e.data(), magic.data(), magic.size()) == 0;
+bool starts_with(ByteView e, std::span<const std::uint8_t> magic) {
+  const auto head = slice(e, 0, magic.size());
+  return head && std::equal(head->begin(), head->end(), magic.begin());
 }
+bool starts_with(ByteView e, std::string_view magic) {
+  return starts_with(e, std::span(reinterpret_cast<const std::uint8_t*>(magic.data()), magic.size()));
+}
+
+bool printable(std::uint8_t c) { return c >= 0x20 && c <= 0x7E; }
 
 bool printable_name(ByteView e, std::uint64_t at) {  // NUL-terminated printable, <= 16 bytes
-  for (std::uint64_t i = 0; i <= 16 && at + i < e.size(); ++i) {
-    const auto c = e[at + i];
-    if (c == 0) return i > 0;
-    if (c < 0x20 || c > 0x7E) return false;
-  }
-  return false;
+  const auto name = slice(e, at, std::min<std::uint64_t>(17, at < e.size() ? e.size() - at : 0));
+  if (!name) return false;
+  const auto nul = std::find(name->begin(), name->end(), std::uint8_t{0});
+  return nul != name->end() && nul != name->begin() && std::all_of(name->begin(), nul, printable);
 }
 
 bool is_scene_record(ByteView e) {  // K8
@@ -82,38 +92,60 @@ bool is_scene_record(ByteView e) {  // K8
   return (w32(e, 4) == 0 && printable_name(e, 8)) || printable_name(e, 4);
 }
 
+// K9 row: {name hash, offset}; a {0, 0} row ends the index and only zero rows may follow.
+struct SoundIndexRow {
+  static constexpr std::size_t kSize = 8;
+  std::uint32_t hash = 0, offset = 0;
+  static constexpr SoundIndexRow decode(RecordCursor& c) { return {.hash = c.u32(), .offset = c.u32()}; }
+  [[nodiscard]] constexpr bool end() const { return hash == 0 && offset == 0; }
+};
+
 bool is_sound_bank_index(ByteView e) {  // K9
   if (e.size() < 8 || e.size() % 8 != 0) return false;
+  const auto rows = RecordTable<SoundIndexRow>::open(records::le_reader(e), 0, e.size() / 8, "K9");
+  if (!rows) return false;
   std::uint32_t last = 0;
-  for (std::uint64_t p = 0; p < e.size(); p += 8) {
-    const std::uint32_t h = w32(e, p), off = w32(e, p + 4);
-    if (h == 0 && off == 0) {
-      for (std::uint64_t q = p + 8; q < e.size(); ++q)
-        if (e[q] != 0) return false;
-      return true;
+  bool ended = false;
+  for (const SoundIndexRow row : *rows) {
+    if (row.end()) {
+      ended = true;
+      continue;
     }
-    if (off < last) return false;
-    last = off;
+    if (ended || row.offset < last) return false;  // a row after the end, or a decreasing offset
+    last = row.offset;
   }
-  return false;
+  return ended;
 }
 
 bool is_bitmap(ByteView e) {  // K12
-  return e.size() >= 6 && e[0] == 'B' && e[1] == 'M' && w32(e, 2) <= e.size();
+  const auto size = w32(e, 2);
+  return starts_with(e, "BM") && size && *size <= e.size();
 }
 
 bool is_text(ByteView e) {  // K13: a decimal count first, then only printable ASCII and \t \r \n
-  if (e.empty() || e[0] < '0' || e[0] > '9') return false;
-  for (auto c : e)
-    if (!((c >= 0x20 && c <= 0x7E) || c == '\t' || c == '\r' || c == '\n')) return false;
-  return true;
+  const auto first = slice(e, 0, 1);
+  if (!first || (*first)[0] < '0' || (*first)[0] > '9') return false;
+  return std::all_of(e.begin(), e.end(), [](std::uint8_t c) { return printable(c) || c == '\t' || c == '\r' || c == '\n'; });
 }
+
+// K14 frame: 16 bytes, its first two the header: predictor (high nibble) and shift, then flags.
+struct AdpcmFrame {
+  static constexpr std::size_t kSize = 16;
+  std::uint8_t predictor_shift = 0, flags = 0;
+  static constexpr AdpcmFrame decode(RecordCursor& c) {
+    AdpcmFrame f{.predictor_shift = c.u8(), .flags = c.u8()};
+    c.skip(14);
+    return f;
+  }
+  [[nodiscard]] constexpr bool plausible() const {
+    return (predictor_shift >> 4) <= 4 && (predictor_shift & 0x0F) <= 12 && flags <= 7;
+  }
+};
 
 bool is_adpcm(ByteView e) {  // K14: predictor <= 4, shift <= 12, flags <= 7 in every frame
   if (e.empty() || e.size() % 16 != 0) return false;
-  for (std::uint64_t p = 0; p < e.size(); p += 16)
-    if ((e[p] >> 4) > 4 || (e[p] & 0x0F) > 12 || e[p + 1] > 7) return false;
-  return true;
+  const auto frames = RecordTable<AdpcmFrame>::open(records::le_reader(e), 0, e.size() / 16, "K14");
+  return frames && std::all_of(frames->begin(), frames->end(), [](const AdpcmFrame& f) { return f.plausible(); });
 }
 
 }  // namespace
@@ -129,13 +161,13 @@ bool is_container(EntryKind k) { return k == EntryKind::pack || k == EntryKind::
 
 EntryKind classify_entry(ByteView e, std::optional<std::string_view> name) {
   static constexpr std::uint8_t kLua[13] = {0x1B, 0x4C, 0x75, 0x61, 0x40, 0x01, 0x04, 0x04, 0x04, 0x20, 0x06, 0x09, 0x08};
-  if (e.size() >= 16 && w32(e, 12) == kPackageMarker && check_exact_pack(e).exact) return EntryKind::pack;
+  if (w32(e, 12) == kPackageMarker && check_exact_pack(e).exact) return EntryKind::pack;
   if (is_world_part(e, name)) return EntryKind::world_part;
   if (check_exact_resource(e).exact) return EntryKind::resource;
   if (is_world_stream(e)) return EntryKind::world_stream;
   if (is_manifest(e)) return EntryKind::world_manifest;
   if (is_old_rw(e)) return EntryKind::old_renderware;
-  if (e.size() >= 13 && std::memcmp(e.data(), kLua, 13) == 0) return EntryKind::lua;
+  if (starts_with(e, kLua)) return EntryKind::lua;
   if (is_scene_record(e)) return EntryKind::scene_record;
   if (is_sound_bank_index(e)) return EntryKind::sound_bank_index;
   if (starts_with(e, "METRICS1")) return EntryKind::font_metrics;

@@ -3,6 +3,7 @@
 #include <cdio/iso9660.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,42 +29,76 @@ struct IsoCloser {
   void operator()(iso9660_t* p) const { iso9660_close(p); }
 };
 
+// ECMA-119 9.1: a directory record's fixed part; its name (name_length bytes) follows at +33.
+struct DirectoryRecord {
+  static constexpr std::size_t kSize = 33;
+  std::uint8_t length = 0, flags = 0, unit_size = 0, interleave_gap = 0, name_length = 0;
+  static constexpr DirectoryRecord decode(RecordCursor& c) {
+    DirectoryRecord d;
+    d.length = c.u8();
+    c.skip(24);  // extended attribute length, extent, data length, date
+    d.flags = c.u8();
+    d.unit_size = c.u8();
+    d.interleave_gap = c.u8();
+    c.skip(4);  // volume sequence number
+    d.name_length = c.u8();
+    return d;
+  }
+  // spec: #wr-1-2: multi-extent (+25 bit 7) or interleaved (+26, +27 non-zero).
+  [[nodiscard]] constexpr bool multi_extent_or_interleaved() const {
+    return (flags & 0x80) != 0 || unit_size != 0 || interleave_gap != 0;
+  }
+};
+
+constexpr std::uint64_t kSector = 2048;
+constexpr std::uint64_t kMinRecord = 34;  // 33 fixed bytes and a 1-byte name
+
+// The records of one root-directory sector (s: its bytes in the image, up to 2,048): a zero length
+// byte ends them; WARRIORS.DIR/.WAD must be neither multi-extent nor interleaved.
+Result<void> check_root_sector(const ByteReader& s) {
+  for (std::uint64_t pos = 0; s.has(pos, kMinRecord);) {
+    ASSAY_TRY(const auto d, read_record<DirectoryRecord>(s, pos, "ISO root directory record"));
+    if (d.length == 0) break;  // no more records in this sector
+    if (d.length < kMinRecord || pos + d.length > kSector)
+      return s.error("ISO root directory record", pos, "bad record length");
+    if (DirectoryRecord::kSize + d.name_length <= d.length) {
+      ASSAY_TRY(const ByteView raw, s.bytes(pos + DirectoryRecord::kSize, d.name_length, "ISO root directory record"));
+      const std::string name = iso_plain_name(std::string(raw.begin(), raw.end()).c_str());
+      if ((name == "WARRIORS.DIR" || name == "WARRIORS.WAD") && d.multi_extent_or_interleaved())
+        return s.error("ISO root directory record", pos, name + " is multi-extent or interleaved (not supported)");
+    }
+    pos += d.length;
+  }
+  return {};
+}
+
 // spec: #wr-1-2: a file with the multi-extent flag (+25 bit 7) or a non-zero interleave (+26,
 // +27) is an error. libiso9660 2.1 does not report these, so the root records are read here
 // (ECMA-119: root extent and length in the primary descriptor's record at +156).
 Result<void> check_root_records(ByteView img) {
-  ASSAY_TRY(const auto pvd, read_record<records::PrimaryVolumeDescriptor>(records::le_reader(img), records::kPvdOffset,
+  const ByteReader r = records::le_reader(img);
+  ASSAY_TRY(const auto pvd, read_record<records::PrimaryVolumeDescriptor>(r, records::kPvdOffset,
                                                                            "ISO primary volume descriptor"));
   const std::uint64_t extent = pvd.root_extent;
   const std::uint64_t length = pvd.root_length;
-  if (!range_ok(extent * 2048, length, img.size()))
+  if (!range_ok(extent * kSector, length, img.size()))
     return make_error(kFormat, "ISO root directory", 16 * 2048 + 156, "root directory extent lies past the image's end");
-  for (std::uint64_t sector = 0; sector * 2048 < length; ++sector) {
-    const std::uint64_t base = extent * 2048 + sector * 2048;
-    for (std::uint64_t pos = 0; pos + 34 <= 2048 && base + pos + 34 <= img.size();) {
-      const std::uint8_t len = img[base + pos];
-      if (len == 0) break;  // no more records in this sector
-      if (len < 34 || pos + len > 2048) return make_error(kFormat, "ISO root directory record", base + pos, "bad record length");
-      const std::uint8_t name_len = img[base + pos + 32];
-      if (33u + name_len <= len) {
-        const std::string name = iso_plain_name(std::string(reinterpret_cast<const char*>(img.data() + base + pos + 33), name_len).c_str());
-        const bool ours = name == "WARRIORS.DIR" || name == "WARRIORS.WAD";
-        if (ours && ((img[base + pos + 25] & 0x80) != 0 || img[base + pos + 26] != 0 || img[base + pos + 27] != 0))
-          return make_error(kFormat, "ISO root directory record", base + pos,
-                            name + " is multi-extent or interleaved (not supported)");
-      }
-      pos += len;
-    }
+  for (std::uint64_t base = extent * kSector; base < extent * kSector + length; base += kSector) {
+    // the last sector may run past the image's end: its records are read up to the end
+    ASSAY_TRY(const ByteReader s, r.sub(base, std::min(kSector, img.size() - base), "ISO root directory"));
+    ASSAY_CHECK(check_root_sector(s));
   }
   return {};
 }
 
 }  // namespace
 
+// ECMA-119 8.4: the primary volume descriptor (whole) at sector 16 with "CD001" at +1.
 bool iso_has_signature(ByteView image) {
-  constexpr std::size_t at = 16 * 2048;
-  return image.size() >= at + 2048 && image[at + 1] == 'C' && image[at + 2] == 'D' && image[at + 3] == '0' &&
-         image[at + 4] == '0' && image[at + 5] == '1';
+  const ByteReader r = records::le_reader(image);
+  if (!r.has(records::kPvdOffset, records::PrimaryVolumeDescriptor::kSize)) return false;
+  const auto id = r.bytes(records::kPvdOffset + 1, 5, "ISO primary volume descriptor");
+  return id && std::string_view(reinterpret_cast<const char*>(id->data()), id->size()) == "CD001";
 }
 
 std::string iso_truncation(ByteView image) {

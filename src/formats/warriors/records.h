@@ -18,14 +18,8 @@ inline ByteReader le_reader(ByteView b, std::uint64_t base = 0) { return ByteRea
 struct Header16 {
   static constexpr std::size_t kSize = 16;
   std::uint32_t w0 = 0, w1 = 0, w2 = 0, w3 = 0;
-  static constexpr Header16 decode(RecordCursor& c) {
-    Header16 h;
-    h.w0 = c.u32();
-    h.w1 = c.u32();
-    h.w2 = c.u32();
-    h.w3 = c.u32();
-    return h;
-  }
+  // A braced list is evaluated left to right: w0 first.
+  static constexpr Header16 decode(RecordCursor& c) { return {c.u32(), c.u32(), c.u32(), c.u32()}; }
   [[nodiscard]] constexpr ContainerHeader container() const { return {w0, w1, w2, w3}; }
 };
 

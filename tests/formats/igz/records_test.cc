@@ -16,20 +16,22 @@ static_assert(records::FixupInnerHeaderV6::kSize == 0x1C);
 TEST(IgzRecords, HeaderV7BothByteOrders) {
   // "IGZ\x01" as the big-endian u32 0x49475A01, version 9, hash 0xA1B2C3D4, platform 2, 5 fixups.
   const std::uint8_t be[] = {0x49, 0x47, 0x5A, 0x01, 0, 0, 0, 9, 0xA1, 0xB2, 0xC3, 0xD4, 0, 0, 0, 2, 0, 0, 0, 5};
-  Endian e = Endian::little;
-  auto p = records::read_prefix(be, e);
+  auto p = probe_byte_order(be, kMagic);
   ASSERT_TRUE(p.has_value());
-  EXPECT_EQ(e, Endian::big);
-  auto h = read_record<records::HeaderV7>(ByteReader(be, e, kFormatName), 0, "header");
+  EXPECT_EQ(p->endian, Endian::big);
+  EXPECT_EQ(p->prefix.version, 9u);
+  auto h = read_record<records::HeaderV7>(ByteReader(be, Endian::big, kFormatName), 0, "header");
   ASSERT_TRUE(h.ok());
   EXPECT_EQ(h->version, 9u);
   EXPECT_EQ(h->fields_hash, 0xA1B2C3D4u);
   EXPECT_EQ(h->platform, 2u);
   EXPECT_EQ(h->num_fixups, 5u);
   const std::uint8_t le[] = {0x01, 0x5A, 0x47, 0x49, 8, 0, 0, 0};
-  ASSERT_TRUE(records::read_prefix(le, e).has_value());
-  EXPECT_EQ(e, Endian::little);
-  EXPECT_FALSE(records::read_prefix(ByteView(le).first(7), e).has_value());
+  auto l = probe_byte_order(le, kMagic);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->endian, Endian::little);
+  EXPECT_EQ(l->prefix.version, 8u);
+  EXPECT_FALSE(probe_byte_order(ByteView(le).first(7), kMagic).has_value());
 }
 
 TEST(IgzRecords, FixupHeaderV6SkipsItsEightUnknownBytes) {
