@@ -9,6 +9,7 @@
 #include "capped.h"
 #include "check_reuse.h"
 #include "check_walk.h"
+#include "records.h"
 
 namespace assay::oni {
 
@@ -117,27 +118,19 @@ struct Loader {
   }
 
   std::optional<std::uint64_t> chunk_size(ByteView inst, const FieldRef& r, std::string* bad) const {
-    auto u32 = [&](std::uint32_t o) -> std::optional<std::uint32_t> {
-      if (!range_ok(o, 4, inst.size())) return std::nullopt;
-      return load<std::uint32_t>(inst.data() + o, Endian::little);
-    };
     if (r.size == ChunkSize::u32_field) {
-      auto v = u32(r.size_offset);
-      if (v) return *v;
+      if (!range_ok(r.size_offset, 4, inst.size())) return std::nullopt;
+      return records::word_at<std::uint32_t>(inst, r.size_offset);
+    }
+    if (r.size != ChunkSize::txmp) return std::nullopt;
+    const auto img = records::read_txmp_image(inst);  // spec: oni.md#oni-9-1 (records.h TxmpImage)
+    if (!img) return std::nullopt;
+    auto levels = txmp_levels(img->width, img->height, img->format, img->mipmapped());
+    if (!levels) {  // spec: oni.md#oni-9-1: a bad size is an error; an unknown format leaves the size unknown
+      if (img->width == 0 || img->height == 0 || img->width > kTxmpMaxDim || img->height > kTxmpMaxDim) *bad = levels.error().message;
       return std::nullopt;
     }
-    if (r.size == ChunkSize::txmp && inst.size() >= 0x94) {
-      const auto w = load<std::uint16_t>(inst.data() + 0x8C, Endian::little);
-      const auto h = load<std::uint16_t>(inst.data() + 0x8E, Endian::little);
-      const auto fl = load<std::uint32_t>(inst.data() + 0x88, Endian::little);
-      auto levels = txmp_levels(w, h, load<std::uint32_t>(inst.data() + 0x90, Endian::little), (fl & 1) != 0);
-      if (!levels) {  // spec: oni.md#oni-9-1: a bad size is an error; an unknown format leaves the size unknown
-        if (w == 0 || h == 0 || w > kTxmpMaxDim || h > kTxmpMaxDim) *bad = levels.error().message;
-        return std::nullopt;
-      }
-      return levels->back().offset + levels->back().size;
-    }
-    return std::nullopt;
+    return levels->back().offset + levels->back().size;
   }
 
   // spec: oni.md#oni-6-4
