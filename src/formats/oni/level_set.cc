@@ -306,6 +306,25 @@ Result<std::vector<std::filesystem::path>> input_files(const std::vector<std::fi
   return files;
 }
 
+// Jobs [first, n) with the largest levels (bytes on disk) handed out first, so that the workers
+// finish together; the report keeps level order.
+std::vector<std::size_t> largest_first(const std::vector<LevelJob>& jobs, std::size_t first) {
+  std::vector<std::pair<std::uintmax_t, std::size_t>> by_size;
+  for (std::size_t k = first; k < jobs.size(); ++k) {
+    std::uintmax_t bytes = 0;
+    for (const auto& p : jobs[k].paths) {
+      std::error_code ec;
+      const auto n = std::filesystem::file_size(p, ec);
+      if (!ec) bytes += n;
+    }
+    by_size.emplace_back(bytes, k);
+  }
+  std::stable_sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::size_t> order;
+  for (const auto& [bytes, k] : by_size) order.push_back(k);
+  return order;
+}
+
 }  // namespace
 
 Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& inputs, const LayoutSource& layouts, unsigned threads,
@@ -336,10 +355,10 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
       index_names(*f);
     }
   }
-  const std::size_t first = have0 ? 1 : 0;
+  const std::vector<std::size_t> order = largest_first(jobs, have0 ? 1 : 0);
   parallel_for_state(
-      jobs.size() - first, nthreads, [] { return std::vector<detail::FileBuffers>{}; },
-      [&](std::vector<detail::FileBuffers>& pool, std::size_t k) { run_level(results[first + k], jobs[first + k], base, layouts, bar, pool); });
+      order.size(), nthreads, [] { return std::vector<detail::FileBuffers>{}; },
+      [&](std::vector<detail::FileBuffers>& pool, std::size_t k) { run_level(results[order[k]], jobs[order[k]], base, layouts, bar, pool); });
   bar.finish();
   Hasher hs;
   std::uint64_t base_links = 0, base_unresolved = 0;
