@@ -40,6 +40,11 @@ template <class T>
 [[nodiscard]] constexpr T byteswap_value(T v) noexcept {
   static_assert(std::is_integral_v<T>);
   using U = std::make_unsigned_t<T>;
+  if (!std::is_constant_evaluated()) {
+    if constexpr (sizeof(T) == 2) return static_cast<T>(__builtin_bswap16(static_cast<U>(v)));
+    if constexpr (sizeof(T) == 4) return static_cast<T>(__builtin_bswap32(static_cast<U>(v)));
+    if constexpr (sizeof(T) == 8) return static_cast<T>(__builtin_bswap64(static_cast<U>(v)));
+  }
   U u = static_cast<U>(v), r = 0;
   for (std::size_t i = 0; i < sizeof(T); ++i) {
     r = static_cast<U>((r << 8) | (u & 0xFF));

@@ -13,12 +13,11 @@ namespace {
 
 struct Exporter {
   const LoadedFile& f;
-  Diagnostics& diags;
   std::vector<std::int32_t> walked_of;  // descriptor -> index into f.walked, or -1
   std::vector<std::vector<std::uint32_t>> chunks_of;
   detail::ChunkStarts raw_starts, sep_starts;
 
-  Exporter(const LoadedFile& file, Diagnostics& d) : f(file), diags(d) {
+  explicit Exporter(const LoadedFile& file) : f(file) {
     walked_of.assign(f.file.instance_count(), -1);
     for (std::size_t k = 0; k < f.walked.size(); ++k) walked_of[f.walked[k].index] = static_cast<std::int32_t>(k);
     chunks_of.resize(f.file.instance_count());
@@ -60,7 +59,7 @@ struct Exporter {
     return order;
   }
 
-  Result<ByteBuffer> build(std::uint32_t main, std::vector<std::uint8_t>& reached) const {
+  Result<ByteBuffer> build(std::uint32_t main, std::vector<std::uint8_t>& reached, Diagnostics& diags) const {
     std::map<std::uint32_t, std::uint32_t> newidx;
     const auto order = collect(main, newidx, reached);
     OniFileSpec spec;
@@ -107,35 +106,63 @@ struct Exporter {
 
 }  // namespace
 
-std::vector<std::uint32_t> export_closure(const LoadedFile& f, std::uint32_t main) {
-  Diagnostics unused;
-  Exporter ex(f, unused);
-  std::map<std::uint32_t, std::uint32_t> newidx;
-  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
-  return ex.collect(main, newidx, reached);
+// The Exporter's indexes are built once per level (O(instances)); each .oni then costs its own closure.
+struct OniExport::Impl {
+  Exporter ex;
+  explicit Impl(const LoadedFile& f) : ex(f) {}
+};
+
+OniExport::OniExport(const LoadedFile& f) : impl_(std::make_unique<Impl>(f)) {}
+OniExport::~OniExport() = default;
+
+Result<ByteBuffer> OniExport::build(std::uint32_t i, Diagnostics& diags) const {
+  std::vector<std::uint8_t> reached(impl_->ex.f.file.instance_count(), 0);
+  return impl_->ex.build(i, reached, diags);
 }
+
+std::vector<std::uint32_t> OniExport::closure(std::uint32_t main) const {
+  std::map<std::uint32_t, std::uint32_t> newidx;
+  std::vector<std::uint8_t> reached(impl_->ex.f.file.instance_count(), 0);
+  return impl_->ex.collect(main, newidx, reached);
+}
+
+std::uint32_t OniExport::orphans() const {
+  const LoadedFile& f = impl_->ex.f;
+  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i)
+    if (exported(f, i)) {
+      std::map<std::uint32_t, std::uint32_t> newidx;
+      (void)impl_->ex.collect(i, newidx, reached);
+    }
+  std::uint32_t n = 0;
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) n += f.file.descriptor(i).unnamed() && f.has_data[i] && !reached[i];
+  return n;
+}
+
+bool OniExport::exported(const LoadedFile& f, std::uint32_t i) {
+  return !f.file.descriptor(i).unnamed() && f.has_data[i] && !f.names[i].empty();
+}
+
+void warn_orphans(const LoadedFile& f, const OniExport& ex, Diagnostics& diags) {
+  if (const std::uint32_t n = ex.orphans())
+    diags.warning(f.file.error("export", kNoOffset, fmt::format("{} unnamed instances are reached from no named instance: not exported", n)));
+}
+
+std::vector<std::uint32_t> export_closure(const LoadedFile& f, std::uint32_t main) { return OniExport(f).closure(main); }
 
 Result<ExportStats> export_oni_files(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
                                      Diagnostics& diags) {
   diags.append(f.diags);
-  Exporter ex(f, diags);
+  const OniExport ex(f);
   ExportStats st;
-  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
   for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
-    const Descriptor d = f.file.descriptor(i);
-    if (d.unnamed() || !f.has_data[i] || f.names[i].empty()) continue;
-    if (!glob_any(globs, f.names[i])) continue;
-    ASSAY_TRY(ByteBuffer b, ex.build(i, reached));
+    if (!OniExport::exported(f, i) || !glob_any(globs, f.names[i])) continue;
+    ASSAY_TRY(ByteBuffer b, ex.build(i, diags));
     ASSAY_CHECK(out.write(oni_file_name(f.names[i]), b));
     ++st.files;
     st.bytes += b.size();
   }
-  if (globs.empty()) {
-    std::uint32_t orphans = 0;
-    for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) orphans += f.file.descriptor(i).unnamed() && f.has_data[i] && !reached[i];
-    if (orphans)
-      diags.warning(f.file.error("export", kNoOffset, fmt::format("{} unnamed instances are reached from no named instance: not exported", orphans)));
-  }
+  if (globs.empty()) warn_orphans(f, ex, diags);
   return st;
 }
 

@@ -5,6 +5,7 @@
 #include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/image/png.h"
+#include "records.h"
 
 namespace assay {
 
@@ -14,7 +15,9 @@ using namespace oni;
 
 int identify(const Input& in) {
   if (in.bytes.size() < kHeaderSize) return 0;
-  const auto v = load<std::uint32_t>(in.bytes.data() + 8, Endian::little);
+  auto id = read_record<records::FileIdentity>(records::le_reader(in.bytes), 0, "file header");
+  if (!id) return 0;
+  const std::uint32_t v = id->version;
   if (v == kVersionVR31 || v == kVersionVR32) return 100;
   if (v == kVersionVR33 || v == 0x31335256) return 60;  // shown, then refused (spec: oni.md#oni-3-3)
   return 0;
@@ -114,52 +117,19 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   out.append(f->diags);
 }
 
-// A full instance name as a glob matching only itself (fnmatch: backslash escapes).
-std::string literal_glob(std::string_view name) {
-  std::string g;
-  for (char c : name) {
-    if (c == '*' || c == '?' || c == '[' || c == '\\') g += '\\';
-    g += c;
-  }
-  return g;
-}
-
-// Named instance i as NAME.oni with its unnamed dependents (spec: oni.md#oni-8); the walk's
-// findings, already reported once, are not repeated.
-Result<ExtractCount> write_oni_file(const LoadedFile& f, std::uint32_t i, const OutputDir& dir, Diagnostics& diags) {
-  Diagnostics one;
-  ASSAY_TRY(ExportStats st, export_oni_files(f, {literal_glob(f.names[i])}, dir, one));
-  for (std::size_t k = f.diags.items().size(); k < one.items().size(); ++k) diags.add(one.items()[k]);
-  return ExtractCount{st.files, st.bytes};
-}
-
-// "N unnamed instances are reached from no named instance" after a whole-file export.
-void warn_orphans(const LoadedFile& f, Diagnostics& diags) {
-  std::vector<std::uint8_t> reached(f.file.instance_count(), 0);
-  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i)
-    if (!f.file.descriptor(i).unnamed() && f.has_data[i] && !f.names[i].empty())
-      for (std::uint32_t k : export_closure(f, i)) reached[k] = 1;
-  std::uint32_t orphans = 0;
-  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) orphans += f.file.descriptor(i).unnamed() && f.has_data[i] && !reached[i];
-  if (orphans)
-    diags.warning(f.file.error("export", kNoOffset, fmt::format("{} unnamed instances are reached from no named instance: not exported", orphans)));
-}
-
-// spec: oni.md#oni-9-1: TXMP flags at 0x88: 0x1 mip maps, 0x1000 SwapBytes.
-constexpr std::uint32_t kTxmpMipMaps = 0x1, kTxmpSwapBytes = 0x1000;
-
-std::uint32_t txmp_flags(const LoadedFile& f, std::uint32_t i) {
+// The TXMP image fields (#oni-9-1) of instance i when it holds the whole fixed part, else none.
+std::optional<records::TxmpImage> txmp_image(const LoadedFile& f, std::uint32_t i) {
   auto inst = f.file.instance_bytes(i);
-  return inst && inst->size() >= 0xA4 ? load<std::uint32_t>(inst->data() + 0x88, Endian::little) : 0;
+  if (!inst || inst->size() < records::kTxmpMinSize) return std::nullopt;
+  auto img = records::read_txmp_image(*inst);
+  return img ? std::optional(*img) : std::nullopt;
 }
 
 // TXMP i as NAME.png (with mips, NAME.mip<k>.png down to 1x1), as the Container's texture() decodes it.
 Result<ExtractCount> write_txmp(const LoadedFile& f, std::uint32_t i, const std::string& stem, bool mips, const OutputDir& dir) {
-  ASSAY_TRY(ByteView inst, f.file.instance_bytes(i));
   std::size_t levels = 1;
-  if (mips && inst.size() >= 0xA4 && (txmp_flags(f, i) & kTxmpMipMaps)) {
-    ASSAY_TRY(auto lv, txmp_levels(load<std::uint16_t>(inst.data() + 0x8C, Endian::little), load<std::uint16_t>(inst.data() + 0x8E, Endian::little),
-                                   load<std::uint32_t>(inst.data() + 0x90, Endian::little), true));
+  if (const auto img = txmp_image(f, i); mips && img && img->mipmapped()) {
+    ASSAY_TRY(auto lv, txmp_levels(img->width, img->height, img->format, true));
     levels = lv.size();
   }
   ExtractCount n;
@@ -177,14 +147,21 @@ ExtractStats extract_oni_files(const LoadedFile& f, const ExtractOptions& x, con
   std::vector<ExtractItem> items;
   std::vector<std::uint32_t> index;
   for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
-    if (f.file.descriptor(i).unnamed() || !f.has_data[i] || f.names[i].empty()) continue;
+    if (!OniExport::exported(f, i)) continue;
     const std::string path = oni_file_name(f.names[i]);
     items.push_back({std::string(f.names[i]), {path}, path, f.file.descriptor(i).size});
     index.push_back(i);
   }
-  auto write = [&](std::size_t k, const OutputDir& out, unsigned) { return write_oni_file(f, index[k], out, diags); };
+  // Named instance i as NAME.oni with its unnamed dependents (spec: oni.md#oni-8); the exporter's
+  // indexes are built once for the level. The walk's findings were already reported by load.
+  const OniExport ex(f);
+  auto write = [&](std::size_t k, const OutputDir& out, unsigned) -> Result<ExtractCount> {
+    ASSAY_TRY(ByteBuffer b, ex.build(index[k], diags));
+    ASSAY_CHECK(out.write(items[k].path, b));
+    return ExtractCount{1, b.size()};
+  };
   ExtractStats st = extract_stats(extract_each(items, write, extract_policy(x, ro), dir));
-  if (x.globs.empty() && x.excludes.empty()) warn_orphans(f, diags);
+  if (x.globs.empty() && x.excludes.empty()) warn_orphans(f, ex, diags);
   return st;
 }
 
@@ -201,7 +178,8 @@ ExtractStats extract_textures(const LoadedFile& f, const ExtractOptions& x, cons
     items.push_back({name, {stem + ".png"}, stem + ".png", f.file.descriptor(i).size});
     index.push_back(i);
     stems.push_back(std::move(stem));
-    swapped += (txmp_flags(f, i) & kTxmpSwapBytes) != 0;
+    const auto img = txmp_image(f, i);
+    swapped += img && (img->flags & records::TxmpImage::kSwapBytes) != 0;
   }
   auto write = [&](std::size_t k, const OutputDir& out, unsigned) { return write_txmp(f, index[k], stems[k], x.mips, out); };
   ExtractStats st = extract_stats(extract_each(items, write, extract_policy(x, ro), dir));

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,30 @@ Result<ExportStats> export_oni_files(const LoadedFile& f, const std::vector<std:
 // The descriptors export_oni_files writes for named instance `main`, in .oni order: main, its
 // unnamed dependents (breadth first), then the named targets (placeholders in the .oni).
 std::vector<std::uint32_t> export_closure(const LoadedFile& f, std::uint32_t main);
+
+// One level's .oni exporter: its indexes are built once, so exporting every named instance one by
+// one costs O(instances + closures), not O(instances^2). build() and closure() are const and
+// thread-safe; `f` must outlive it.
+class OniExport {
+ public:
+  explicit OniExport(const LoadedFile& f);
+  ~OniExport();
+  OniExport(const OniExport&) = delete;
+  OniExport& operator=(const OniExport&) = delete;
+  // NAME.oni of named instance i (spec: oni.md#oni-8); its findings go to diags.
+  [[nodiscard]] Result<ByteBuffer> build(std::uint32_t i, Diagnostics& diags) const;
+  [[nodiscard]] std::vector<std::uint32_t> closure(std::uint32_t main) const;
+  // Unnamed instances with data that no named instance's closure reaches (not exported).
+  [[nodiscard]] std::uint32_t orphans() const;
+  // Whether instance i gets its own .oni (named, with data).
+  [[nodiscard]] static bool exported(const LoadedFile& f, std::uint32_t i);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+// "N unnamed instances are reached from no named instance: not exported" when there are any.
+void warn_orphans(const LoadedFile& f, const OniExport& ex, Diagnostics& diags);
 
 struct PackOptions {
   bool sep = false;    // write a .sep (required when any instance has .sep data)
