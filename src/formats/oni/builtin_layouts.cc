@@ -67,10 +67,14 @@ LayoutSet build_set(std::uint64_t want, const char* name) {
 
 }  // namespace
 
+// Each set is built on its first use only (immutable afterwards; a level set needs one of them).
 const LayoutSet& builtin_layouts(TemplateSet set) {
-  static const LayoutSet v10 = build_set(kChecksumV10, "v1.0");
+  if (set == TemplateSet::v10) {
+    static const LayoutSet v10 = build_set(kChecksumV10, "v1.0");
+    return v10;
+  }
   static const LayoutSet v11 = build_set(kChecksumV11, "v1.1");
-  return set == TemplateSet::v10 ? v10 : v11;
+  return v11;
 }
 
 Result<const LayoutSet*> LayoutSource::for_checksum(std::uint64_t header_checksum) const {
