@@ -21,6 +21,7 @@
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/writer.h"
+#include "ratio_reporter.h"
 
 namespace {
 
@@ -157,50 +158,31 @@ void BM_Decompress(benchmark::State& state) {
 }
 BENCHMARK(BM_Decompress)->Unit(benchmark::kMicrosecond);
 
-// Console output plus the ratios, from the same run.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs) {
-      times_[r.benchmark_name()] = r.GetAdjustedRealTime();
-      cpu_[r.benchmark_name()] = r.GetAdjustedCPUTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto find = [](const std::map<std::string, double>& m, std::string_view prefix) {
-      for (const auto& [n, v] : m)  // by name prefix (suffixes vary by version)
-        if (n.starts_with(prefix)) return v;
-      return 0.0;
-    };
-    auto t = [&](std::string_view p) { return find(times_, p); };
-    auto cpu = [&](std::string_view p) { return find(cpu_, p); };
-    const double t1 = t("BM_DeepVerify/1/");
-    const double t2 = t("BM_DeepVerify/2/");
-    if (t1 > 0 && t2 > 0)
-      std::printf("RATIO deep verify of %u igz, 1 thread / 2 threads: %.2fx (%.1f ms vs %.1f ms)\n",
-                  kFiles, t1 / t2, t1, t2);
-    const double m1 = t("BM_VerifyMany/1/"), m2 = t("BM_VerifyMany/2/");
-    if (m1 > 0 && m2 > 0)
-      std::printf("RATIO igz::verify of %u in-memory igz, 1 thread / 2 threads: %.2fx (%.1f ms vs %.1f ms)\n",
-                  kFiles, m1 / m2, m1, m2);
-    if (split_.count(1) && split_.count(2))
-      std::printf("RATIO igz::verify of %u in-memory igz, CPU split over 2 threads: 1-thread CPU / "
-                  "busiest-thread CPU = %.2fx (%.1f ms / %.1f ms; 2-thread total %.1f ms)\n",
-                  kFiles, split_[1].first / split_[2].second, split_[1].first, split_[2].second,
-                  split_[2].first);
-    // single-threaded work: CPU time, so that other load on the machine does not skew it
-    const double dec = cpu("BM_DecodeFixups"), unz = cpu("BM_Decompress"), ver = cpu("BM_VerifyOne");
-    if (dec > 0 && unz > 0 && ver > 0)
-      std::printf("RATIO one %zu-byte igz (CPU time): decompress / decode fixups: %.0fx (%.1f us vs "
-                  "%.2f us); decompress / full verify: %.0fx (%.1f us)\n",
-                  one_igz().size(), unz / dec, unz, dec, unz / ver, ver);
-  }
-
- private:
-  std::map<std::string, double> times_, cpu_;
-};
+// The ratios, from the same run.
+void print_ratios(const bench::RatioReporter& r) {
+  auto t = [&](std::string_view p) { return r.time(p); };
+  auto cpu = [&](std::string_view p) { return r.cpu(p); };
+  const double t1 = t("BM_DeepVerify/1/");
+  const double t2 = t("BM_DeepVerify/2/");
+  if (t1 > 0 && t2 > 0)
+    std::printf("RATIO deep verify of %u igz, 1 thread / 2 threads: %.2fx (%.1f ms vs %.1f ms)\n",
+                kFiles, t1 / t2, t1, t2);
+  const double m1 = t("BM_VerifyMany/1/"), m2 = t("BM_VerifyMany/2/");
+  if (m1 > 0 && m2 > 0)
+    std::printf("RATIO igz::verify of %u in-memory igz, 1 thread / 2 threads: %.2fx (%.1f ms vs %.1f ms)\n",
+                kFiles, m1 / m2, m1, m2);
+  if (split_.count(1) && split_.count(2))
+    std::printf("RATIO igz::verify of %u in-memory igz, CPU split over 2 threads: 1-thread CPU / "
+                "busiest-thread CPU = %.2fx (%.1f ms / %.1f ms; 2-thread total %.1f ms)\n",
+                kFiles, split_[1].first / split_[2].second, split_[1].first, split_[2].second,
+                split_[2].first);
+  // single-threaded work: CPU time, so that other load on the machine does not skew it
+  const double dec = cpu("BM_DecodeFixups"), unz = cpu("BM_Decompress"), ver = cpu("BM_VerifyOne");
+  if (dec > 0 && unz > 0 && ver > 0)
+    std::printf("RATIO one %zu-byte igz (CPU time): decompress / decode fixups: %.0fx (%.1f us vs "
+                "%.2f us); decompress / full verify: %.0fx (%.1f us)\n",
+                one_igz().size(), unz / dec, unz, dec, unz / ver, ver);
+}
 
 }  // namespace
 
@@ -213,9 +195,5 @@ int main(int argc, char** argv) {
       std::printf("wrote %s (%zu bytes, %u igz)\n", argv[i] + 16, a.size(), kFiles);
       return 0;
     }
-  benchmark::Initialize(&argc, argv);
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  return 0;
+  return assay::bench::run_with_ratios(argc, argv, print_ratios);
 }

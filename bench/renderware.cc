@@ -16,6 +16,7 @@
 #include "assay/formats/renderware/walker.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/image/ps2.h"
+#include "ratio_reporter.h"
 
 namespace {
 
@@ -121,44 +122,22 @@ BENCHMARK(BM_ReferenceLoop)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_WalkTree)->Arg(16)->Arg(128 << 10)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 BENCHMARK(BM_ReadEveryByte)->Arg(16)->Arg(128 << 10)->Unit(benchmark::kMicrosecond)->MinTime(0.5);
 
-// Collects each run's time so the ratios can be printed after the table.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs) {
-      std::string n = r.benchmark_name();
-      if (auto p = n.find("/min_time:"); p != std::string::npos) n.erase(p);
-      times_[n] = r.GetAdjustedRealTime();
-      cpu_[n] = r.GetAdjustedCPUTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto t = [&](const char* n) { return times_.count(n) ? times_[n] : 0.0; };
-    auto c = [&](const char* n) { return cpu_.count(n) ? cpu_[n] : 0.0; };
-    if (t("BM_DecodeDictionary") > 0)
-      std::printf("ratio decode: reference loop / assay decoder = %.2fx wall, %.2fx CPU\n",
-                  t("BM_ReferenceLoop") / t("BM_DecodeDictionary"), c("BM_ReferenceLoop") / c("BM_DecodeDictionary"));
-    const std::string big = "/" + std::to_string(128 << 10);
-    if (t("BM_WalkTree/16") > 0)
-      std::printf("ratio walk: 128 KiB payloads / 16 B payloads = %.2fx (stream 8,192x larger)\n",
-                  t(("BM_WalkTree" + big).c_str()) / t("BM_WalkTree/16"));
-    if (t(("BM_WalkTree" + big).c_str()) > 0)
-      std::printf("ratio on the 64 MiB stream: read every byte / walk = %.0fx\n",
-                  t(("BM_ReadEveryByte" + big).c_str()) / t(("BM_WalkTree" + big).c_str()));
-  }
-
- private:
-  std::map<std::string, double> times_, cpu_;
-};
+// The ratios, from the same run.
+void print_ratios(const bench::RatioReporter& r) {
+  auto t = [&](const std::string& n) { return r.time(n); };
+  auto c = [&](const std::string& n) { return r.cpu(n); };
+  if (t("BM_DecodeDictionary") > 0)
+    std::printf("ratio decode: reference loop / assay decoder = %.2fx wall, %.2fx CPU\n",
+                t("BM_ReferenceLoop") / t("BM_DecodeDictionary"), c("BM_ReferenceLoop") / c("BM_DecodeDictionary"));
+  const std::string big = "/" + std::to_string(128 << 10);
+  if (t("BM_WalkTree/16") > 0)
+    std::printf("ratio walk: 128 KiB payloads / 16 B payloads = %.2fx (stream 8,192x larger)\n",
+                t(("BM_WalkTree" + big).c_str()) / t("BM_WalkTree/16"));
+  if (t(("BM_WalkTree" + big).c_str()) > 0)
+    std::printf("ratio on the 64 MiB stream: read every byte / walk = %.0fx\n",
+                t(("BM_ReadEveryByte" + big).c_str()) / t(("BM_WalkTree" + big).c_str()));
+}
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  RatioReporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return assay::bench::run_with_ratios(argc, argv, print_ratios); }

@@ -13,6 +13,7 @@
 #include "assay/core/thread_pool.h"
 #include "assay/formats/renderware/edit.h"
 #include "assay/formats/renderware/writer.h"
+#include "ratio_reporter.h"
 
 namespace {
 
@@ -103,50 +104,29 @@ BENCHMARK(BM_AssayReplaceDxt1)->Unit(benchmark::kMillisecond)->MinTime(1.0)->Use
 BENCHMARK(BM_LiqDirectOneCore)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime()->MeasureProcessCPUTime();
 BENCHMARK(BM_AssayReplacePs2Pal8)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime()->MeasureProcessCPUTime();
 
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs) {
-      std::string n = r.benchmark_name();
-      n = n.substr(0, n.find('/'));
-      times_[n] = r.GetAdjustedRealTime();
-      cpu_[n] = r.GetAdjustedCPUTime();
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    auto t = [&](const char* n) { return times_.count(n) ? times_[n] : 0.0; };
-    auto c = [&](const char* n) { return cpu_.count(n) ? cpu_[n] : 0.0; };
-    std::printf("(%u textures of %u x %u, %u threads; wall-clock ratios, >1 = assay faster)\n", kTextures, kSide, kSide,
-                default_threads());
-    if (t("BM_AssayEncodeBlocksDxt1") > 0)
-      std::printf("ratio DXT1 blocks: libsquish direct 1 core / assay encode_blocks all cores = %.2fx\n",
-                  t("BM_SquishDirectOneCore") / t("BM_AssayEncodeBlocksDxt1"));
-    if (c("BM_AssayEncodeBlocksDxt1") > 0)
-      std::printf("ratio DXT1 blocks, CPU time (process CPU, all threads): libsquish / assay = %.2fx (1.0 = no overhead)\n",
-                  c("BM_SquishDirectOneCore") / c("BM_AssayEncodeBlocksDxt1"));
-    if (t("BM_AssayReplaceDxt1") > 0)
-      std::printf("ratio DXT1 replace: libsquish direct 1 core / assay replace (PNG decode, encode, read-back) = %.2fx\n",
-                  t("BM_SquishDirectOneCore") / t("BM_AssayReplaceDxt1"));
-    if (t("BM_AssayReplacePs2Pal8") > 0)
-      std::printf("ratio PS2 PAL8 replace: libimagequant direct 1 core / assay replace (+swizzle, packets, read-back) = %.2fx\n",
-                  t("BM_LiqDirectOneCore") / t("BM_AssayReplacePs2Pal8"));
-    if (c("BM_AssayReplacePs2Pal8") > 0)
-      std::printf("ratio PS2 PAL8 replace, CPU time (process CPU, all threads): libimagequant / assay = %.2fx\n",
-                  c("BM_LiqDirectOneCore") / c("BM_AssayReplacePs2Pal8"));
-  }
-
- private:
-  std::map<std::string, double> times_, cpu_;
-};
+// The ratios, from the same run.
+void print_ratios(const bench::RatioReporter& r) {
+  auto t = [&](const char* n) { return r.time(n); };
+  auto c = [&](const char* n) { return r.cpu(n); };
+  std::printf("(%u textures of %u x %u, %u threads; wall-clock ratios, >1 = assay faster)\n", kTextures, kSide, kSide,
+              default_threads());
+  if (t("BM_AssayEncodeBlocksDxt1") > 0)
+    std::printf("ratio DXT1 blocks: libsquish direct 1 core / assay encode_blocks all cores = %.2fx\n",
+                t("BM_SquishDirectOneCore") / t("BM_AssayEncodeBlocksDxt1"));
+  if (c("BM_AssayEncodeBlocksDxt1") > 0)
+    std::printf("ratio DXT1 blocks, CPU time (process CPU, all threads): libsquish / assay = %.2fx (1.0 = no overhead)\n",
+                c("BM_SquishDirectOneCore") / c("BM_AssayEncodeBlocksDxt1"));
+  if (t("BM_AssayReplaceDxt1") > 0)
+    std::printf("ratio DXT1 replace: libsquish direct 1 core / assay replace (PNG decode, encode, read-back) = %.2fx\n",
+                t("BM_SquishDirectOneCore") / t("BM_AssayReplaceDxt1"));
+  if (t("BM_AssayReplacePs2Pal8") > 0)
+    std::printf("ratio PS2 PAL8 replace: libimagequant direct 1 core / assay replace (+swizzle, packets, read-back) = %.2fx\n",
+                t("BM_LiqDirectOneCore") / t("BM_AssayReplacePs2Pal8"));
+  if (c("BM_AssayReplacePs2Pal8") > 0)
+    std::printf("ratio PS2 PAL8 replace, CPU time (process CPU, all threads): libimagequant / assay = %.2fx\n",
+                c("BM_LiqDirectOneCore") / c("BM_AssayReplacePs2Pal8"));
+}
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  RatioReporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return assay::bench::run_with_ratios(argc, argv, print_ratios); }
