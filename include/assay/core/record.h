@@ -187,9 +187,11 @@ class RecordTable {
   // Record i for an index the caller took from [0, size()) (a loop bounded by size(), the
   // iterator). An index outside is a programming error: it stops the program in every build type
   // (never a made-up all-zero record). An index that comes from the data goes through at().
-  [[nodiscard]] T operator[](std::uint64_t i) const noexcept {
-    if (i >= count_) detail::table_index_violation(structure_, i, count_);
-    RecordCursor c(raw(i), r_.endian());
+  // Inlined: readers call it per record in their hot loops (measured: an out-of-line call was
+  // 20% of `oni check`); with the cursor's bounds constant the decode folds to plain loads.
+  [[nodiscard]] [[gnu::always_inline]] T operator[](std::uint64_t i) const noexcept {
+    if (i >= count_) [[unlikely]] detail::table_index_violation(structure_, i, count_);
+    RecordCursor c(ByteView(r_.data().data() + offset_ + i * T::kSize, T::kSize), r_.endian());
     return T::decode(c);
   }
 
