@@ -89,13 +89,9 @@ struct Rgba8 {
   ByteBuffer pixels;
 };
 Result<Rgba8> decode_txmp(ByteView pixels, std::uint32_t width, std::uint32_t height, std::uint32_t format);
-// Mip `mip` (0 = full size) of TXMP instance i of a walked file, as export_textures decodes it
-// (the Container's texture(): issue 12 / viewer). Errors name the file, instance and offset.
+// Mip `mip` (0 = full size) of TXMP instance i of a walked file (extract --textures, the
+// Container's texture(): issue 12 / viewer). Errors name the file, instance and offset.
 Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigned mip);
-// Every TXMP matching `globs` as NAME.png (with `mips`, every further level as NAME.mip<k>.png, k = 1
-// for half size, down to 1x1); unsupported or unverified ones are reported in diags.
-Result<ExportStats> export_textures(const LoadedFile& f, const std::vector<std::string>& globs, const OutputDir& out,
-                                    Diagnostics& diags, bool mips = false);
 
 // The demo's synthetic layouts (spec illustrations ZPTS/ZTEX/ZLST plus ZANM and a TXMP layout
 // built from spec oni.md#oni-9-1): not Oni's real layouts.
