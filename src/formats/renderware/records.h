@@ -52,10 +52,7 @@ struct DictionaryStruct {
   static constexpr std::size_t kSize = 4;
   std::uint16_t count = 0, device_id = 0;
   static constexpr DictionaryStruct decode(RecordCursor& c) {
-    DictionaryStruct d;
-    d.count = c.u16();
-    d.device_id = c.u16();
-    return d;
+    return {.count = c.u16(), .device_id = c.u16()};  // a braced list reads left to right
   }
 };
 
@@ -181,12 +178,7 @@ struct GeometryStruct {
   static constexpr std::size_t kSize = 16;
   std::uint32_t format_flags = 0, triangles = 0, vertices = 0, morph_targets = 0;
   static constexpr GeometryStruct decode(RecordCursor& c) {
-    GeometryStruct g;
-    g.format_flags = c.u32();
-    g.triangles = c.u32();
-    g.vertices = c.u32();
-    g.morph_targets = c.u32();
-    return g;
+    return {.format_flags = c.u32(), .triangles = c.u32(), .vertices = c.u32(), .morph_targets = c.u32()};
   }
 };
 
@@ -223,11 +215,7 @@ struct AtomicStruct {
   static constexpr std::size_t kSize = 12;
   std::uint32_t frame_index = 0, geometry_index = 0, flags = 0;
   static constexpr AtomicStruct decode(RecordCursor& c) {
-    AtomicStruct a;
-    a.frame_index = c.u32();
-    a.geometry_index = c.u32();
-    a.flags = c.u32();
-    return a;
+    return {.frame_index = c.u32(), .geometry_index = c.u32(), .flags = c.u32()};
   }
 };
 
@@ -236,11 +224,7 @@ struct BinMeshHeader {
   static constexpr std::size_t kSize = 12;
   std::uint32_t flags = 0, meshes = 0, indices = 0;
   static constexpr BinMeshHeader decode(RecordCursor& c) {
-    BinMeshHeader b;
-    b.flags = c.u32();
-    b.meshes = c.u32();
-    b.indices = c.u32();
-    return b;
+    return {.flags = c.u32(), .meshes = c.u32(), .indices = c.u32()};
   }
 };
 
