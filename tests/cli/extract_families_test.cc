@@ -18,9 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::run_cli;
+using testing::quote_path;
 using testing::shell_quote;
-
-std::string q(const fs::path& p) { return shell_quote(p.string()); }
 
 // ---- RenderWare: a dictionary of three 8 x 8 DXT1 textures built by our writer ----------------
 ByteBuffer dxt1_native(const std::string& name) {
@@ -49,7 +48,7 @@ ByteBuffer three_texture_txd(bool break_middle) {
 TEST(ExtractFamilies, RenderWareExcludeAndSkipExisting) {
   testing::TempDir t;
   testing::write_file(t / "three.txd", three_texture_txd(false));
-  auto r = run_cli("extract " + q(t / "three.txd") + " -o " + q(t / "x") + " --exclude middle");
+  auto r = run_cli("extract " + quote_path(t / "three.txd") + " -o " + quote_path(t / "x") + " --exclude middle");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(t / "x" / "first.png"));
   EXPECT_TRUE(fs::exists(t / "x" / "last.png"));
@@ -57,7 +56,7 @@ TEST(ExtractFamilies, RenderWareExcludeAndSkipExisting) {
   // the existing first.png is left as it is and counted; the others are written
   testing::write_file(t / "x" / "first.png", ByteBuffer{'k', 'e', 'e', 'p'});
   fs::remove(t / "x" / "last.png");
-  r = run_cli("extract " + q(t / "three.txd") + " -o " + q(t / "x") + " --skip-existing");
+  r = run_cli("extract " + quote_path(t / "three.txd") + " -o " + quote_path(t / "x") + " --skip-existing");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::read_file(t / "x" / "first.png"), (ByteBuffer{'k', 'e', 'e', 'p'}));
   EXPECT_TRUE(fs::exists(t / "x" / "middle.png"));
@@ -69,13 +68,13 @@ TEST(ExtractFamilies, RenderWareExcludeAndSkipExisting) {
 TEST(ExtractFamilies, RenderWareGoesPastABadTextureAndNamesIt) {
   testing::TempDir t;
   testing::write_file(t / "bad.txd", three_texture_txd(true));
-  auto r = run_cli("extract " + q(t / "bad.txd") + " -o " + q(t / "x"));
+  auto r = run_cli("extract " + quote_path(t / "bad.txd") + " -o " + quote_path(t / "x"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("middle: not extracted"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(t / "x" / "first.png"));
   EXPECT_TRUE(fs::exists(t / "x" / "last.png"));
   EXPECT_FALSE(fs::exists(t / "x" / "middle.png"));
-  r = run_cli("extract " + q(t / "bad.txd") + " -o " + q(t / "s") + " --stop-on-error");
+  r = run_cli("extract " + quote_path(t / "bad.txd") + " -o " + quote_path(t / "s") + " --stop-on-error");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(fs::exists(t / "s" / "first.png"));
   EXPECT_FALSE(fs::exists(t / "s" / "last.png"));  // after the bad one: not started
@@ -84,7 +83,7 @@ TEST(ExtractFamilies, RenderWareGoesPastABadTextureAndNamesIt) {
 TEST(ExtractFamilies, RenderWareSampleExclude) {
   ASSAY_REQUIRE_SAMPLE(p, "renderware/rw-parser/dxtDecoding.txd");
   testing::TempDir t;
-  auto r = run_cli("extract " + q(p) + " -o " + q(t / "o") + " --exclude DXT3");
+  auto r = run_cli("extract " + quote_path(p) + " -o " + quote_path(t / "o") + " --exclude DXT3");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(t / "o" / "DXT1.png"));
   EXPECT_TRUE(fs::exists(t / "o" / "DXT5.png"));
@@ -95,8 +94,8 @@ TEST(ExtractFamilies, RenderWareSampleExclude) {
 TEST(ExtractFamilies, OniSampleExcludeAndSkipExisting) {
   ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
   testing::TempDir t;
-  const std::string dat = q(dir / "level0_Final.dat");
-  auto r = run_cli("extract " + dat + " -o " + q(t / "x") + " --exclude 'TXMP*'");
+  const std::string dat = quote_path(dir / "level0_Final.dat");
+  auto r = run_cli("extract " + dat + " -o " + quote_path(t / "x") + " --exclude 'TXMP*'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(t / "x" / "M3GMcube.oni"));  // the README's OBJ cube (-create:m3gm)
   for (const auto& e : fs::directory_iterator(t / "x"))
@@ -104,7 +103,7 @@ TEST(ExtractFamilies, OniSampleExcludeAndSkipExisting) {
   // TStrgreeting.oni exists already: left alone and counted
   testing::write_file(t / "x" / "TStrgreeting.oni", ByteBuffer{'k'});
   fs::remove(t / "x" / "M3GMcube.oni");
-  r = run_cli("extract " + dat + " -o " + q(t / "x") + " --exclude 'TXMP*' --skip-existing");
+  r = run_cli("extract " + dat + " -o " + quote_path(t / "x") + " --exclude 'TXMP*' --skip-existing");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::read_file(t / "x" / "TStrgreeting.oni"), ByteBuffer{'k'});
   EXPECT_TRUE(fs::exists(t / "x" / "M3GMcube.oni"));
@@ -129,14 +128,14 @@ TEST(ExtractFamilies, OniTexturesGoPastABadTxmpAndNameIt) {
   // TXMP format field (+0x90, spec: oni.md#oni-9-1) set to 3: not a format Oni stores
   store<std::uint32_t>(b.data() + f->instance_file_offset(f->descriptor(txmps[1])) + 0x90, 3, Endian::little);
   testing::write_file(t / "level0_Final.dat", b);
-  const std::string dat = q(t / "level0_Final.dat");
+  const std::string dat = quote_path(t / "level0_Final.dat");
   auto png = [&](const fs::path& out, std::uint32_t i) { return out / (std::string(*f->name(i)) + ".png"); };
-  auto r = run_cli("extract --textures " + dat + " -o " + q(t / "x"));
+  auto r = run_cli("extract --textures " + dat + " -o " + quote_path(t / "x"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find(bad + ": not extracted"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("unsupported TXMP format 3"), std::string::npos) << r.err;
   for (std::size_t k = 0; k < txmps.size(); ++k) EXPECT_EQ(fs::exists(png(t / "x", txmps[k])), k != 1) << k;
-  r = run_cli("extract --textures --stop-on-error " + dat + " -o " + q(t / "s"));
+  r = run_cli("extract --textures --stop-on-error " + dat + " -o " + quote_path(t / "s"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   for (std::size_t k = 0; k < txmps.size(); ++k) EXPECT_EQ(fs::exists(png(t / "s", txmps[k])), k == 0) << k;
 }
@@ -145,7 +144,7 @@ TEST(ExtractFamilies, OniOneBlockedFileDoesNotStopTheOthers) {
   ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
   testing::TempDir t;
   fs::create_directories(t / "x" / "M3GMcube.oni");  // a folder where the file goes: that write fails
-  auto r = run_cli("extract " + q(dir / "level0_Final.dat") + " -o " + q(t / "x"));
+  auto r = run_cli("extract " + quote_path(dir / "level0_Final.dat") + " -o " + quote_path(t / "x"));
   EXPECT_EQ(r.exit_code, 2) << r.err;  // an I/O error (docs/cli.md#exit-codes)
   EXPECT_NE(r.err.find("M3GMcube: not extracted"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(t / "x" / "TStrgreeting.oni"));
@@ -154,7 +153,7 @@ TEST(ExtractFamilies, OniOneBlockedFileDoesNotStopTheOthers) {
 // ---- a filter that matches nothing, for every family ------------------------------------------
 TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
   testing::TempDir t;
-  auto made = run_cli("make-samples " + q(t / "s"));
+  auto made = run_cli("make-samples " + quote_path(t / "s"));
   ASSERT_EQ(made.exit_code, 0) << made.err;
   // one input per family from the "family: file" lines (the Warriors disc is its folder)
   std::map<std::string, std::string> inputs;
@@ -168,10 +167,10 @@ TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
   ASSERT_EQ(inputs.size(), 5u) << made.out;  // igarchive, igz, warriors, oni, renderware
   for (const auto& [family, in] : inputs) {
     SCOPED_TRACE(family);
-    auto r = run_cli("extract " + shell_quote(in) + " -o " + q(t / "none") + " 'no-such-*'");
+    auto r = run_cli("extract " + shell_quote(in) + " -o " + quote_path(t / "none") + " 'no-such-*'");
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("no entry matches 'no-such-*'"), std::string::npos) << r.err;
-    r = run_cli("extract " + shell_quote(in) + " -o " + q(t / "none") + " --exclude '*'");
+    r = run_cli("extract " + shell_quote(in) + " -o " + quote_path(t / "none") + " --exclude '*'");
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("nothing selected"), std::string::npos) << r.err;
   }

@@ -14,15 +14,14 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::run_cli;
+using testing::quote_path;
 using testing::shell_quote;
-
-std::string q(const fs::path& p) { return shell_quote(p.string()); }
 
 // The CLI with stdin, stdout and stderr on a pseudo-terminal; returns what the terminal showed.
 std::string run_in_terminal(const std::string& args, const fs::path& scratch) {
   const fs::path shown = scratch / "terminal.txt";
   const std::string inner = std::string(ASSAY_CLI) + " " + args;
-  const std::string cmd = "script -qefc " + shell_quote(inner) + " /dev/null </dev/null >" + q(shown) + " 2>&1";
+  const std::string cmd = "script -qefc " + shell_quote(inner) + " /dev/null </dev/null >" + quote_path(shown) + " 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::ifstream f(shown, std::ios::binary);
   std::stringstream ss;
@@ -49,44 +48,44 @@ class ProgressCli : public ::testing::Test {
 };
 
 TEST_F(ProgressCli, PackAndReplaceDrawInATerminal) {
-  std::string shown = run_in_terminal("pack igarchive -o " + q(t / "a.arc") + " " + q(t / "in"), t.path());
+  std::string shown = run_in_terminal("pack igarchive -o " + quote_path(t / "a.arc") + " " + quote_path(t / "in"), t.path());
   ASSERT_TRUE(fs::exists(t / "a.arc")) << shown;
   EXPECT_NE(shown.find("\rpack: "), std::string::npos) << shown;
   EXPECT_NE(shown.find("% "), std::string::npos) << shown;
   EXPECT_NE(shown.find("KiB"), std::string::npos) << shown;  // byte counts as units, not raw numbers
   EXPECT_TRUE(shown.find("alpha.bin") != std::string::npos || shown.find("beta.bin") != std::string::npos) << shown;
-  shown = run_in_terminal("replace " + q(t / "a.arc") + " -o " + q(t / "b.arc") + " alpha.bin=" + q(t / "new.bin"), t.path());
+  shown = run_in_terminal("replace " + quote_path(t / "a.arc") + " -o " + quote_path(t / "b.arc") + " alpha.bin=" + quote_path(t / "new.bin"), t.path());
   ASSERT_TRUE(fs::exists(t / "b.arc")) << shown;
   EXPECT_NE(shown.find("\rreplace: "), std::string::npos) << shown;
   EXPECT_NE(shown.find("alpha.bin"), std::string::npos) << shown;
   // with -q: nothing drawn
-  shown = run_in_terminal("-q pack igarchive -o " + q(t / "c.arc") + " " + q(t / "in"), t.path());
+  shown = run_in_terminal("-q pack igarchive -o " + quote_path(t / "c.arc") + " " + quote_path(t / "in"), t.path());
   EXPECT_EQ(shown.find("pack: "), std::string::npos) << shown;
 }
 
 TEST_F(ProgressCli, SilentWhenStderrIsAFile) {
-  auto r = run_cli("pack igarchive -o " + q(t / "a.arc") + " " + q(t / "in"));
+  auto r = run_cli("pack igarchive -o " + quote_path(t / "a.arc") + " " + quote_path(t / "in"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find("%"), std::string::npos) << r.err;
-  r = run_cli("replace " + q(t / "a.arc") + " -o " + q(t / "b.arc") + " alpha.bin=" + q(t / "new.bin"));
+  r = run_cli("replace " + quote_path(t / "a.arc") + " -o " + quote_path(t / "b.arc") + " alpha.bin=" + quote_path(t / "new.bin"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
-  r = run_cli("extract " + q(t / "a.arc") + " -o " + q(t / "x"));
+  r = run_cli("extract " + quote_path(t / "a.arc") + " -o " + quote_path(t / "x"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
 }
 
 TEST_F(ProgressCli, ExtractAndVerifyDrawInATerminal) {
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "a.arc") + " " + q(t / "in")).exit_code, 0);
-  std::string shown = run_in_terminal("extract " + q(t / "a.arc") + " -o " + q(t / "x") + " --threads 1", t.path());
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(t / "a.arc") + " " + quote_path(t / "in")).exit_code, 0);
+  std::string shown = run_in_terminal("extract " + quote_path(t / "a.arc") + " -o " + quote_path(t / "x") + " --threads 1", t.path());
   EXPECT_NE(shown.find("\rextract: "), std::string::npos) << shown;
   EXPECT_NE(shown.find("% "), std::string::npos) << shown;
   EXPECT_TRUE(fs::exists(t / "x" / "alpha.bin"));
-  shown = run_in_terminal("verify " + q(t / "a.arc"), t.path());  // every block decoded
+  shown = run_in_terminal("verify " + quote_path(t / "a.arc"), t.path());  // every block decoded
   EXPECT_NE(shown.find("\rverify: "), std::string::npos) << shown;
   EXPECT_NE(shown.find("ok (0 errors"), std::string::npos) << shown;
-  const auto v = run_cli("verify " + q(t / "a.arc"));
+  const auto v = run_cli("verify " + quote_path(t / "a.arc"));
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_EQ(v.err.find('\r'), std::string::npos) << v.err;
 }

@@ -49,5 +49,7 @@ struct CliResult {
 // Runs the built assay binary with the given shell-quoted argument string.
 CliResult run_cli(const std::string& args);
 std::string shell_quote(const std::string& s);
+// A path shell-quoted for run_cli's argument string.
+inline std::string quote_path(const std::filesystem::path& p) { return shell_quote(p.string()); }
 
 }  // namespace assay::testing

@@ -14,11 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 using assay::testing::read_file;
 using assay::testing::run_cli;
-using assay::testing::shell_quote;
+using assay::testing::quote_path;
 using assay::testing::TempDir;
 using assay::testing::write_file;
-
-std::string q(const fs::path& p) { return shell_quote(p.string()); }
 
 void make_tree(const fs::path& root) {
   write_file(root / "JAPANESE.pak", test::text(2805, 1));
@@ -40,17 +38,17 @@ TEST(IgArchiveCli, PackListExtractRoundTrip) {
                                  "--version 10 --compression stored"}) {
     const fs::path arc = t / "a.arc";
     fs::remove(arc);
-    auto p = run_cli("pack igarchive -o " + q(arc) + " " + opts + " " + q(t / "in"));
+    auto p = run_cli("pack igarchive -o " + quote_path(arc) + " " + opts + " " + quote_path(t / "in"));
     ASSERT_EQ(p.exit_code, 0) << opts << p.err;
-    auto id = run_cli("identify " + q(arc));
+    auto id = run_cli("identify " + quote_path(arc));
     EXPECT_NE(id.out.find("igarchive"), std::string::npos);
-    auto info = json_of(run_cli("info --json " + q(arc)));
+    auto info = json_of(run_cli("info --json " + quote_path(arc)));
     EXPECT_EQ(info["format"], "igarchive");
     EXPECT_EQ(info["num_files"], 4);
     EXPECT_EQ(info["sector_size"], 2048);
     EXPECT_EQ(info["hash_search_divider"], 0xFFFFFFFFu / 4);
     EXPECT_EQ(info["byte_order"], opts.find("big") != std::string::npos ? "big" : "little");
-    auto list = json_of(run_cli("list --json " + q(arc)));
+    auto list = json_of(run_cli("list --json " + quote_path(arc)));
     EXPECT_EQ(list["format"], "igarchive");
     EXPECT_EQ(list["byte_order"], info["byte_order"]);
     ASSERT_EQ(list["entries"].size(), 4u);
@@ -63,19 +61,19 @@ TEST(IgArchiveCli, PackListExtractRoundTrip) {
         EXPECT_TRUE(e.contains(k)) << k;
     }
     EXPECT_EQ(names, (std::set<std::string>{"JAPANESE.pak", "empty.txt", "levels/level01.igz", "levels/noise.bin"}));
-    auto v = run_cli("verify " + q(arc));
+    auto v = run_cli("verify " + quote_path(arc));
     EXPECT_EQ(v.exit_code, 0) << v.out;
     const fs::path out = t / "out";
     fs::remove_all(out);
-    auto x = run_cli("extract " + q(arc) + " -o " + q(out) + " --threads 2");
+    auto x = run_cli("extract " + quote_path(arc) + " -o " + quote_path(out) + " --threads 2");
     ASSERT_EQ(x.exit_code, 0) << x.err;
     for (const auto& n : names) EXPECT_EQ(read_file(out / n), read_file(t / "in" / n)) << n;
     // --like of unchanged files: lists and extracts identically (here: byte-identical).
     const fs::path re = t / "re.arc";
     fs::remove(re);
-    auto l = run_cli("pack igarchive -o " + q(re) + " --like " + q(arc) + " " + q(out));
+    auto l = run_cli("pack igarchive -o " + quote_path(re) + " --like " + quote_path(arc) + " " + quote_path(out));
     ASSERT_EQ(l.exit_code, 0) << l.err;
-    EXPECT_EQ(run_cli("list --json " + q(re)).out, run_cli("list --json " + q(arc)).out);
+    EXPECT_EQ(run_cli("list --json " + quote_path(re)).out, run_cli("list --json " + quote_path(arc)).out);
     EXPECT_EQ(read_file(re), read_file(arc)) << opts;
   }
 }
@@ -84,17 +82,17 @@ TEST(IgArchiveCli, LikeKeepsLayoutWithEditedLargerFiles) {
   TempDir t;
   make_tree(t / "in");
   const fs::path arc = t / "a.bld";
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(arc) + " --version 11 --big-endian --compression deflate " + q(t / "in")).exit_code, 0);
-  ASSERT_EQ(run_cli("extract " + q(arc) + " -o " + q(t / "x")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(arc) + " --version 11 --big-endian --compression deflate " + quote_path(t / "in")).exit_code, 0);
+  ASSERT_EQ(run_cli("extract " + quote_path(arc) + " -o " + quote_path(t / "x")).exit_code, 0);
   write_file(t / "x" / "JAPANESE.pak", test::text(500000, 9));  // edited, now medium table
   write_file(t / "x" / "new.txt", test::text(100, 9));          // not in the original
   const fs::path re = t / "re.bld";
-  auto l = run_cli("pack igarchive -o " + q(re) + " --like " + q(arc) + " " + q(t / "x"));
+  auto l = run_cli("pack igarchive -o " + quote_path(re) + " --like " + quote_path(arc) + " " + quote_path(t / "x"));
   ASSERT_EQ(l.exit_code, 0) << l.err;
-  auto a = json_of(run_cli("info --json " + q(re)));
+  auto a = json_of(run_cli("info --json " + quote_path(re)));
   EXPECT_EQ(a["version"], 11);
   EXPECT_EQ(a["byte_order"], "big");
-  auto list = json_of(run_cli("list --json " + q(re)));
+  auto list = json_of(run_cli("list --json " + quote_path(re)));
   ASSERT_EQ(list["entries"].size(), 5u);
   for (const auto& e : list["entries"]) {
     if (e["name"] == "JAPANESE.pak") {
@@ -103,55 +101,55 @@ TEST(IgArchiveCli, LikeKeepsLayoutWithEditedLargerFiles) {
       EXPECT_EQ(e["table"], "medium");
     }
   }
-  EXPECT_EQ(run_cli("verify " + q(re)).exit_code, 0);
-  ASSERT_EQ(run_cli("extract " + q(re) + " -o " + q(t / "y")).exit_code, 0);
+  EXPECT_EQ(run_cli("verify " + quote_path(re)).exit_code, 0);
+  ASSERT_EQ(run_cli("extract " + quote_path(re) + " -o " + quote_path(t / "y")).exit_code, 0);
   EXPECT_EQ(read_file(t / "y" / "JAPANESE.pak"), read_file(t / "x" / "JAPANESE.pak"));
   // A file missing from the folder is an error (exit 2: I/O).
   fs::remove(t / "x" / "empty.txt");
-  EXPECT_EQ(run_cli("pack igarchive -o " + q(t / "z.bld") + " --like " + q(arc) + " " + q(t / "x")).exit_code, 2);
+  EXPECT_EQ(run_cli("pack igarchive -o " + quote_path(t / "z.bld") + " --like " + quote_path(arc) + " " + quote_path(t / "x")).exit_code, 2);
 }
 
 TEST(IgArchiveCli, InnerFilesAndGlobs) {
   TempDir t;
   make_tree(t / "inner_src");
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "outer_src" / "nested.bld") + " --version 8 " + q(t / "inner_src")).exit_code, 2);
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(t / "outer_src" / "nested.bld") + " --version 8 " + quote_path(t / "inner_src")).exit_code, 2);
   fs::create_directories(t / "outer_src");
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "outer_src" / "nested.bld") + " --version 8 " + q(t / "inner_src")).exit_code, 0);
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "outer.arc") + " " + q(t / "outer_src")).exit_code, 0);
-  auto inner = json_of(run_cli("list --json " + q(t / "outer.arc") + "::nested.bld"));
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(t / "outer_src" / "nested.bld") + " --version 8 " + quote_path(t / "inner_src")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(t / "outer.arc") + " " + quote_path(t / "outer_src")).exit_code, 0);
+  auto inner = json_of(run_cli("list --json " + quote_path(t / "outer.arc") + "::nested.bld"));
   EXPECT_EQ(inner["version"], 8);
   EXPECT_EQ(inner["entries"].size(), 4u);
-  ASSERT_EQ(run_cli("extract " + q(t / "outer.arc::nested.bld") + " -o " + q(t / "g")).exit_code, 0);
+  ASSERT_EQ(run_cli("extract " + quote_path(t / "outer.arc::nested.bld") + " -o " + quote_path(t / "g")).exit_code, 0);
   EXPECT_EQ(read_file(t / "g" / "levels" / "level01.igz"), read_file(t / "inner_src" / "levels" / "level01.igz"));
   // No overwrite without --force.
-  EXPECT_EQ(run_cli("extract " + q(t / "outer.arc::nested.bld") + " -o " + q(t / "g")).exit_code, 2);
-  EXPECT_EQ(run_cli("extract " + q(t / "outer.arc::nested.bld") + " -o " + q(t / "g") + " --force").exit_code, 0);
-  EXPECT_NE(run_cli("list " + q(t / "outer.arc::missing.bld")).exit_code, 0);
+  EXPECT_EQ(run_cli("extract " + quote_path(t / "outer.arc::nested.bld") + " -o " + quote_path(t / "g")).exit_code, 2);
+  EXPECT_EQ(run_cli("extract " + quote_path(t / "outer.arc::nested.bld") + " -o " + quote_path(t / "g") + " --force").exit_code, 0);
+  EXPECT_NE(run_cli("list " + quote_path(t / "outer.arc::missing.bld")).exit_code, 0);
 }
 
 TEST(IgArchiveCli, BadArchivesExitOne) {
   TempDir t;
   make_tree(t / "in");
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(t / "a.bld") + " --version 8 " + q(t / "in")).exit_code, 0);
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(t / "a.bld") + " --version 8 " + quote_path(t / "in")).exit_code, 0);
   ByteBuffer b = read_file(t / "a.bld");
   ByteBuffer cut(b.begin(), b.begin() + 0x40);
   write_file(t / "cut.bld", cut);
   for (const char* verb : {"info", "list", "verify"}) {
-    auto r = run_cli(std::string(verb) + " " + q(t / "cut.bld"));
+    auto r = run_cli(std::string(verb) + " " + quote_path(t / "cut.bld"));
     EXPECT_EQ(r.exit_code, 1) << verb;
     EXPECT_NE((r.err + r.out).find("igarchive"), std::string::npos) << verb << r.err << r.out;
   }
-  auto x = run_cli("extract " + q(t / "cut.bld") + " -o " + q(t / "o"));
+  auto x = run_cli("extract " + quote_path(t / "cut.bld") + " -o " + quote_path(t / "o"));
   EXPECT_EQ(x.exit_code, 1);
   EXPECT_FALSE(fs::exists(t / "o") && !fs::is_empty(t / "o"));
   store<std::uint32_t>(b.data() + 0x0C, 0xFFFFFFFFu, Endian::little);
   write_file(t / "n.bld", b);
-  auto v = run_cli("verify --json " + q(t / "n.bld"));
+  auto v = run_cli("verify --json " + quote_path(t / "n.bld"));
   EXPECT_EQ(v.exit_code, 1);
   auto j = nlohmann::json::parse(v.out);
   EXPECT_EQ(j["files"][0]["ok"], false);
   EXPECT_EQ(j["files"][0]["problems"][0]["offset"], 0x0C);
-  EXPECT_EQ(run_cli("pack igarchive -o " + q(t / "p.bld") + " --compression zip " + q(t / "in")).exit_code, 2);
+  EXPECT_EQ(run_cli("pack igarchive -o " + quote_path(t / "p.bld") + " --compression zip " + quote_path(t / "in")).exit_code, 2);
 }
 
 }  // namespace
@@ -164,12 +162,12 @@ TEST(IgArchiveCli, MemberCapAndOpenFile) {
   assay::testing::TempDir t;
   write_file(t / "in" / "big.txt", test::text(5000, 1));
   const fs::path arc = t / "a.arc";
-  ASSERT_EQ(run_cli("pack igarchive -o " + q(arc) + " " + q(t / "in")).exit_code, 0);
-  auto r = run_cli("extract --igarchive-max-member 4999 " + q(arc) + " -o " + q(t / "o"));
+  ASSERT_EQ(run_cli("pack igarchive -o " + quote_path(arc) + " " + quote_path(t / "in")).exit_code, 0);
+  auto r = run_cli("extract --igarchive-max-member 4999 " + quote_path(arc) + " -o " + quote_path(t / "o"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("member cap"), std::string::npos);
   EXPECT_FALSE(fs::exists(t / "o" / "big.txt"));
-  EXPECT_EQ(run_cli("extract --igarchive-max-member 5000 " + q(arc) + " -o " + q(t / "o")).exit_code, 0);
+  EXPECT_EQ(run_cli("extract --igarchive-max-member 5000 " + quote_path(arc) + " -o " + quote_path(t / "o")).exit_code, 0);
   auto f = open_file(arc.string());
   ASSERT_TRUE(f.ok()) << f.error().str();
   ASSERT_EQ(f->archive.files().size(), 1u);
