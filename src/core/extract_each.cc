@@ -14,9 +14,14 @@ namespace {
 
 bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
 
+// The item's name or one of its aliases matches glob g.
+bool matches(std::string_view g, const ExtractItem& item) {
+  if (glob_match(g, item.name)) return true;
+  return std::any_of(item.aliases.begin(), item.aliases.end(), [&](const std::string& a) { return glob_match(g, a); });
+}
+
 bool matches_any(const std::vector<std::string>& globs, const ExtractItem& item) {
-  if (glob_any(globs, item.name)) return true;
-  return std::any_of(item.aliases.begin(), item.aliases.end(), [&](const std::string& a) { return glob_any(globs, a); });
+  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return matches(g, item); });
 }
 
 // True when `item`'s first file is already there (--skip-existing).
@@ -89,7 +94,7 @@ std::vector<std::size_t> select_items(std::span<const ExtractItem> items, const 
     if (policy.find && !has_glob_chars(g))
       if (auto k = policy.find(g); k && *k < items.size()) take[*k] = 1, any = true;
     for (std::size_t k = 0; k < items.size(); ++k)
-      if (matches_any({g}, items[k])) take[k] = 1, any = true;
+      if (matches(g, items[k])) take[k] = 1, any = true;
     if (!any && unmatched != nullptr) unmatched->push_back(g);
   }
   std::vector<std::size_t> chosen;
