@@ -1,6 +1,11 @@
 #include "schema.h"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
+#include <regex>
+
+#include <gtest/gtest.h>
 
 namespace assay::testing {
 
@@ -17,15 +22,53 @@ bool has_type(const nlohmann::json& v, const std::string& t) {
   return false;
 }
 
+// Each schema file is read once per test binary ($ref resolves to the same files many times).
+const nlohmann::json& cached_schema(const std::string& file) {
+  static std::map<std::string, nlohmann::json> cache;
+  auto it = cache.find(file);
+  if (it == cache.end()) {
+    std::ifstream f(std::string(ASSAY_SOURCE_DIR) + "/docs/schema/" + file);
+    it = cache.emplace(file, nlohmann::json::parse(f, nullptr, false)).first;
+  }
+  return it->second;
+}
+
+void validate_object(const nlohmann::json& schema, const nlohmann::json& doc, std::vector<std::string>& errors,
+                     const std::string& path) {
+  if (schema.contains("required"))
+    for (const auto& k : schema["required"])
+      if (!doc.contains(k.get<std::string>())) errors.push_back(path + ": missing '" + k.get<std::string>() + "'");
+  const nlohmann::json props = schema.value("properties", nlohmann::json::object());
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    const std::string sub = path + "." + it.key();
+    if (props.contains(it.key())) {
+      validate_schema(props[it.key()], it.value(), errors, sub);
+    } else if (schema.contains("additionalProperties")) {
+      const auto& extra = schema["additionalProperties"];
+      if (extra == false) errors.push_back(path + ": unexpected field '" + it.key() + "'");
+      else validate_schema(extra, it.value(), errors, sub);
+    }
+  }
+}
+
 }  // namespace
 
 void validate_schema(const nlohmann::json& schema, const nlohmann::json& doc, std::vector<std::string>& errors,
                      const std::string& path) {
-  static const std::vector<std::string> known = {"$comment", "type",  "enum",    "required",
-                                                 "properties", "additionalProperties", "items", "minimum"};
+  if (schema.is_boolean()) {  // true: anything; false: nothing (a field that must not be there)
+    if (schema == false) errors.push_back(path + ": not allowed here");
+    return;
+  }
+  static const std::vector<std::string> known = {"$comment", "$ref",  "type",    "enum",  "required", "properties",
+                                                 "additionalProperties", "items", "minimum", "pattern"};
   for (auto it = schema.begin(); it != schema.end(); ++it)
     if (std::find(known.begin(), known.end(), it.key()) == known.end())
       errors.push_back(path + ": schema keyword '" + it.key() + "' is outside the supported subset");
+  if (schema.contains("$ref")) {
+    const nlohmann::json& target = cached_schema(schema["$ref"].get<std::string>());
+    if (target.is_discarded()) errors.push_back(path + ": $ref " + schema["$ref"].dump() + " names no schema file");
+    else validate_schema(target, doc, errors, path);
+  }
   if (schema.contains("type")) {
     const auto& t = schema["type"];
     bool ok = false;
@@ -44,26 +87,16 @@ void validate_schema(const nlohmann::json& schema, const nlohmann::json& doc, st
   }
   if (schema.contains("minimum") && doc.is_number() && doc.get<double>() < schema["minimum"].get<double>())
     errors.push_back(path + ": " + doc.dump() + " is below the minimum");
-  if (doc.is_object()) {
-    if (schema.contains("required"))
-      for (const auto& k : schema["required"])
-        if (!doc.contains(k.get<std::string>())) errors.push_back(path + ": missing '" + k.get<std::string>() + "'");
-    const nlohmann::json props = schema.value("properties", nlohmann::json::object());
-    for (auto it = doc.begin(); it != doc.end(); ++it) {
-      if (props.contains(it.key())) validate_schema(props[it.key()], it.value(), errors, path + "." + it.key());
-      else if (schema.contains("additionalProperties") && schema["additionalProperties"] == false)
-        errors.push_back(path + ": unexpected field '" + it.key() + "'");
-    }
-  }
+  if (schema.contains("pattern") && doc.is_string() &&
+      !std::regex_search(doc.get<std::string>(), std::regex(schema["pattern"].get<std::string>())))
+    errors.push_back(path + ": " + doc.dump() + " does not match " + schema["pattern"].dump());
+  if (doc.is_object()) validate_object(schema, doc, errors, path);
   if (doc.is_array() && schema.contains("items"))
     for (std::size_t i = 0; i < doc.size(); ++i)
       validate_schema(schema["items"], doc[i], errors, path + "[" + std::to_string(i) + "]");
 }
 
-nlohmann::json load_schema(const std::string& verb) {
-  std::ifstream f(std::string(ASSAY_SOURCE_DIR) + "/docs/schema/" + verb + ".json");
-  return nlohmann::json::parse(f, nullptr, false);
-}
+nlohmann::json load_schema(const std::string& verb) { return cached_schema(verb + ".json"); }
 
 void check_normalised(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path) {
   constexpr std::uint64_t kMax = std::uint64_t{1} << 53;
@@ -77,6 +110,85 @@ void check_normalised(const nlohmann::json& doc, std::vector<std::string>& error
     for (auto it = doc.begin(); it != doc.end(); ++it) check_normalised(it.value(), errors, path + "." + it.key());
   if (doc.is_array())
     for (std::size_t i = 0; i < doc.size(); ++i) check_normalised(doc[i], errors, path + "[" + std::to_string(i) + "]");
+}
+
+std::vector<std::string> schema_problems(const std::string& verb, const nlohmann::json& doc) {
+  std::vector<std::string> errors;
+  const nlohmann::json& schema = load_schema(verb);
+  if (schema.is_discarded()) return {"docs/schema/" + verb + ".json is missing or not JSON"};
+  validate_schema(schema, doc, errors);
+  check_normalised(doc, errors);
+  return errors;
+}
+
+std::string without_indices(const std::string& error) {
+  const std::size_t colon = error.find(": ");
+  const std::string where = error.substr(0, colon);
+  return std::regex_replace(where, std::regex(R"(\[[0-9]+\])"), "[]") +
+         (colon == std::string::npos ? "" : error.substr(colon));
+}
+
+}  // namespace assay::testing
+
+namespace assay::testing {
+
+const std::vector<KnownViolation>& known_violations() {
+  static const std::vector<KnownViolation> list = {
+      // warriors (src/formats/warriors/format.cc)
+      {"info", "$.entries", "is not of type", "warriors info (disc): entries is the entry count; call it entry_count"},
+      {"list", "$.entries[].group", "below the minimum", "warriors list (flat chunk container): group is -1; null"},
+      {"warriors-classify", "$.entries", "is not of type", "warriors classify: entries is the entry count; entry_count"},
+      {"warriors-load", "$.format", "is not one of", "warriors load: format is the loader (flat|grouped); \"warriors\", the loader in \"container\""},
+      {"warriors-load", "$", "missing 'container'", "warriors load: the loader goes in container (as list prints it)"},
+      {"warriors-load", "$.chunk_records[].group", "below the minimum", "warriors load: group -1 in a flat container; null"},
+      {"warriors-load", "$.entry", "missing 'path'", "warriors load DISC::NAME: entry lacks path (list's path of the entry)"},
+      {"warriors-load", "$.entry", "missing 'stored_size'", "warriors load DISC::NAME: entry lacks stored_size"},
+      {"warriors-load", "$", "missing 'problems'", "warriors load: diagnostics -> problems (problem_json, with code)"},
+      {"warriors-load", "$.diagnostics", "not allowed", "warriors load: diagnostics -> problems"},
+      {"replace", "$.entries", "is not of type", "warriors replace: entries is the entry count; entry_count"},
+      {"add", "$.entries", "is not of type", "warriors add: entries is the entry count; entry_count"},
+      {"remove", "$.entries", "is not of type", "warriors remove: entries is the entry count; entry_count"},
+      // renderware (src/formats/renderware/edit.cc, tools/assay/family_renderware.cc)
+      {"replace", "$.changes[].format", "is not one of", "renderware replace: a change's format is the texel format; pixel_format"},
+      {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},
+      {"rw-tree", "$", "missing 'problems'", "rw tree --json: the walk's diagnostics go to stderr only; a problems list"},
+      {"rw-tree", "$.sections[].name", "empty string", "rw tree --json: an unknown section id has name \"\"; null"},
+      // igz (tools/assay/family_igz.cc: diagnostic_json instead of problem_json)
+      {"igz-dump", "$.problems[]", "missing 'code'", "igz dump --json: problems without code; problem_json"},
+      // oni (tools/assay/family_oni.cc)
+      {"oni-check", "$", "missing 'format'", "oni check --json: no format; \"oni\""},
+      {"oni-check", "$", "missing 'problems'", "oni check --json: diagnostics -> problems (problem_json + file)"},
+      {"oni-check", "$.diagnostics", "not allowed", "oni check --json: diagnostics -> problems"},
+      {"oni-check", "$.levels[].problems", "is not of type", "oni check --json: a level's problems is a count; the list"},
+      {"oni-check", "$.diagnostics[].structure", "empty string", "oni check --json: structure \"\"; null"},
+      {"oni-check", "$.diagnostics[].file", "empty string", "oni check --json: file \"\" for the set; null"},
+  };
+  return list;
+}
+
+void SchemaLedger::check(const nlohmann::json& doc, const std::string& context) {
+  const auto& known = known_violations();
+  for (const std::string& e : schema_problems(schema_, doc)) {
+    const std::string at = without_indices(e);
+    bool listed = false;
+    for (std::size_t i = 0; i < known.size() && !listed; ++i) {
+      const auto& k = known[i];
+      if (k.schema != schema_ || at.rfind(k.where + ": ", 0) != 0 || at.find(k.what) == std::string::npos) continue;
+      seen_[i] = true;
+      listed = true;
+    }
+    if (!listed) ADD_FAILURE() << "docs/schema/" << schema_ << ".json: " << context << ": " << e;
+  }
+}
+
+SchemaLedger::~SchemaLedger() {
+  if (!expect_known_ || ::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+  const auto& known = known_violations();
+  for (std::size_t i = 0; i < known.size(); ++i)
+    if (known[i].schema == schema_ && !seen_[i])
+      ADD_FAILURE() << "docs/schema/" << schema_ << ".json: the known violation '" << known[i].where << ": "
+                    << known[i].what << "' (" << known[i].fix
+                    << ") no longer occurs: remove it from known_violations() (tests/container/schema.cc)";
 }
 
 }  // namespace assay::testing

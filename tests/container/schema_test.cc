@@ -16,10 +16,7 @@ using testing::shell_quote;
 using nlohmann::json;
 
 std::vector<std::string> problems_of(const std::string& verb, const json& doc) {
-  std::vector<std::string> errors;
-  testing::validate_schema(testing::load_schema(verb), doc, errors);
-  testing::check_normalised(doc, errors);
-  return errors;
+  return testing::schema_problems(verb, doc);
 }
 
 TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
@@ -45,6 +42,69 @@ TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   EXPECT_TRUE(problems_of("verify", v).empty());
   v["files"][0]["diagnostics"] = json::array();
   EXPECT_FALSE(problems_of("verify", v).empty());  // the old name is not allowed
+  v["files"][0].erase("diagnostics");
+  v["files"][0]["problems"][0]["code"] = "v13";  // a rule id is upper-case letters then digits
+  EXPECT_FALSE(problems_of("verify", v).empty());
+  v["files"][0]["problems"][0]["code"] = "V13";
+  v["files"][0]["problems"][0]["offset"] = "12";  // an offset string is hex ("0x...")
+  EXPECT_FALSE(problems_of("verify", v).empty());
+  v["files"][0]["problems"][0]["offset"] = "0x20000000000001";
+  EXPECT_TRUE(problems_of("verify", v).empty());
+  v["files"][0]["problems"][0].erase("severity");  // through $ref: problem.json requires it
+  EXPECT_FALSE(problems_of("verify", v).empty());
+  // `entries` is a list wherever it appears, never a count; `diagnostics` is nowhere.
+  EXPECT_FALSE(problems_of("info", json{{"format", "warriors"}, {"entries", 23}}).empty());
+  EXPECT_FALSE(problems_of("info", json{{"format", "oni"}, {"diagnostics", json::array()}}).empty());
+  EXPECT_TRUE(problems_of("info", json{{"format", "oni"}, {"version", "VR32"}}).empty());
+  // additionalProperties as a schema (warriors classify counts), the boolean schemas
+  const json classify = {{"format", "warriors"}, {"counts", {{"pack", 1}}}, {"bytes", {{"pack", 800}}}};
+  EXPECT_TRUE(problems_of("warriors-classify", classify).empty());
+  json bad_count = classify;
+  bad_count["counts"]["pack"] = "one";
+  EXPECT_FALSE(problems_of("warriors-classify", bad_count).empty());
+  std::vector<std::string> errors;
+  testing::validate_schema(json(true), json{{"x", 1}}, errors);
+  EXPECT_TRUE(errors.empty());
+  testing::validate_schema(json(false), json(nullptr), errors);
+  EXPECT_EQ(errors.size(), 1u);
+  testing::validate_schema(json{{"$ref", "no-such-schema.json"}}, json(nullptr), errors);
+  EXPECT_EQ(errors.size(), 2u);
+  testing::validate_schema(json{{"oneOf", json::array()}}, json(nullptr), errors);
+  EXPECT_EQ(errors.size(), 3u);  // a keyword outside the subset is reported, never ignored
+  EXPECT_EQ(testing::without_indices("$.a[12].b[0]: 3 is below the minimum"), "$.a[].b[]: 3 is below the minimum");
+}
+
+// Every subschema of every docs/schema file uses only the validator's keywords, every $ref names
+// a file there, and docs/cli.md links every file (the schema files and the docs stay one set).
+TEST(ContainerSchema, SchemaFilesAreInTheSubsetAndDocumented) {
+  const std::filesystem::path dir = std::filesystem::path(ASSAY_SOURCE_DIR) / "docs" / "schema";
+  const auto cli_md = testing::read_file(std::filesystem::path(ASSAY_SOURCE_DIR) / "docs" / "cli.md");
+  const std::string doc(cli_md.begin(), cli_md.end());
+  std::size_t files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    const std::string name = f.path().filename().string();
+    SCOPED_TRACE(name);
+    ++files;
+    const json schema = testing::load_schema(f.path().stem().string());
+    ASSERT_FALSE(schema.is_discarded());
+    EXPECT_NE(doc.find("schema/" + name), std::string::npos) << "docs/cli.md does not link schema/" << name;
+    std::vector<const json*> todo = {&schema};
+    while (!todo.empty()) {
+      const json& s = *todo.back();
+      todo.pop_back();
+      if (!s.is_object()) continue;
+      std::vector<std::string> errors;
+      testing::validate_schema(s, json(nullptr), errors);
+      for (const auto& e : errors)
+        if (e.find("outside the supported subset") != std::string::npos || e.find("names no schema") != std::string::npos)
+          ADD_FAILURE() << e;
+      for (const char* k : {"items", "additionalProperties"})
+        if (s.contains(k)) todo.push_back(&s[k]);
+      if (s.contains("properties"))
+        for (const auto& [k, v] : s["properties"].items()) todo.push_back(&v);
+    }
+  }
+  EXPECT_GE(files, 14u);  // identify info list verify, entry problem, the edit verbs, five family verbs
 }
 
 class ContainerSchemaCli : public ::testing::Test {
@@ -72,6 +132,9 @@ class ContainerSchemaCli : public ::testing::Test {
 };
 
 TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
+  std::map<std::string, std::unique_ptr<testing::SchemaLedger>> ledgers;
+  for (const std::string verb : {"info", "list", "verify", "identify"})
+    ledgers[verb] = std::make_unique<testing::SchemaLedger>(verb);
   const std::map<std::string, std::string> files = {
       {"demo_v8_lzma.bld", "igarchive"},   {"demo_v11_be_deflate.arc", "igarchive"},
       {"sample_v9_be.igz", "igz"},         {"sample_v8_le64.igz", "igz"},
@@ -80,6 +143,8 @@ TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
       {"warriors_level1.lev", "warriors"}, {"level0_Final.dat", "oni"},
       {"level1_X.dat", "oni"},             {"outer.arc::inner.bld", "igarchive"},
       {"outer.arc::inner.bld::x.igz", "igz"},
+      {"warriors::0xa564c2ad", "warriors"},  // a pack on the disc: a grouped chunk container
+      {"warriors_level1.lev::0002_47.bin", "renderware"},  // a clump chunk of a level
   };
   for (const auto& [rel, family] : files) {
     SCOPED_TRACE(rel);
@@ -90,7 +155,7 @@ TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
       EXPECT_EQ(r.exit_code, 0) << r.err;
       const json doc = json::parse(r.out, nullptr, false);
       ASSERT_FALSE(doc.is_discarded()) << r.out;
-      for (const auto& p : problems_of(verb, doc)) ADD_FAILURE() << p;
+      ledgers[verb]->check(doc, verb + " --json " + rel);
       if (verb == "info" || verb == "list") EXPECT_EQ(doc["format"], family);
       else EXPECT_EQ(doc["files"][0]["format"], family);
     }
@@ -117,6 +182,57 @@ TEST_F(ContainerSchemaCli, ProblemsCarryCodeAndOffset) {
   for (const auto& p : doc["files"][0]["problems"]) at_0c = at_0c || (p["severity"] == "error" && p["offset"] == 0x0C);
   EXPECT_TRUE(at_0c) << doc.dump(1);
   EXPECT_EQ(doc["files"][1]["problems"][0]["message"], "unrecognised file format");
+}
+
+// The real files under ../shared/samples (third-party bytes) through the same schemas: every
+// family assay reads there, and inner files of the real igArchives.
+TEST(ContainerSchemaSamples, RealFilesMatchTheSchema) {
+  ASSAY_REQUIRE_SAMPLE(alchemy, "alchemy/skylanders_zap.pak");
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"alchemy/skylanders_zap.pak", "igarchive"},
+      {"alchemy/skylanders_zap.pak::#0", "igz"},
+      {"alchemy/crash_nst_L332_CollisionTemplate.pak", "igarchive"},
+      {"alchemy/crash_nst_L332_CollisionTemplate.pak::maps/Crash1/Custom_Level/StaticCollision_Custom_Level.igz", "igz"},
+      {"alchemy/igModelTool_model.igz", "igz"},
+      {"alchemy/igModelTool_test_img.igz", "igz"},
+      {"renderware/rw-parser/infernus.txd", "renderware"},
+      {"renderware/rw-parser/dxtDecoding.txd", "renderware"},
+      {"renderware/rw-parser/wuzimu.dff", "renderware"},
+      {"renderware/librw/teapot.dff", "renderware"},
+      {"renderware/librw/camera_clump.dff", "renderware"},
+      {"renderware/librw-ps2/ps2_v36003.txd", "renderware"},
+      {"renderware/more/mh1_ps2_MODELS.DFF", "renderware"},
+      {"renderware/more/imgfactory_generic.txd", "renderware"},
+      {"oni/GameDataFolder/level0_Final.dat", "oni"},
+      {"oni/GameDataFolder/level1_Final.dat", "oni"},
+  };
+  std::map<std::string, std::unique_ptr<testing::SchemaLedger>> ledgers;
+  for (const std::string verb : {"info", "list", "verify", "identify"})
+    ledgers[verb] = std::make_unique<testing::SchemaLedger>(verb, false);
+  for (const auto& [rel, family] : files) {
+    SCOPED_TRACE(rel);
+    const std::string outer = rel.substr(0, rel.find("::"));
+    const auto path = testing::shared_sample(outer);
+    if (path.empty()) continue;  // each sample folder may be absent on its own
+    const std::string f = shell_quote(path.string() + rel.substr(outer.size()));
+    for (const std::string verb : {"info", "list", "verify", "identify"}) {
+      SCOPED_TRACE(verb);
+      auto r = run_cli(verb + " --json " + f);
+      EXPECT_EQ(r.exit_code, 0) << r.err;
+      const json doc = json::parse(r.out, nullptr, false);
+      ASSERT_FALSE(doc.is_discarded()) << r.out;
+      ledgers[verb]->check(doc, verb + " --json " + rel);
+      EXPECT_EQ(verb == "info" || verb == "list" ? doc["format"] : doc["files"][0]["format"], family);
+    }
+  }
+  // Manhunt 2's DSFE.TXD is not RenderWare (spec: the samples' README): format null, a problem.
+  const auto mh2 = testing::shared_sample("renderware/more/mh2_ps2_DSFE.TXD");
+  if (mh2.empty()) return;
+  auto r = run_cli("verify --json " + testing::quote_path(mh2));
+  EXPECT_EQ(r.exit_code, 1);
+  const json doc = json::parse(r.out, nullptr, false);
+  ledgers["verify"]->check(doc, "verify --json mh2_ps2_DSFE.TXD");
+  EXPECT_TRUE(doc["files"][0]["format"].is_null());
 }
 
 }  // namespace
