@@ -112,12 +112,31 @@ void check_normalised(const nlohmann::json& doc, std::vector<std::string>& error
     for (std::size_t i = 0; i < doc.size(); ++i) check_normalised(doc[i], errors, path + "[" + std::to_string(i) + "]");
 }
 
+void check_problem_codes(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path) {
+  if (doc.is_object() && doc.contains("severity") && doc.contains("message") && doc.contains("code") &&
+      doc["message"].is_string()) {
+    // The rule id a message names: "V13: ..." at the start or "... (R5)" at the end.
+    static const std::regex rule(R"(^([A-Z]{1,4}[0-9]+):|\(([A-Z]{1,4}[0-9]+)\)$)");
+    std::smatch m;
+    const std::string& message = doc["message"].get_ref<const std::string&>();
+    if (std::regex_search(message, m, rule)) {
+      const std::string id = m[1].matched ? m[1].str() : m[2].str();
+      if (doc["code"] != id) errors.push_back(path + ".code: " + doc["code"].dump() + ", but the message names rule " + id);
+    }
+  }
+  if (doc.is_object())
+    for (auto it = doc.begin(); it != doc.end(); ++it) check_problem_codes(it.value(), errors, path + "." + it.key());
+  if (doc.is_array())
+    for (std::size_t i = 0; i < doc.size(); ++i) check_problem_codes(doc[i], errors, path + "[" + std::to_string(i) + "]");
+}
+
 std::vector<std::string> schema_problems(const std::string& verb, const nlohmann::json& doc) {
   std::vector<std::string> errors;
   const nlohmann::json& schema = load_schema(verb);
   if (schema.is_discarded()) return {"docs/schema/" + verb + ".json is missing or not JSON"};
   validate_schema(schema, doc, errors);
   check_normalised(doc, errors);
+  check_problem_codes(doc, errors);
   return errors;
 }
 
@@ -148,6 +167,9 @@ const std::vector<KnownViolation>& known_violations() {
       {"replace", "$.entries", "is not of type", "warriors replace: entries is the entry count; entry_count"},
       {"add", "$.entries", "is not of type", "warriors add: entries is the entry count; entry_count"},
       {"remove", "$.entries", "is not of type", "warriors remove: entries is the entry count; entry_count"},
+      // renderware (src/formats/renderware: messages end with the rule, "... (R5)"; problem_json
+      // in src/core/container.cc takes a code only from the start, "R5: ...")
+      {"verify", "$.files[].problems[].code", "names rule R", "renderware: a problem's code is null; the rule id ends its message"},
       // renderware (src/formats/renderware/edit.cc, tools/assay/family_renderware.cc)
       {"replace", "$.changes[].format", "is not one of", "renderware replace: a change's format is the texel format; pixel_format"},
       {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},

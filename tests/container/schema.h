@@ -19,7 +19,10 @@ nlohmann::json load_schema(const std::string& verb);
 // The rules of docs/cli.md#json the schema language cannot say: no number above 2^53 in
 // magnitude, no empty string (missing values are null).
 void check_normalised(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path = "$");
-// Both of the above for the output of `verb` (the schema docs/schema/<verb>.json).
+// A problem (an object with severity, message and code) whose message names a rule ("V13: ..."
+// at the start or "... (R5)" at the end) has that rule as its code.
+void check_problem_codes(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path = "$");
+// The three checks above for the output of `verb` (the schema docs/schema/<verb>.json).
 std::vector<std::string> schema_problems(const std::string& verb, const nlohmann::json& doc);
 // "$.a[3].b[0]: ..." -> "$.a[].b[]: ...": one violation per place whatever the array index.
 std::string without_indices(const std::string& error);

@@ -72,6 +72,20 @@ TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   testing::validate_schema(json{{"oneOf", json::array()}}, json(nullptr), errors);
   EXPECT_EQ(errors.size(), 3u);  // a keyword outside the subset is reported, never ignored
   EXPECT_EQ(testing::without_indices("$.a[12].b[0]: 3 is below the minimum"), "$.a[].b[]: 3 is below the minimum");
+  // A problem whose message names a rule carries it as its code (at the start or, in
+  // parentheses, at the end of the message).
+  json p = {{"severity", "note"}, {"code", nullptr}, {"structure", nullptr}, {"offset", nullptr},
+            {"message", "8 zero bytes of padding (R5)"}};
+  errors.clear();
+  testing::check_problem_codes(p, errors);
+  EXPECT_EQ(errors.size(), 1u);
+  p["code"] = "R5";
+  errors.clear();
+  testing::check_problem_codes(p, errors);
+  EXPECT_TRUE(errors.empty());
+  p["message"] = "V13: hash order";
+  testing::check_problem_codes(p, errors);
+  EXPECT_EQ(errors.size(), 1u);
 }
 
 // Every subschema of every docs/schema file uses only the validator's keywords, every $ref names
@@ -159,6 +173,15 @@ TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
       if (verb == "info" || verb == "list") EXPECT_EQ(doc["format"], family);
       else EXPECT_EQ(doc["files"][0]["format"], family);
     }
+  }
+  // verify --deep: inner files' problems in the same list, each structure naming the inner file.
+  for (const std::string rel : {"outer.arc", "warriors", "warriors_level1.lev", "demo_v8_lzma.bld"}) {
+    SCOPED_TRACE(rel);
+    auto r = run_cli("verify --deep --depth 3 --json " + shell_quote((dir / rel).string()));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << r.out;
+    ledgers["verify"]->check(doc, "verify --deep --json " + rel);
   }
 }
 
