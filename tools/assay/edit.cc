@@ -54,7 +54,8 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
 
 void print_text(const Json& j) {
   for (const auto& c : j["changes"]) {
-    std::string line = c["op"].get<std::string>() + " " + c["name"].get<std::string>();
+    // A raw hash with no known name has "name": null; its hash follows among the fields.
+    std::string line = c["op"].get<std::string>() + " " + (c["name"].is_string() ? c["name"].get<std::string>() : "-");
     for (auto it = c.begin(); it != c.end(); ++it)
       if (it.key() != "op" && it.key() != "name" && !it.value().is_null())
         line += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());

@@ -111,6 +111,7 @@ void add_pack(Cli& cli) {
     auto layouts = layouts_for(fam, a->dir);
     if (!layouts) return cli.fail(report(layouts.error()));
     Diagnostics diags;
+    a->opt.progress = cli.progress();
     auto st = pack_level(a->dir, a->out, *layouts, a->opt, diags);
     for (const auto& d : diags.items()) std::fprintf(stderr, "%s\n", diagnostic_text(d).c_str());
     if (!st) return cli.fail(report(st.error()));

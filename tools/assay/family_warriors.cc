@@ -8,6 +8,7 @@
 #include "assay/core/hash.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
+#include "assay/core/progress.h"
 #include "assay/formats/warriors/warriors.h"
 #include "assay/formats/warriors/writer.h"
 #include "cli.h"
@@ -69,33 +70,54 @@ Result<warriors::ChunkSpec> parse_chunk_arg(const std::string& a) {
   return warriors::ChunkSpec{type, 0, ByteBuffer(f.bytes().begin(), f.bytes().end()), 0};
 }
 
-int run_pack_container(const WarriorsArgs& a) {
-  ByteBuffer out;
+// The FILE of an input argument: "TYPE=FILE" chunks, or a resource file with --pack.
+std::string input_file(const WarriorsArgs& a, const std::string& arg) {
+  const auto eq = arg.find('=');
+  return a.pack || eq == std::string::npos ? arg : arg.substr(eq + 1);
+}
+
+// Bytes of the input files (the progress total of `pack warriors-container`).
+std::uint64_t input_bytes(const WarriorsArgs& a) {
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& arg : a.inputs) {
+    const auto n = std::filesystem::file_size(input_file(a, arg), ec);
+    if (!ec) total += n;
+  }
+  return total;
+}
+
+// The container's bytes from the input files, read one by one under `progress`.
+Result<ByteBuffer> build_container(const WarriorsArgs& a, Progress& progress) {
   if (a.pack) {
     std::vector<ByteBuffer> res;
     for (const auto& f : a.inputs) {
-      auto m = FileBytes::read(f);
-      if (!m) return report(m.error());
-      res.emplace_back(m->bytes().begin(), m->bytes().end());
+      progress.set_current(f);
+      ASSAY_TRY(FileBytes m, FileBytes::read(f));
+      res.emplace_back(m.bytes().begin(), m.bytes().end());
+      progress.advance(res.back().size());
     }
-    auto p = warriors::write_pack(res);
-    if (!p) return report(p.error());
-    out = std::move(*p);
-  } else {
-    std::vector<warriors::ChunkSpec> chunks;
-    for (const auto& f : a.inputs) {
-      auto c = parse_chunk_arg(f);
-      if (!c) return report(c.error());
-      chunks.push_back(std::move(*c));
-    }
-    // The resource hash: crc32 of the name as given (case kept, no prefix; spec #wr-3-4).
-    std::uint32_t h = warriors::parse_hash(a.name).value_or(crc32(a.name));
-    for (auto& c : chunks) c.id = h;
-    auto r = warriors::write_resource(h, chunks);
-    if (!r) return report(r.error());
-    out = std::move(*r);
+    return warriors::write_pack(res);
   }
-  auto w = write_file_atomic(a.out, out, a.force);
+  std::vector<warriors::ChunkSpec> chunks;
+  for (const auto& f : a.inputs) {
+    progress.set_current(input_file(a, f));
+    ASSAY_TRY(warriors::ChunkSpec c, parse_chunk_arg(f));
+    chunks.push_back(std::move(c));
+    progress.advance(chunks.back().data.size());
+  }
+  // The resource hash: crc32 of the name as given (case kept, no prefix; spec #wr-3-4).
+  std::uint32_t h = warriors::parse_hash(a.name).value_or(crc32(a.name));
+  for (auto& c : chunks) c.id = h;
+  return warriors::write_resource(h, chunks);
+}
+
+int run_pack_container(const Cli& cli, const WarriorsArgs& a) {
+  Progress progress("pack", input_bytes(a), cli.progress());
+  progress.set_bytes();
+  auto out = build_container(a, progress);
+  Result<void> w = out ? write_file_atomic(a.out, *out, a.force) : Result<void>(out.error());
+  progress.finish();  // the bar's line cleared before any message
   return w ? kExitOk : report(w.error());
 }
 
@@ -106,7 +128,10 @@ int run_pack_disc(const Cli& cli, const WarriorsArgs& a) {
   if (!disc) return report(disc.error());
   auto rep = warriors::collect_replacements(*disc, a.files_dir);
   if (!rep) return report(rep.error());
-  auto st = warriors::repack(*disc, *rep, a.out, a.force);
+  Progress progress("pack", disc->wad_bytes().size(), cli.progress());  // the original WAD, slot by slot
+  progress.set_bytes();
+  auto st = warriors::repack(*disc, *rep, a.out, a.force, progress.reporter());
+  progress.finish();
   if (!st) return report(st.error());
   if (!cli.quiet)
     std::fprintf(stderr, "pack warriors: %u of %u entries replaced, WAD %llu bytes\n", st->replaced, disc->count(),
@@ -176,7 +201,7 @@ void register_warriors(Cli& cli) {
   pc->add_option("inputs", a->inputs, "TYPE=FILE chunks, or resource files with --pack")->required();
   pc->add_flag("-f,--force", a->force, "overwrite an existing file");
   example(*pc, "assay pack warriors-container -o res.bin 0x28=bones.bin");
-  pc->callback([&cli, a] { cli.fail(run_pack_container(*a)); });
+  pc->callback([&cli, a] { cli.fail(run_pack_container(cli, *a)); });
 }
 
 }  // namespace assay::cli

@@ -421,6 +421,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (!i || !f->has_data[*i]) return usage_error(fmt::format("{}: no instance {} with data in {}", c.name, c.name, in.name));
     if (ed.new_data.count(*i)) return usage_error(c.name + " given twice");
     const bool txmp = f->file.descriptor(*i).tag == make_tag("TXMP");
+    if (req.progress) req.progress(0, c.name);
     if (is_png(c.data)) {
       if (!txmp) return usage_error(c.name + ": a PNG replaces TXMP instances only");
       ASSAY_CHECK(ed.replace_png(*i, c.data, format));
@@ -429,6 +430,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     } else {
       ASSAY_CHECK(ed.replace_raw(*i, c.data));
     }
+    if (req.progress) req.progress(c.data.size(), "");  // bytes of new data taken in (EditRequest)
   }
   ASSAY_CHECK(ed.check_new());
   ASSAY_TRY(ByteBuffer dat, rebuild(f->file, ed.new_data));

@@ -1,6 +1,9 @@
 // The oni record for the CLI: identify, info, list, verify, extract, write_samples.
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "assay/core/progress.h"
 #include "assay/formats/format.h"
 #include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
@@ -88,24 +91,48 @@ Result<Json> list(const Input& in, const ReadOptions&) {
   return Json{{"format", "oni"}, {"entries", entries}};
 }
 
-// spec: oni.md#oni-10-1 for one file, linked with level 0 beside it when present.
+// level0_Final.dat beside a level file of another level (its links are resolved with it).
+std::optional<std::filesystem::path> level0_beside(const Input& in) {
+  if (in.path.empty()) return std::nullopt;
+  const auto n = parse_level_file_name(in.path.filename().string());
+  if (!n || n->level == 0) return std::nullopt;
+  auto l0 = dir_of(in) / "level0_Final.dat";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(l0, ec)) return std::nullopt;
+  return l0;
+}
+
+std::uint64_t file_bytes(const std::optional<std::filesystem::path>& p) {
+  std::error_code ec;
+  const auto n = p ? std::filesystem::file_size(*p, ec) : 0;
+  return ec ? 0 : n;
+}
+
+// spec: oni.md#oni-10-1 for one file, linked with level 0 beside it when present. A bar over the
+// bytes of the files loaded (core Progress; drawn only when opt.progress).
 void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   auto layouts = layouts_for(opt.family, dir_of(in), &out);
   if (!layouts) {
     out.error(layouts.error());
     return;
   }
+  const auto l0 = level0_beside(in);
+  Progress bar("verify", in.bytes.size() + file_bytes(l0), opt.progress);
+  bar.set_bytes();
+  bar.set_current(in.path.empty() ? in.name : in.path.filename().string());
+  bar.advance(0);  // drawn while the file loads
   auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, *layouts);
+  bar.advance(in.bytes.size());
   std::vector<std::unique_ptr<LoadedFile>> keep;
   std::vector<const LoadedFile*> loaded;
-  if (f->fname && f->fname->level != 0 && !in.path.empty()) {
-    const auto l0 = dir_of(in) / "level0_Final.dat";
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(l0, ec)) {
-      keep.push_back(load_file(l0, *layouts, LoadOptions{false}));
-      if (keep.back()->opened) loaded.push_back(keep.back().get());
-    }
+  if (f->fname && l0) {
+    bar.set_current(l0->filename().string());
+    bar.advance(0);
+    keep.push_back(load_file(*l0, *layouts, LoadOptions{false}));
+    bar.advance(file_bytes(l0));
+    if (keep.back()->opened) loaded.push_back(keep.back().get());
   }
+  bar.finish();
   loaded.push_back(f.get());
   if (f->opened && !f->file.is_oni()) {
     const auto handles = resolve_links(loaded, loaded.size() - 1);

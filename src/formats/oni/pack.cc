@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "assay/core/folder.h"
+#include "assay/core/progress.h"
 #include "assay/formats/oni/oni.h"
 #include "chunks.h"
 
@@ -30,6 +31,16 @@ Result<std::vector<std::filesystem::path>> oni_files_under(const std::filesystem
 }
 
 Error pack_error(std::string m) { return make_error(kFormat, "pack", kNoOffset, std::move(m)); }
+
+std::uint64_t bytes_of(const std::vector<std::filesystem::path>& files) {
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (const auto& p : files) {
+    const auto n = std::filesystem::file_size(p, ec);
+    if (!ec) total += n;
+  }
+  return total;
+}
 
 struct Source {
   std::unique_ptr<LoadedFile> f;
@@ -113,9 +124,14 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
   std::vector<Source> srcs;
   std::map<std::string, std::size_t> by_name;
   ASSAY_TRY(std::vector<std::filesystem::path> oni_files, oni_files_under(dir));
+  Progress bar("pack", bytes_of(oni_files), opt.progress);
+  bar.set_bytes();
   for (const auto& p : oni_files) {
     Source s;
+    bar.set_current(p.filename().string());
+    bar.advance(0);  // drawn while the file loads
     ASSAY_TRY(FileBytes b, FileBytes::read(p)); s.f = load_file(p, b.bytes(), b.data, layouts);  // read, not mapped (issue 15 item 3)
+    bar.advance(b.bytes().size());
     if (!s.f->opened) return s.f->diags.items().front().where;
     if (!s.f->file.is_oni()) return pack_error(fmt::format("{} is not a VR32 .oni file", p.string()));
     if (s.f->diags.has_errors()) {
@@ -130,6 +146,7 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
     if (!by_name.emplace(s.main_name, srcs.size()).second) return pack_error(fmt::format("two .oni files for {}", s.main_name));
     srcs.push_back(std::move(s));
   }
+  bar.finish();  // the rest (folding, linking, writing) is quick beside loading
   if (srcs.empty()) return usage_error(fmt::format("no .oni files under {}", dir.string()));
   // Pass 1: indices for every descriptor with data; pass 2: placeholders by name.
   LevelFileSpec spec;

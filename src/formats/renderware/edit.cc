@@ -38,6 +38,7 @@ struct Job {
   ByteView original;
   image::Rgba image;
   std::string note;
+  std::uint64_t png_bytes = 0;  // the change's data (the progress reported once encoded)
   ByteBuffer native;
   double psnr = 0;
   std::optional<Error> error;
@@ -103,6 +104,7 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
     }
     Job j;
     j.change = k;
+    j.png_bytes = c.data.size();
     if (idx) {
       const TextureNative& t = d.textures()[*idx];
       if (!t.error.empty()) return edit_error(what, "the original texture cannot be read: " + t.error);
@@ -132,9 +134,11 @@ void encode_all(std::vector<Job>& jobs, const DictionaryEditOptions& opt) {
   const bool across = jobs.size() > 1;
   parallel_for(jobs.size(), across ? std::min<unsigned>(cores, static_cast<unsigned>(jobs.size())) : 1, [&](std::size_t i) {
     Job& j = jobs[i];
+    if (opt.progress) opt.progress(0, j.spec.name);
     EncodeOptions eo = opt.encode;
     eo.threads = across ? 1 : cores;
     auto n = encode_texture_native(j.spec, j.image, eo, j.original);
+    if (opt.progress) opt.progress(j.png_bytes, "");
     if (!n) {
       j.error = n.error();
       return;
@@ -262,6 +266,7 @@ Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& 
 Result<Json> edit_format(const Input& in, const EditRequest& req) {
   DictionaryEditOptions opt;
   opt.threads = req.read.threads;
+  opt.progress = req.progress;
   const auto& fam = req.read.family;
   if (auto it = fam.find("texture_format"); it != fam.end() && !it->second.empty()) {
     opt.new_format = parse_texel_format(it->second);

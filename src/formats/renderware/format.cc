@@ -288,8 +288,14 @@ Result<Json> list(const Input& in, const ReadOptions&) {
   return j;
 }
 
-void verify(const Input& in, const ReadOptions&, Diagnostics& out) {
-  verify_stream(in.bytes, 0, out.sink());
+// A bar over the stream's bytes (core Progress; drawn only when opt.progress).
+void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  Progress bar("verify", in.bytes.size(), opt.progress);
+  bar.set_bytes();
+  VerifyOptions vo;
+  vo.progress = bar.reporter();
+  verify_stream(in.bytes, 0, out.sink(), vo);
+  bar.finish();
 }
 
 std::string texture_file_name(const TextureNative& t, std::size_t i, std::set<std::string>& used) {

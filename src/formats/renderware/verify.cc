@@ -19,6 +19,43 @@ void emit(const DiagSink& d, Severity s, std::string structure, std::uint64_t of
   if (d) d({s, make_error(kFormat, structure, off, std::move(m))});
 }
 
+bool checked_after_walk(const Section& s) {
+  return s.header.type == id::kTextureDictionary || s.header.type == id::kClump;
+}
+
+// The progress of verify_stream in stream order: bytes the walk has passed, except top-level
+// dictionaries and clumps, whose bytes count once their content is checked.
+class VerifyProgress {
+ public:
+  VerifyProgress(const ProgressFn& fn, std::uint64_t base) : fn_(fn), base_(base) {}
+  void reached(const Section& s) {
+    if (!fn_) return;
+    const std::uint64_t at = s.offset - base_;
+    if (at < done_) return;  // inside a section counted later
+    if (s.depth == 0 && checked_after_walk(s)) {
+      fn_(at - done_, section_name(s.header.type));
+      done_ = at + SectionHeader::kSize + s.header.size;
+    } else if (at - done_ >= kStep) {
+      fn_(at - done_, section_name(s.header.type));
+      done_ = at;
+    }
+  }
+  void walked(std::uint64_t size) {
+    if (fn_ && size > done_) fn_(size - done_, "");
+  }
+  void checking(const Section& s) const {
+    if (fn_ && s.depth == 0) fn_(0, section_name(s.header.type));
+  }
+  void checked(const Section& s) const {
+    if (fn_ && s.depth == 0) fn_(SectionHeader::kSize + std::uint64_t{s.header.size}, "");
+  }
+
+ private:
+  static constexpr std::uint64_t kStep = 64u << 10;
+  const ProgressFn& fn_;
+  std::uint64_t base_, done_ = 0;
+};
+
 }  // namespace
 
 bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, const VerifyOptions& o) {
@@ -35,7 +72,9 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
   // One streaming walk: strings and native data are checked as they are reached; dictionaries
   // and clumps (few) are read after the walk has proved the structure.
   std::vector<Section> deep;
+  VerifyProgress progress(o.progress, base);
   const SectionVisitor check = [&](const Section& s) {
+    progress.reached(s);
     const ByteView body = bytes.subspan(s.offset - base + SectionHeader::kSize, s.header.size);
     switch (s.header.type) {
       case id::kTextureDictionary:
@@ -61,7 +100,9 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
     counted({Severity::error, walked.error()});
     return false;
   }
+  progress.walked(bytes.size());
   for (const Section& s : deep) {
+    progress.checking(s);
     const ByteView view = bytes.subspan(s.offset - base, SectionHeader::kSize + s.header.size);
     if (s.header.type == id::kTextureDictionary) {
       TextureOptions to;
@@ -75,6 +116,7 @@ bool verify_stream(ByteView bytes, std::uint64_t base, const DiagSink& diag, con
       auto c = summarize_clump(view, s.offset, content, co);
       if (!c) counted({Severity::error, c.error()});
     }
+    progress.checked(s);
   }
   return !errors;
 }

@@ -50,6 +50,12 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
   };
   auto copy = [&](std::uint64_t from, std::uint64_t to) { return put(wad.subspan(from, to - from)); };
   auto pad = [&]() { return put(ByteView(zeros).first(align2048(new_pos) - new_pos)); };
+  auto put_new = [&](std::uint32_t hash, ByteView b) -> Result<void> {
+    if (edit.new_data_written) edit.new_data_written(hash, 0);
+    ASSAY_CHECK(put(b));
+    if (edit.new_data_written) edit.new_data_written(hash, b.size());
+    return {};
+  };
   struct Row {
     std::uint64_t offset;
     std::uint32_t size, hash;
@@ -65,7 +71,7 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
     if (edit.remove.count(i)) continue;  // row and slot out: later offsets move down
     Row r{new_pos, e.size, e.hash};
     if (auto it = edit.replace.find(i); it != edit.replace.end()) {
-      ASSAY_CHECK(put(it->second));
+      ASSAY_CHECK(put_new(e.hash, it->second));
       ASSAY_CHECK(pad());
       r.size = static_cast<std::uint32_t>(it->second.size());
     } else {
@@ -77,7 +83,7 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
   for (const DiscEdit::Added& a : edit.add) {  // spec #wr-2-6 "Adding": next boundary, row last
     ASSAY_CHECK(pad());
     rows.push_back({new_pos, static_cast<std::uint32_t>(a.data.size()), a.hash});
-    ASSAY_CHECK(put(a.data));
+    ASSAY_CHECK(put_new(a.hash, a.data));
     ASSAY_CHECK(pad());
   }
   for (const Row& r : rows)
@@ -208,6 +214,9 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   }
 
   DiscEdit edit;
+  std::map<std::uint32_t, std::string> given;  // hash -> the name as given (progress)
+  if (req.progress)
+    edit.new_data_written = [&](std::uint32_t h, std::uint64_t n) { req.progress(n, n == 0 ? given[h] : std::string()); };
   Json changes = Json::array();
   std::set<std::uint32_t> touched;
   for (const EditChange& c : req.changes) {
@@ -220,6 +229,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     Json j{{"op", op}, {"name", parse_hash(c.name) ? (known ? Json(*known) : Json(nullptr)) : Json(std::string(base_name(c.name)))},
            {"hash", h}};
     if (!touched.insert(h).second) return usage_error(fmt::format("'{}' is named twice", c.name));
+    given[h] = c.name;
     if (c.op == EditOp::add) {
       if (row) return usage_error(fmt::format("add '{}': the DIR already has hash {} (use replace)", c.name, hex8(h)));
       edit.add.push_back({h, c.data});

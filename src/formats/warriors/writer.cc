@@ -128,7 +128,7 @@ Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(cons
 }
 
 Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, std::filesystem::path>& replacements,
-                           const std::filesystem::path& out_dir, bool force) {
+                           const std::filesystem::path& out_dir, bool force, const ProgressFn& progress) {
   Diagnostics d;
   original.validate(d);
   if (d.has_errors()) {
@@ -184,9 +184,11 @@ Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, s
     } else {
       ASSAY_CHECK(copy(e.offset, slot_end));
     }
+    if (progress) progress(slot_end > pos ? slot_end - pos : 0, file ? rep->second.filename().string() : fmt::format("{:08x}.bin", e.hash));
     pos = slot_end;
   }
   ASSAY_CHECK(copy(pos, wad.size()));  // whatever followed the last slot
+  if (progress) progress(wad.size() - pos, "");
   st.wad_size = new_pos;
   ASSAY_CHECK(write_file_atomic(out_dir / "WARRIORS.DIR", dir, force));
   ASSAY_CHECK(out.commit());

@@ -75,6 +75,7 @@ void warn_orphans(const LoadedFile& f, const OniExport& ex, Diagnostics& diags);
 struct PackOptions {
   bool sep = false;    // write a .sep (required when any instance has .sep data)
   bool force = false;
+  bool progress = false;  // a bar on stderr over the .oni files' bytes as they load (core Progress)
 };
 struct PackStats {
   std::uint64_t instances = 0, placeholders = 0, oni_files = 0;

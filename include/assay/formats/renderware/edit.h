@@ -19,6 +19,7 @@ struct DictionaryEditOptions {
   bool force_format = false;
   image::PngLimits png;
   unsigned threads = 0;  // textures encoded in parallel (0 = all cores)
+  ProgressFn progress;   // PNG bytes of each texture encoded, with its name (empty: no progress)
 };
 
 // Applies `changes` (data = PNG bytes for replace/add) to the dictionary stream `txd` and returns

@@ -4,12 +4,17 @@
 #pragma once
 
 #include "assay/core/diag.h"
+#include "assay/core/progress.h"
 #include "assay/formats/renderware/walker.h"
 
 namespace assay::rw {
 
 struct VerifyOptions {
   WalkOptions walk;
+  // Bytes of the stream checked, with the section being checked (empty: no progress). The calls
+  // add up to the view's size once the walk succeeds: the walk reports the bytes it passes, a
+  // top-level texture dictionary or clump is reported once its content rules are checked.
+  ProgressFn progress;
 };
 
 // Every problem goes to `diag` (errors included); returns true when no error was reported.

@@ -25,6 +25,9 @@ struct DiscEdit {
     ByteView data;
   };
   std::vector<Added> add;  // appended last, in this order
+  // Called with an entry's hash and 0 before its new bytes are streamed, and with their size
+  // after (progress of the new data; empty: not called).
+  std::function<void(std::uint32_t hash, std::uint64_t bytes)> new_data_written;
 };
 
 // Streams the new WAD through `wad` (pieces in order) and returns the new DIR. The original must

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "assay/core/bytes.h"
+#include "assay/core/progress.h"
 #include "assay/formats/warriors/disc.h"
 
 namespace assay::warriors {
@@ -48,12 +49,14 @@ Result<void> write_disc_files(const std::filesystem::path& dir_path, const std::
 // spec: warriors.md#wr-2-6. Keeps the original's row order and hashes; entries listed in
 // `replacements` (hash -> file) get the file's bytes; later entries shift by whole sectors.
 // Unchanged input gives byte-identical files. Writes OUTDIR/WARRIORS.DIR and WARRIORS.WAD.
+// `progress` gets the original WAD's bytes as each slot is copied or replaced (they add up to
+// its size), with the replacement file's name or the entry's "<hash>.bin".
 struct RepackStats {
   std::uint32_t replaced = 0;
   std::uint64_t wad_size = 0;
 };
 Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, std::filesystem::path>& replacements,
-                           const std::filesystem::path& out_dir, bool force);
+                           const std::filesystem::path& out_dir, bool force, const ProgressFn& progress = {});
 // The replacement files of FILES_DIR: "<name>" (hashed) or "<8 hex digits>.bin". Fails for a
 // file that matches no row of `original`.
 Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(const Disc& original,
