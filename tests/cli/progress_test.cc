@@ -145,6 +145,13 @@ TEST_F(ProgressCli, WarriorsPackReplaceAndContainerDrawInATerminal) {
   EXPECT_TRUE(drew(shown, "replace")) << shown;
   EXPECT_TRUE(has(bars(shown, "replace"), "/244.1 KiB")) << shown;
   EXPECT_TRUE(has(bars(shown, "replace"), "alpha.bin")) << shown;
+  // replace by raw hash (spec: warriors.md#wr-2-2, "0x" + hex): the bar names it as given; the
+  // report names no file (the name is unknown) but exits 0.
+  const std::string raw = fmt::format("0x{:08x}", warriors::name_hash("alpha.bin"));
+  shown = run_in_terminal("replace " + quote_path(t / "disc") + " -o " + quote_path(t / "rh") + " " + raw + "=" + quote_path(t / "new.bin"), t.path());
+  ASSERT_TRUE(fs::exists(t / "rh" / "WARRIORS.WAD")) << shown;
+  EXPECT_TRUE(has(bars(shown, "replace"), raw)) << shown;
+  EXPECT_FALSE(has(shown, "internal error")) << shown;
   shown = run_in_terminal("add " + quote_path(t / "disc") + " -o " + quote_path(t / "ad") + " gamma.bin=" + quote_path(t / "new.bin"), t.path());
   ASSERT_TRUE(fs::exists(t / "ad" / "WARRIORS.WAD")) << shown;
   EXPECT_TRUE(drew(shown, "add")) << shown;
