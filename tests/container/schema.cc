@@ -41,8 +41,17 @@ void validate_object(const nlohmann::json& schema, const nlohmann::json& doc, st
   const nlohmann::json props = schema.value("properties", nlohmann::json::object());
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     const std::string sub = path + "." + it.key();
+    bool matched = false;
+    if (schema.contains("patternProperties"))
+      for (const auto& [re, sub_schema] : schema["patternProperties"].items())
+        if (std::regex_search(it.key(), std::regex(re))) {
+          matched = true;
+          validate_schema(sub_schema, it.value(), errors, sub);
+        }
     if (props.contains(it.key())) {
       validate_schema(props[it.key()], it.value(), errors, sub);
+    } else if (matched) {
+      continue;
     } else if (schema.contains("additionalProperties")) {
       const auto& extra = schema["additionalProperties"];
       if (extra == false) errors.push_back(path + ": unexpected field '" + it.key() + "'");
@@ -60,7 +69,7 @@ void validate_schema(const nlohmann::json& schema, const nlohmann::json& doc, st
     return;
   }
   static const std::vector<std::string> known = {"$comment", "$ref",  "type",    "enum",  "required", "properties",
-                                                 "additionalProperties", "items", "minimum", "pattern"};
+                                                 "additionalProperties", "patternProperties", "items", "minimum", "pattern"};
   for (auto it = schema.begin(); it != schema.end(); ++it)
     if (std::find(known.begin(), known.end(), it.key()) == known.end())
       errors.push_back(path + ": schema keyword '" + it.key() + "' is outside the supported subset");
@@ -130,6 +139,19 @@ void check_problem_codes(const nlohmann::json& doc, std::vector<std::string>& er
     for (std::size_t i = 0; i < doc.size(); ++i) check_problem_codes(doc[i], errors, path + "[" + std::to_string(i) + "]");
 }
 
+void check_escaped(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path) {
+  static const std::string kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+  if (doc.is_object())
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      if (it.value().is_string() && it.value().get_ref<const std::string&>().find(kReplacement) != std::string::npos &&
+          !doc.contains(it.key() + "_bytes"))
+        errors.push_back(path + "." + it.key() + ": U+FFFD without " + it.key() + "_bytes (docs/cli.md#escaping)");
+      check_escaped(it.value(), errors, path + "." + it.key());
+    }
+  if (doc.is_array())
+    for (std::size_t i = 0; i < doc.size(); ++i) check_escaped(doc[i], errors, path + "[" + std::to_string(i) + "]");
+}
+
 std::vector<std::string> schema_problems(const std::string& verb, const nlohmann::json& doc) {
   std::vector<std::string> errors;
   const nlohmann::json& schema = load_schema(verb);
@@ -137,6 +159,7 @@ std::vector<std::string> schema_problems(const std::string& verb, const nlohmann
   validate_schema(schema, doc, errors);
   check_normalised(doc, errors);
   check_problem_codes(doc, errors);
+  check_escaped(doc, errors);
   return errors;
 }
 
@@ -175,6 +198,7 @@ const std::vector<KnownViolation>& known_violations() {
       {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},
       {"rw-tree", "$", "missing 'problems'", "rw tree --json: the walk's diagnostics go to stderr only; a problems list"},
       {"rw-tree", "$.sections[].name", "empty string", "rw tree --json: an unknown section id has name \"\"; null"},
+      {"rw-tree", "$.file", "without file_bytes", "rw tree --json prints with its own dump (replace), not core dump_json: no file_bytes"},
       // igz (tools/assay/family_igz.cc: diagnostic_json instead of problem_json)
       {"igz-dump", "$.problems[]", "missing 'code'", "igz dump --json: problems without code; problem_json"},
       // oni (tools/assay/family_oni.cc)

@@ -1,8 +1,8 @@
 // A validator for the subset of JSON Schema (draft 2020-12) that docs/schema/*.json use: type
 // (one or a list; "integer" = a number without fraction), enum, required, properties,
-// additionalProperties (false or a schema), items, minimum, pattern (ECMAScript, on strings
-// only), $ref to a sibling file ("problem.json"), the boolean schemas true/false, $comment. Any
-// other keyword is reported, so the subset stays honest.
+// additionalProperties (false or a schema), patternProperties, items, minimum, pattern
+// (ECMAScript, on strings only), $ref to a sibling file ("problem.json"), the boolean schemas
+// true/false, $comment. Any other keyword is reported, so the subset stays honest.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,7 +22,10 @@ void check_normalised(const nlohmann::json& doc, std::vector<std::string>& error
 // A problem (an object with severity, message and code) whose message names a rule ("V13: ..."
 // at the start or "... (R5)" at the end) has that rule as its code.
 void check_problem_codes(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path = "$");
-// The three checks above for the output of `verb` (the schema docs/schema/<verb>.json).
+// docs/cli.md#escaping: an object member holding U+FFFD (a string that was not UTF-8) has a
+// sibling "<key>_bytes".
+void check_escaped(const nlohmann::json& doc, std::vector<std::string>& errors, const std::string& path = "$");
+// The four checks above for the output of `verb` (the schema docs/schema/<verb>.json).
 std::vector<std::string> schema_problems(const std::string& verb, const nlohmann::json& doc);
 // "$.a[3].b[0]: ..." -> "$.a[].b[]: ...": one violation per place whatever the array index.
 std::string without_indices(const std::string& error);

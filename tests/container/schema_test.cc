@@ -114,8 +114,9 @@ TEST(ContainerSchema, SchemaFilesAreInTheSubsetAndDocumented) {
           ADD_FAILURE() << e;
       for (const char* k : {"items", "additionalProperties"})
         if (s.contains(k)) todo.push_back(&s[k]);
-      if (s.contains("properties"))
-        for (const auto& [k, v] : s["properties"].items()) todo.push_back(&v);
+      for (const char* k : {"properties", "patternProperties"})
+        if (s.contains(k))
+          for (const auto& [name, v] : s[k].items()) todo.push_back(&v);
     }
   }
   EXPECT_GE(files, 14u);  // identify info list verify, entry problem, the edit verbs, five family verbs

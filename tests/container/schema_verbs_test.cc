@@ -28,6 +28,11 @@ json run_json(const std::string& args, int exit) {
   return doc;
 }
 
+std::string fmt_hex(unsigned char c) {
+  static const char* digits = "0123456789abcdef";
+  return {digits[c >> 4], digits[c & 15]};
+}
+
 // The entry of `list --json` whose name or path is `name` (null when none).
 json entry_named(const json& list, const std::string& name) {
   for (const auto& e : list["entries"])
@@ -287,6 +292,12 @@ TEST_F(SchemaVerbs, RwTree) {
   ledger.check(unknown, "rw tree --json unknown.dff");
   ASSERT_EQ(unknown["sections"].size(), 1u);
   EXPECT_EQ(unknown["sections"][0]["id"], 0x7777);
+  // A file name that is not UTF-8 (docs/cli.md#escaping): U+FFFD in `file`, its bytes beside.
+  const std::string bad = "bad\xFFname.dff";
+  fs::copy_file(at("rw_model.dff"), dir / bad);
+  const json escaped = run_json("rw tree --json " + quote_path(dir / bad), 0);
+  ledger.check(escaped, "rw tree --json bad\\xFFname.dff");
+  EXPECT_NE(escaped["file"].get<std::string>().find("\xEF\xBF\xBD"), std::string::npos);
   // Truncated inside the clump's body: exit 1, `error`, no section (the top one runs past the end).
   bytes = testing::read_file(at("rw_model.dff"));
   bytes.resize(100);
@@ -295,6 +306,39 @@ TEST_F(SchemaVerbs, RwTree) {
   ledger.check(cut, "rw tree --json cut.dff");
   EXPECT_TRUE(cut["sections"].empty());
   EXPECT_TRUE(cut.contains("error"));
+}
+
+// Non-UTF-8 file names through every verb that prints the name (docs/cli.md#escaping): the
+// string gets U+FFFD and a sibling "<key>_bytes" with the name's bytes in hex.
+TEST_F(SchemaVerbs, NonUtf8FileNamesAreEscaped) {
+  testing::TempDir dir;
+  const std::string name = "bad\xFFname";
+  std::string hex;
+  for (unsigned char c : name) hex += fmt_hex(c);
+  fs::copy_file(at("sample_v9_be.igz"), dir / (name + ".igz"));
+  fs::copy_file(at("warriors_level1.lev"), dir / (name + ".lev"));
+  fs::copy_file(at("rw_ps2.txd"), dir / (name + ".txd"));
+  struct Case {
+    std::string schema, args, key;  // key: the member holding the file name ("" for files[0].file)
+  };
+  const std::string igz = quote_path(dir / (name + ".igz")), lev = quote_path(dir / (name + ".lev"));
+  const std::string txd = quote_path(dir / (name + ".txd"));
+  for (const Case& c : {Case{"identify", "identify --json " + igz, ""}, Case{"verify", "verify --json " + lev, ""},
+                        Case{"warriors-load", "warriors load --json " + lev, "file"},
+                        Case{"remove", "remove --json " + txd + " -o " + quote_path(dir / "out.txd") + " ramp_pal8", "input"}}) {
+    SCOPED_TRACE(c.args);
+    SchemaLedger ledger(c.schema, false);
+    auto r = run_cli(c.args);
+    const json doc = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << r.out << r.err;
+    ledger.check(doc, c.args);
+    const json& holder = c.key.empty() ? doc["files"][0] : doc;
+    const std::string key = c.key.empty() ? "file" : c.key;
+    ASSERT_TRUE(holder.contains(key + "_bytes")) << holder.dump();
+    // The path's hex ends with the name's hex (the temporary folder's bytes come first).
+    const std::string bytes = holder[key + "_bytes"].get<std::string>();
+    EXPECT_NE(bytes.find(hex), std::string::npos) << bytes;
+  }
 }
 
 TEST_F(SchemaVerbs, RwTreeRealSamples) {
