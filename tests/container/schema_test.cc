@@ -206,6 +206,14 @@ TEST_F(ContainerSchemaCli, ProblemsCarryCodeAndOffset) {
   for (const auto& p : doc["files"][0]["problems"]) at_0c = at_0c || (p["severity"] == "error" && p["offset"] == 0x0C);
   EXPECT_TRUE(at_0c) << doc.dump(1);
   EXPECT_EQ(doc["files"][1]["problems"][0]["message"], "unrecognised file format");
+  // identify names the damaged archive's family from its magic, the junk file null (exit 1).
+  r = run_cli("identify --json " + shell_quote((dir / "bad.bld").string()) + " " + shell_quote((dir / "junk.bin").string()));
+  EXPECT_EQ(r.exit_code, 1);
+  const json id = json::parse(r.out, nullptr, false);
+  for (const auto& p : problems_of("identify", id)) ADD_FAILURE() << p;
+  ASSERT_EQ(id["files"].size(), 2u);
+  EXPECT_EQ(id["files"][0]["format"], "igarchive");
+  EXPECT_TRUE(id["files"][1]["format"].is_null());
 }
 
 // The real files under ../shared/samples (third-party bytes) through the same schemas: every
