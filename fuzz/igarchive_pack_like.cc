@@ -1,14 +1,14 @@
 // libFuzzer target: `pack igarchive --like ORIGINAL` with a hostile original (igarchive/pack.h
 // files_like, writer.h options_like/entries_like/write_archive). The original is extracted to a
-// scratch folder as a user would, repacked like the original (LZMA effort 0, one thread), and
-// the new archive must open and give back every file's bytes. With byte 0 odd, the first entry's
-// file is replaced by a symlink to a file outside the folder: its content must not end up in the
-// archive (issue 15 item 3).
+// scratch folder as a user would (the igarchive record's extract), repacked like the original
+// (LZMA effort 0, one thread), and the new archive must open and give back every file's bytes.
+// With byte 0 odd, the first entry's file is replaced by a symlink to a file outside the folder:
+// its content must not end up in the archive (issue 15 item 3).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "assay/formats/igarchive/extract.h"
+#include "assay/formats/format.h"
 #include "assay/formats/igarchive/pack.h"
 #include "fuzz_util.h"
 
@@ -22,10 +22,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& f : orig->files()) total += f.length;
   if (total > (1u << 20) || orig->files().size() > 512) return 0;
   const fs::path dir = fuzz::fresh_dir("like"), outside = fuzz::fresh_dir("outside");
-  ExtractSettings xs;
-  xs.threads = 1;
-  xs.member_cap = 1u << 20;
-  if (!extract_all(*orig, OutputDir(dir, false), xs)) return 0;
+  ReadOptions ro;
+  ro.threads = 1;
+  ro.family["igarchive-max-member"] = "1M";
+  Diagnostics diags;
+  const Input in = Input::from_buffer("original", ByteBuffer(data, data + size));
+  auto x = kIgArchiveFormat.extract(in, ro, {}, OutputDir(dir, false), diags);
+  if (!x || !x->failed.empty()) return 0;
   static constexpr std::string_view kSecret = "SECRET-FROM-OUTSIDE-THE-FOLDER";
   if ((data[0] & 1) && !orig->files().empty()) {
     fuzz::write_bytes(outside / "secret", kSecret.data(), kSecret.size());

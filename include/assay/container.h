@@ -160,6 +160,24 @@ struct DeepOptions {
 // entry's name. Time grows linearly with the number of inner files.
 void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt);
 
+// ---- extract (the families whose entries are files: igarchive, warriors, igz) -----------------
+// The container's entries as extract items (core/extract_each.h): globs match the name and the
+// path written; --skip-existing looks at the path; progress counts the sizes.
+std::vector<ExtractItem> extract_items(const Container& c);
+// The extract policy over `c`: x's selection, exact names through find() (hash spellings, build
+// paths, "#INDEX"), the container's threads and progress.
+ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x);
+// Writes each selected entry's bytes at its path through extract_each (a bad entry is in
+// ExtractStats::failed, the others are written). `write` replaces the default writer of one entry
+// (read() then OutputDir::write), e.g. to stream a large member; an entry without a path writes
+// nothing.
+ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir,
+                             const WriteItem& write = {});
+// The Format records' extract for those families: opens `in` as `family` with `ro`, then
+// extract_entries. An Error means nothing could start (the file does not open, a bad option).
+Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
+                                     const ExtractOptions& x, const OutputDir& dir);
+
 // ---- The one serialiser (docs/cli.md#json, docs/schema/*.json) --------------------------------
 // Integers above 2^53 become "0x..." strings, empty strings become null (recursively).
 Json normalise_json(Json j);

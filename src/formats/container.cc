@@ -141,6 +141,50 @@ std::string unrecognised_hint(const Input& in) {
   return {};
 }
 
+// ---- extract ----
+std::vector<ExtractItem> extract_items(const Container& c) {
+  std::vector<ExtractItem> items;
+  items.reserve(c.entries().size());
+  for (const Entry& e : c.entries()) items.push_back({e.name ? *e.name : e.path, {e.path}, e.path, e.size.value_or(0)});
+  return items;
+}
+
+ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x) {
+  ExtractPolicy p = extract_policy(x, c.options().read_options());
+  p.threads = c.options().threads ? c.options().threads : default_threads();
+  p.find = [&c](std::string_view name) -> std::optional<std::size_t> {
+    const Entry* e = c.find(name);
+    return e ? std::optional<std::size_t>(e->index) : std::nullopt;
+  };
+  return p;
+}
+
+namespace {
+
+// The default writer of one entry: its bytes (read() on `threads` cores) at its path.
+Result<ExtractCount> write_entry_bytes(const Container& c, const Entry& e, const OutputDir& dir, unsigned threads) {
+  if (e.path.empty()) return ExtractCount{};  // nothing of its own to write
+  ASSAY_TRY(Input in, c.read(e, threads));
+  ASSAY_CHECK(dir.write(e.path, in.bytes));
+  return ExtractCount{1, in.bytes.size()};
+}
+
+}  // namespace
+
+ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir, const WriteItem& write) {
+  const WriteItem bytes = [&c](std::size_t i, const OutputDir& out, unsigned threads) {
+    return write_entry_bytes(c, c.entries()[i], out, threads);
+  };
+  return extract_stats(extract_each(extract_items(c), write ? write : bytes, extract_policy(c, x), dir));
+}
+
+Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
+                                     const ExtractOptions& x, const OutputDir& dir) {
+  ASSAY_TRY(ContainerOptions opt, container_options(ro));
+  ASSAY_TRY(std::unique_ptr<Container> c, open(in, opt, family));
+  return extract_entries(*c, x, dir);
+}
+
 // ---- verify --deep ----
 namespace {
 

@@ -128,30 +128,16 @@ std::unique_ptr<Container> open_or_report(const Cli& cli, const std::string& spe
   return std::move(*c);
 }
 
-// The container's entries as extract items: globs match the name and the path written.
-std::vector<ExtractItem> items_of(const Container& c) {
-  std::vector<ExtractItem> items;
-  items.reserve(c.entries().size());
-  for (const Entry& e : c.entries())
-    items.push_back({e.name ? *e.name : e.path, {e.path}, e.path, e.size.value_or(0)});
-  return items;
-}
-
-// The policy of `extract`/`list`: GLOBs (exact names through Container::find, hash spellings
-// included), --exclude (both with @LIST), --skip-existing, --stop-on-error.
-Result<ExtractPolicy> policy_of(const Container& c, const Args& a) {
-  ExtractPolicy p;
-  ASSAY_TRY(p.globs, expand_listfiles(a.globs));
-  ASSAY_TRY(p.excludes, expand_listfiles(a.excludes));
-  p.skip_existing = a.skip_existing;
-  p.stop_on_error = a.stop_on_error;
-  p.progress = c.options().progress;
-  p.threads = c.options().threads ? c.options().threads : default_threads();
-  p.find = [&c](std::string_view name) -> std::optional<std::size_t> {
-    const Entry* e = c.find(name);
-    return e ? std::optional<std::size_t>(e->index) : std::nullopt;
-  };
-  return p;
+// The selection of `extract`/`list`: GLOBs and --exclude (both with @LIST), --skip-existing,
+// --stop-on-error, --mips. Exact names go through Container::find (container.h extract_policy).
+Result<ExtractOptions> extract_options_of(const Args& a) {
+  ExtractOptions x;
+  ASSAY_TRY(x.globs, expand_listfiles(a.globs));
+  ASSAY_TRY(x.excludes, expand_listfiles(a.excludes));
+  x.mips = a.mips;
+  x.skip_existing = a.skip_existing;
+  x.stop_on_error = a.stop_on_error;
+  return x;
 }
 
 // Every selector that matched nothing is named; selecting nothing with a filter exits 1.
@@ -189,10 +175,10 @@ int do_list(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, false, rc);
   if (!c) return rc;
-  auto policy = policy_of(*c, a);
-  if (!policy) return report(policy.error());
+  auto x = extract_options_of(a);
+  if (!x) return report(x.error());
   std::vector<std::string> unmatched;
-  const auto chosen = select_items(items_of(*c), *policy, &unmatched);
+  const auto chosen = select_items(extract_items(*c), extract_policy(*c, *x), &unmatched);
   Json j = list_json(*c, {});
   Json entries = Json::array();
   for (std::size_t k : chosen) entries.push_back(entry_json(c->entries()[k]));
@@ -209,9 +195,10 @@ int do_list(Cli& cli, const Args& a) {
 }
 
 // ---- extract ----
-// Every family extracts through core's extract_each (selection, --skip-existing, keep-going,
-// progress): igarchive/warriors/igz entry by entry here, RenderWare and Oni in their Format's
-// extract (decoded textures, exported .oni files). The report is printed here, the same for all.
+// Every family's Format::extract goes through core's extract_each (selection, --skip-existing,
+// keep-going, progress): the entries' bytes (igarchive, warriors, igz: container.h
+// extract_entries), decoded textures (RenderWare), exported .oni files (Oni). The report is
+// printed here, the same for all.
 int report_extract(const Cli& cli, const Args& a, const ExtractStats& st) {
   int rc = report_selection(a.file, st.unmatched, st.selected, filtered(a));
   for (const ExtractFailure& f : st.failed) {
@@ -228,34 +215,12 @@ int report_extract(const Cli& cli, const Args& a, const ExtractStats& st) {
   return rc;
 }
 
-// Families whose extract writes something other than the entries' bytes (decoded textures,
-// exported .oni files) supply their own "entry -> files"; the others are extracted here.
-bool extracts_raw_entries(std::string_view family) { return family == "igarchive" || family == "warriors" || family == "igz"; }
-
-Result<ExtractStats> extract_raw_entries(const Container& c, const Args& a, const OutputDir& dir) {
-  ASSAY_TRY(ExtractPolicy policy, policy_of(c, a));
-  const std::vector<ExtractItem> items = items_of(c);
-  auto write = [&c](std::size_t i, const OutputDir& out, unsigned threads) -> Result<ExtractCount> {
-    const Entry& e = c.entries()[i];
-    if (e.path.empty()) return ExtractCount{};  // nothing of its own to write
-    ASSAY_TRY(Input in, c.read(e, threads));
-    ASSAY_CHECK(out.write(e.path, in.bytes));
-    return ExtractCount{1, in.bytes.size()};
-  };
-  return extract_stats(extract_each(items, write, policy, dir));
-}
-
 // `rc` becomes 1 when the family reports errors of the file itself (the walk, the dictionary).
 Result<ExtractStats> extract_with_format(const Cli& cli, const Args& a, const Container& c, const OutputDir& dir, int& rc) {
   const Format* f = find_format(c.format());
   if (f == nullptr || f->extract == nullptr)
     return usage_error(fmt::format("`extract` is not supported for {} files", c.format()));
-  ExtractOptions x;
-  ASSAY_TRY(x.globs, expand_listfiles(a.globs));
-  ASSAY_TRY(x.excludes, expand_listfiles(a.excludes));
-  x.mips = a.mips;
-  x.skip_existing = a.skip_existing;
-  x.stop_on_error = a.stop_on_error;
+  ASSAY_TRY(ExtractOptions x, extract_options_of(a));
   Diagnostics diags;
   ReadOptions ro = c.options().read_options();
   ro.progress = cli.progress();
@@ -274,7 +239,7 @@ int do_extract(Cli& cli, const Args& a) {
   auto c = open_or_report(cli, a.file, true, rc);
   if (!c) return rc;
   OutputDir dir(a.out_dir, a.force);
-  auto st = extracts_raw_entries(c->format()) ? extract_raw_entries(*c, a, dir) : extract_with_format(cli, a, *c, dir, rc);
+  auto st = extract_with_format(cli, a, *c, dir, rc);
   if (!st) return report(st.error().in_file(a.file));
   return std::max(rc, report_extract(cli, a, *st));
 }

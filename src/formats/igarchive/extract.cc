@@ -1,6 +1,6 @@
-// igArchive extraction: files in order, blocks decoded in parallel batches of `window` bytes
-// (several small files share a batch; a large file spans several), every output through an
-// AtomicFile. Peak memory: one window plus the codec states, not the archive's size.
+// igArchive extraction, one member at a time (the writer behind core's extract_each): blocks
+// decoded in parallel windows of `window` bytes, a large member spanning several, written through
+// an AtomicFile. Peak memory: two windows plus the codec states, not the member's length.
 #include "assay/formats/igarchive/extract.h"
 
 #include <sys/mman.h>
@@ -9,12 +9,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
-#include <deque>
 #include <optional>
 
-#include "assay/core/glob.h"
-#include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 
 namespace assay::igarchive {
@@ -43,145 +39,124 @@ void release_pages(ByteView all, std::uint64_t from, std::uint64_t to) {
   if (b > a) ::madvise(reinterpret_cast<void*>(a), b - a, MADV_DONTNEED);
 }
 
-struct Segment {
-  AtomicFile* out;          // stable: outputs live in a deque
-  std::uint64_t buf_off;    // in the window buffer
-  std::uint64_t size;
-  bool last;                // the file's final piece: commit after writing
-};
+// A stored member: copied from the mapping `window` bytes at a time. spec: alchemy.md#iga-stored-files
+Result<ExtractCount> write_stored(const Archive& a, const FileEntry& f, const OutputDir& dir, const MemberSettings& s) {
+  const ByteView data = a.data();
+  if (!range_ok(f.offset, f.length, data.size()))
+    return a.error(fmt::format("file[{}]", f.index), f.offset,
+                   fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
+                               f.offset, data.size()));
+  ASSAY_TRY(AtomicFile out, dir.open(f.name));
+  for (std::uint64_t p = 0; p < f.length; p += s.window) {
+    const std::uint64_t n = std::min<std::uint64_t>(s.window, f.length - p);
+    ASSAY_CHECK(out.write(data.subspan(f.offset + p, n)));
+    if (s.release_input_pages) release_pages(data, f.offset + p, f.offset + p + n);
+  }
+  ASSAY_CHECK(out.commit());
+  return ExtractCount{1, f.length};
+}
 
-// One batch of blocks decoded together into one buffer.
+// Consecutive blocks of one member decoded together into one buffer.
 struct Window {
   ByteBuffer buf;
   std::vector<BlockJob> jobs;
-  std::vector<Segment> segs;
-  std::uint64_t used = 0, lo = ~std::uint64_t{0}, hi = 0;
-  void clear() {
-    jobs.clear();
-    segs.clear();
-    used = 0, lo = ~std::uint64_t{0}, hi = 0;
+  std::uint64_t used = 0, lo = ~std::uint64_t{0}, hi = 0;  // bytes decoded; archive range read
+  void clear() { jobs.clear(), used = 0, lo = ~std::uint64_t{0}, hi = 0; }
+};
+
+// The decoded member, window by window, into one AtomicFile: while a writer thread (core's pool)
+// writes one window, the next is decoded on `threads` cores. A member that fits one window is
+// decoded and written on the calling thread.
+class MemberStream {
+ public:
+  MemberStream(const Archive& a, const FileEntry& f, const MemberSettings& s, AtomicFile& out, std::uint64_t total)
+      : a_(a), f_(f), s_(s), out_(out), size_(std::min(s.window, total)) {
+    if (total > s.window) writer_.emplace(1);
   }
+  ~MemberStream() { (void)join(); }  // the writer never outlives the file it writes
+
+  Result<void> add(const Block& b) {
+    if (b.usize > size_)  // block_usize() never gives more than kBlockSize <= size_
+      return a_.error(fmt::format("file[{}]", f_.index), b.offset, "block larger than the decode window");
+    if (win_[cur_].used + b.usize > size_) ASSAY_CHECK(flush());
+    Window& w = win_[cur_];
+    if (w.buf.empty()) w.buf.resize(size_);
+    w.jobs.push_back({&f_, b, std::span<std::uint8_t>(w.buf.data() + w.used, b.usize)});
+    w.used += b.usize;
+    w.lo = std::min(w.lo, b.offset);
+    w.hi = std::max(w.hi, b.offset + std::min<std::uint64_t>(b.span, a_.data().size() - b.offset));
+    return {};
+  }
+
+  Result<void> finish() {
+    ASSAY_CHECK(flush());
+    return join();
+  }
+
+ private:
+  Result<void> flush() {
+    Window& w = win_[cur_];
+    if (w.jobs.empty()) return {};
+    auto decoded = decode_blocks(a_, w.jobs, s_.threads);
+    ASSAY_CHECK(join());  // the previous window is written (or failed) before this one goes
+    if (!decoded) return decoded.error();
+    if (!writer_) {
+      ASSAY_CHECK(write(w));
+      w.clear();
+      return {};
+    }
+    writer_->submit([this, &w] {
+      if (auto r = write(w); !r) error_ = r.error();
+    });
+    cur_ ^= 1;
+    win_[cur_].clear();
+    return {};
+  }
+
+  Result<void> write(const Window& w) {
+    ASSAY_CHECK(out_.write(ByteView(w.buf.data(), w.used)));
+    if (s_.release_input_pages && w.hi > w.lo) release_pages(a_.data(), w.lo, w.hi);
+    return {};
+  }
+
+  Result<void> join() {
+    if (writer_) writer_->wait();
+    if (error_) return *error_;
+    return {};
+  }
+
+  const Archive& a_;
+  const FileEntry& f_;
+  const MemberSettings& s_;
+  AtomicFile& out_;
+  const std::uint64_t size_;  // bytes per window
+  Window win_[2];
+  int cur_ = 0;
+  std::optional<Error> error_;       // the writer's
+  std::optional<ThreadPool> writer_;  // only for a member longer than one window
 };
 
 }  // namespace
 
-// Two windows: while one is written out (by a writer thread, in order, committing the files it
-// completes), the next one is decoded on all cores.
-Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const ExtractSettings& s) {
-  struct {
-    std::atomic<std::uint64_t> files{0}, bytes{0};
-  } res;
-  std::vector<const FileEntry*> sel;
+Result<ExtractCount> write_member(const Archive& a, const FileEntry& f, const OutputDir& dir, const MemberSettings& settings) {
+  MemberSettings s = settings;
+  s.window = std::max<std::uint64_t>(s.window, kBlockSize);
+  if (f.length > s.member_cap)
+    return a.error(fmt::format("file[{}]", f.index), f.offset,
+                   fmt::format("'{}' is 0x{:x} bytes, above the member cap 0x{:x} (--igarchive-max-member)", f.name,
+                               f.length, s.member_cap));
+  if (f.compression == Compression::stored) return write_stored(a, f, dir, s);
+  ASSAY_TRY(std::vector<Block> blocks, a.blocks(f));  // validated before anything is created
   std::uint64_t total = 0;
-  for (const FileEntry& f : a.files())
-    if (glob_any(s.globs, f.name)) sel.push_back(&f), total += f.length;
-  Progress progress("extract", total, s.progress);
-  const std::uint64_t window = std::max<std::uint64_t>(s.window, kBlockSize);
-  const ByteView data = a.data();
-  std::deque<AtomicFile> outs;  // uncommitted ones are discarded (temporaries removed) on error
-  Window win[2];
-  int cur = 0;
-  std::optional<Error> writer_error;
-  ThreadPool writer(1);  // core's pool: one thread writing the previous window in order
-
-  // Writes the pieces that lie before buffer offset `limit`; commits the files they complete.
-  auto write_window = [&](Window& w, std::uint64_t limit) -> Result<void> {
-    for (const Segment& g : w.segs) {
-      if (g.buf_off + g.size > limit) break;
-      ASSAY_CHECK(g.out->write(ByteView(w.buf.data() + g.buf_off, g.size)));
-      res.bytes += g.size;
-      if (g.last) {
-        ASSAY_CHECK(g.out->commit());
-        ++res.files;
-      }
-    }
-    progress.advance(w.used);
-    if (s.release_input_pages && w.hi > w.lo) release_pages(data, w.lo, w.hi);
-    return {};
-  };
-  auto join_writer = [&]() -> Result<void> {
-    writer.wait();
-    if (writer_error) return *writer_error;
-    return {};
-  };
-  auto flush = [&]() -> Result<void> {
-    Window& w = win[cur];
-    if (w.jobs.empty()) return {};
-    std::size_t failed = 0;
-    auto r = decode_blocks(a, w.jobs, s.threads, &failed);
-    if (!r) {
-      ASSAY_CHECK(join_writer());
-      (void)write_window(w, static_cast<std::uint64_t>(w.jobs[failed].out.data() - w.buf.data()));
-      outs.clear();  // discards the temporaries of unfinished files
-      return r.error();
-    }
-    ASSAY_CHECK(join_writer());
-    writer.submit([&, &w = w] {
-      auto wr = write_window(w, w.used);
-      if (!wr) writer_error = wr.error();
-    });
-    cur ^= 1;
-    win[cur].clear();
-    return {};
-  };
-  auto finish = [&]() -> Result<void> {
-    ASSAY_CHECK(flush());
-    return join_writer();
-  };
-
-  for (const FileEntry* f : sel) {
-    if (f->length > s.member_cap)
-      return a.error(fmt::format("file[{}]", f->index), f->offset,
-                     fmt::format("'{}' is 0x{:x} bytes, above the member cap 0x{:x} (--igarchive-max-member)",
-                                 f->name, f->length, s.member_cap));
-    if (f->compression == Compression::stored) {
-      ASSAY_CHECK(finish());
-      if (!range_ok(f->offset, f->length, data.size()))
-        return a.error(fmt::format("file[{}]", f->index), f->offset,
-                       fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}",
-                                   f->length, f->offset, data.size()));
-      ASSAY_TRY(AtomicFile out, dir.open(f->name));
-      for (std::uint64_t p = 0; p < f->length; p += window) {
-        const std::uint64_t n = std::min<std::uint64_t>(window, f->length - p);
-        ASSAY_CHECK(out.write(data.subspan(f->offset + p, n)));
-        if (s.release_input_pages) release_pages(data, f->offset + p, f->offset + p + n);
-        progress.advance(n);
-      }
-      ASSAY_CHECK(out.commit());
-      ++res.files;
-      res.bytes += f->length;
-      continue;
-    }
-    // Validate the block table before creating anything.
-    ASSAY_TRY(std::vector<Block> blocks, a.blocks(*f));
-    if (blocks.empty()) {
-      ASSAY_TRY(AtomicFile out, dir.open(f->name));
-      ASSAY_CHECK(out.commit());
-      ++res.files;
-      continue;
-    }
-    ASSAY_TRY(AtomicFile opened, dir.open(f->name));
-    outs.push_back(std::move(opened));
-    AtomicFile* out = &outs.back();
-    for (std::size_t j = 0; j < blocks.size(); ++j) {
-      const Block& b = blocks[j];
-      if (win[cur].used + b.usize > window) ASSAY_CHECK(flush());  // this file's output stays open
-      Window& w = win[cur];
-      if (w.buf.empty()) w.buf.resize(window);
-      w.jobs.push_back({f, b, std::span<std::uint8_t>(w.buf.data() + w.used, b.usize)});
-      const bool last = j + 1 == blocks.size();
-      if (!w.segs.empty() && w.segs.back().out == out && w.segs.back().buf_off + w.segs.back().size == w.used)
-        w.segs.back().size += b.usize, w.segs.back().last = last;
-      else
-        w.segs.push_back({out, w.used, b.usize, last});
-      w.used += b.usize;
-      w.lo = std::min(w.lo, b.offset);
-      w.hi = std::max(w.hi, b.offset + std::min<std::uint64_t>(b.span, data.size() - b.offset));
-    }
+  for (const Block& b : blocks) total += b.usize;
+  ASSAY_TRY(AtomicFile out, dir.open(f.name));
+  {
+    MemberStream stream(a, f, s, out, total);
+    for (const Block& b : blocks) ASSAY_CHECK(stream.add(b));
+    ASSAY_CHECK(stream.finish());
   }
-  ASSAY_CHECK(finish());
-  progress.finish();
-  return ExtractResult{res.files.load(), res.bytes.load()};
+  ASSAY_CHECK(out.commit());
+  return ExtractCount{1, total};
 }
 
 namespace {

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "assay/core/glob.h"
-#include "assay/core/progress.h"
-#include "assay/core/thread_pool.h"
+#include "assay/container.h"
 #include "assay/formats/format.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/edit.h"
@@ -85,23 +83,23 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   iga::verify(in.bytes, in.name, vo, out);
 }
 
+// Each member at its logical name through the shared per-entry loop (container.h
+// extract_entries: selection, keep-going, --skip-existing), written by iga::write_member, which
+// streams a large member through two decode windows.
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x,
-                             const OutputDir& dir, Diagnostics& diags) {
-  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, &diags));
-  iga::ExtractSettings s;
-  s.threads = opt.threads;
-  s.globs = x.globs;
-  s.progress = opt.progress;
+                             const OutputDir& dir, Diagnostics&) {
+  ASSAY_TRY(ContainerOptions co, container_options(opt));
+  ASSAY_TRY(std::unique_ptr<Container> c, open(in, co, "igarchive"));
+  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));  // entry i is file i
+  iga::MemberSettings s;
+  s.member_cap = co.igarchive.member_cap;
   s.release_input_pages = !in.path.empty() && !in.is_directory;  // a read-only file mapping
-  if (auto it = opt.family.find("igarchive-max-member"); it != opt.family.end()) {
-    try {
-      s.member_cap = std::stoull(it->second);
-    } catch (...) {
-      return usage_error("--igarchive-max-member needs a number of bytes");
-    }
-  }
-  ASSAY_TRY(iga::ExtractResult r, iga::extract_all(a, dir, s));
-  return ExtractStats{r.files, r.bytes};
+  const WriteItem write = [&](std::size_t i, const OutputDir& out, unsigned threads) {
+    iga::MemberSettings t = s;
+    t.threads = threads;
+    return iga::write_member(a, a.files()[i], out, t);
+  };
+  return extract_entries(*c, x, dir, write);
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {

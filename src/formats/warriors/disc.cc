@@ -122,7 +122,7 @@ Result<Disc> Disc::from_views(ByteView dir, ByteView wad, std::shared_ptr<const 
 }
 
 DirEntry Disc::entry(std::uint32_t i) const noexcept {
-  const DirRow row = rows_[i];  // a row past count reads as zeros, never outside the DIR
+  const DirRow row = rows_[i];  // i < count(): past it stops the program (rows_.at() gives an Error)
   return {i, row.offset, row.size, row.hash};
 }
 

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <system_error>
 
-#include "assay/core/glob.h"
+#include "assay/container.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/warriors/edit.h"
@@ -238,49 +238,11 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
 }
 
 // ---- extract ----
-bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
-
-bool selected(const std::vector<std::string>& sel, const DirEntry& e, const std::string& file) {
-  if (sel.empty()) return true;
-  for (const auto& s : sel) {
-    if (auto h = parse_hash(s)) {
-      if (*h == e.hash) return true;
-      continue;
-    }
-    if (has_glob_chars(s) ? glob_match(s, file) : (name_hash(s) == e.hash || s == file)) return true;
-  }
-  return false;
-}
-
+// Each DIR row's bytes (D9 duplicates as "<index>_<name>") or each chunk's body, through the
+// shared per-entry loop (container.h extract_entries; names, "0xHASH" and "<hash>.bin" select).
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir,
                              Diagnostics&) {
-  ExtractStats st;
-  if (!looks_like_disc(in)) {
-    LoadResult r = load_container(in.bytes, HandlerTable());
-    if (r.error) return *r.error;
-    for (const auto& c : r.chunks) {
-      const std::string file = fmt::format("{:04}_{:02x}.bin", c.index, c.header.type);
-      if (!x.globs.empty() && !glob_any(x.globs, file)) continue;
-      ASSAY_CHECK(dir.write(file, in.bytes.subspan(c.offset + 16, c.header.size)));
-      ++st.files, st.bytes += c.header.size;
-    }
-    return st;
-  }
-  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
-  std::map<std::uint32_t, std::uint32_t> seen;  // hash -> first row (D9 duplicates get "<index>_")
-  Progress progress("extract", c.disc.count(), opt.progress);
-  for (std::uint32_t i = 0; i < c.disc.count(); ++i) {
-    const DirEntry e = c.disc.entry(i);
-    progress.advance();
-    std::string file = entry_file_name(e, c.names);
-    if (!seen.emplace(e.hash, i).second) file = fmt::format("{}_{}", i, file);
-    if (!selected(x.globs, e, file)) continue;
-    ASSAY_TRY(ByteView bytes, c.disc.entry_bytes(e));
-    ASSAY_CHECK(dir.write(file, bytes));
-    ++st.files, st.bytes += bytes.size();
-  }
-  progress.finish();
-  return st;
+  return extract_entries(in, kFormat, opt, x, dir);
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {

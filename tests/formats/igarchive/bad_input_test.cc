@@ -268,7 +268,7 @@ TEST(IgArchiveBadInput, HostileNamesStayUnderOutput) {
   }
 }
 
-// Globs select by logical name (library level: the same ExtractSettings the CLI fills).
+// Globs select by logical name (library level: the igarchive record's extract, as the CLI calls it).
 TEST(IgArchiveExtract, GlobsSelectByLogicalName) {
   WriterOptions o;
   o.version = 0x0B;
@@ -276,18 +276,44 @@ TEST(IgArchiveExtract, GlobsSelectByLogicalName) {
                                {.name = "levels/b.bin", .data = text(10, 2)},
                                {.name = "c.igz", .data = text(10, 3)}};
   const ByteBuffer bytes = build(f, o);
-  const Archive a = open_ok(bytes);
   assay::testing::TempDir t;
-  ExtractSettings s;
-  s.globs = {"*.igz"};
-  s.window = 0x8000;  // force several batches
-  auto r = extract_all(a, OutputDir(t / "o", false), s);
+  ExtractOptions x;
+  x.globs = {"*.igz"};
+  auto r = test::extract_archive(bytes, OutputDir(t / "o", false), x);
   ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(r->selected, 2u);
   EXPECT_EQ(r->files, 2u);
   EXPECT_EQ(r->bytes, 40010u);
+  EXPECT_TRUE(r->failed.empty());
   EXPECT_EQ(assay::testing::read_file(t / "o" / "levels" / "a.igz"), f[0].data);
   EXPECT_EQ(assay::testing::read_file(t / "o" / "c.igz"), f[2].data);
   EXPECT_FALSE(fs::exists(t / "o" / "levels" / "b.bin"));
+}
+
+// One member longer than the decode window: written window by window (two blocks of 0x8000
+// bytes, one window each, the second decoded while the first is written), the same bytes.
+TEST(IgArchiveExtract, MemberSpanningSeveralWindows) {
+  WriterOptions o;
+  o.version = 0x0B;
+  const std::vector<WriterFile> f = {{.name = "big.bin", .data = text(3 * kBlockSize + 123, 7)},
+                                     {.name = "raw.bin", .data = noise(2 * kBlockSize + 5, 8), .compression = Compression::stored}};
+  const ByteBuffer bytes = build(f, o);
+  const Archive a = open_ok(bytes);
+  assay::testing::TempDir t;
+  MemberSettings s;
+  s.window = kBlockSize;
+  s.threads = 2;
+  for (const WriterFile& w : f) {
+    auto r = write_member(a, *a.find(w.name), OutputDir(t.path(), false), s);
+    ASSERT_TRUE(r.ok()) << r.error().str();
+    EXPECT_EQ(r->files, 1u);
+    EXPECT_EQ(r->bytes, w.data.size());
+    EXPECT_EQ(assay::testing::read_file(t / w.name), w.data) << w.name;
+  }
+  // above the member cap: refused before anything is created
+  s.member_cap = kBlockSize;
+  EXPECT_FALSE(write_member(a, *a.find("big.bin"), OutputDir(t / "capped", false), s).ok());
+  EXPECT_FALSE(fs::exists(t / "capped" / "big.bin"));
 }
 
 // Allocation safety: a stored file whose length claims more than the archive holds.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/formats/format.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"
 
@@ -49,6 +50,15 @@ inline ByteBuffer read_ok(const Archive& a, const FileEntry& f, unsigned threads
   auto r = a.read(f, out, threads);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().str());
   return out;
+}
+
+// The igarchive record's extract (what `assay extract` runs) of an archive held in memory.
+inline Result<ExtractStats> extract_archive(const ByteBuffer& bytes, const OutputDir& dir, ExtractOptions x = {},
+                                            unsigned threads = 1) {
+  ReadOptions ro;
+  ro.threads = threads;
+  Diagnostics diags;
+  return kIgArchiveFormat.extract(Input::from_buffer("test.arc", bytes), ro, x, dir, diags);
 }
 
 inline ByteBuffer build(const std::vector<WriterFile>& files, const WriterOptions& o) {

@@ -89,8 +89,14 @@ TEST_F(WarriorsCli, ExtractBytesEqual) {
   EXPECT_EQ(assay::testing::read_file(tmp / "sel" / "393f70e2.bin"), entries[5].data);
   EXPECT_EQ(assay::testing::read_file(tmp / "sel" / "b71b7149.bin"), entries[3].data);  // a plain name is hashed
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp / "sel"), {}), 3);
-  // an existing file is not overwritten without --force
-  EXPECT_FALSE(kWarriorsFormat.extract(*in, ReadOptions{}, x, OutputDir(tmp / "sel", false), diags));
+  // an existing file is not overwritten without --force: each selected entry is named as not
+  // extracted (the shared loop goes on past it), the files stay as they were
+  auto again = kWarriorsFormat.extract(*in, ReadOptions{}, x, OutputDir(tmp / "sel", false), diags);
+  ASSERT_TRUE(again) << again.error().str();
+  EXPECT_EQ(again->files, 0u);
+  ASSERT_EQ(again->failed.size(), 3u);
+  EXPECT_EQ(again->failed[0].name, "b71b7149.bin");  // entry order: the DIR rows' order
+  EXPECT_EQ(assay::testing::read_file(tmp / "sel" / "7e23a6f2.bin"), entries[14].data);
 }
 
 TEST_F(WarriorsCli, LoadEntries) {

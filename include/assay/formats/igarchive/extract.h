@@ -1,4 +1,4 @@
-// igArchive extraction to a folder and other whole-archive helpers used by the CLI record.
+// igArchive extraction of one member to a folder, and other helpers of the igarchive record.
 #pragma once
 
 #include <string>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "assay/core/diag.h"
+#include "assay/core/extract_each.h"
 #include "assay/core/output.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"
@@ -16,12 +17,10 @@ namespace assay::igarchive {
 // `diags` when given.
 Result<Archive> open_strict(ByteView data, std::string_view name, Diagnostics* diags);
 
-struct ExtractSettings {
-  std::vector<std::string> globs;  // by logical name; empty = all
-  unsigned threads = 0;            // 0 = all cores
-  bool progress = false;
+struct MemberSettings {
+  unsigned threads = 0;  // cores decoding the member's blocks (0 = all)
   // Drop the archive's mapped pages once decoded (only for a read-only file mapping), so that
-  // peak memory stays at the decode window, whatever the archive's size.
+  // peak memory stays at the decode windows, whatever the archive's size.
   bool release_input_pages = false;
   std::uint64_t window = 16u << 20;  // uncompressed bytes decoded per parallel batch
   // A member longer than this is an error (spec: alchemy.md#verify, default 1 GiB); the CLI's
@@ -29,15 +28,12 @@ struct ExtractSettings {
   std::uint64_t member_cap = kDefaultMemberCap;
 };
 
-struct ExtractResult {
-  std::uint64_t files = 0;
-  std::uint64_t bytes = 0;
-};
-
-// Writes each selected file at DIR/<logical name> (sanitised by OutputDir), decoding blocks in
-// parallel batches; each file goes through an AtomicFile, so a broken file leaves nothing
-// behind. Stops at the first error (files finished before it stay).
-Result<ExtractResult> extract_all(const Archive& a, const OutputDir& dir, const ExtractSettings& s);
+// Writes member `f` at DIR/<logical name> (sanitised by OutputDir): its blocks decoded `window`
+// bytes at a time on `threads` cores while the previous window is written; stored bytes copied
+// from the mapping. Through an AtomicFile: a broken member leaves nothing behind. The writer of
+// one item behind the igarchive record's extract (core/extract_each.h does selection, keep-going,
+// --skip-existing and the report).
+Result<ExtractCount> write_member(const Archive& a, const FileEntry& f, const OutputDir& dir, const MemberSettings& s);
 
 // Demo archives for `assay make-samples`: file name -> (options, files).
 std::vector<std::pair<std::string, std::pair<WriterOptions, std::vector<WriterFile>>>> sample_archives();
