@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "assay/formats/format.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/writer.h"
@@ -173,6 +174,47 @@ TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
     r = run_cli("extract " + shell_quote(in) + " -o " + quote_path(t / "none") + " --exclude '*'");
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_NE(r.err.find("nothing selected"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(fs::exists(t / "none") && !fs::is_empty(t / "none"));
+}
+
+// The library records (what the CLI, the viewer and the Python module call) go through the same
+// loop for every family: the selectors that matched nothing come back named, an --exclude of
+// everything selects nothing, and nothing is written.
+TEST(ExtractFamilies, EveryFormatRecordReportsItsSelection) {
+  testing::TempDir t;
+  auto made = run_cli("make-samples " + quote_path(t / "s"));
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  std::map<std::string, std::string> inputs;
+  std::istringstream lines(made.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string family = line.substr(0, colon), file = line.substr(colon + 2);
+    if (!inputs.count(family)) inputs[family] = (t / "s" / (family == "warriors" ? "warriors" : file)).string();
+  }
+  ASSERT_EQ(inputs.size(), 5u) << made.out;
+  for (const auto& [family, path] : inputs) {
+    SCOPED_TRACE(family);
+    const Format* f = find_format(family);
+    ASSERT_NE(f, nullptr);
+    ASSERT_NE(f->extract, nullptr);
+    auto in = Input::open(path);
+    ASSERT_TRUE(in) << in.error().str();
+    Diagnostics diags;
+    ExtractOptions x;
+    x.globs = {"no-such-*"};
+    auto st = f->extract(*in, ReadOptions{}, x, OutputDir(t / "none", false), diags);
+    ASSERT_TRUE(st) << st.error().str();
+    EXPECT_EQ(st->unmatched, std::vector<std::string>{"no-such-*"});
+    EXPECT_EQ(st->selected, 0u);
+    x.globs.clear();
+    x.excludes = {"*"};
+    st = f->extract(*in, ReadOptions{}, x, OutputDir(t / "none", false), diags);
+    ASSERT_TRUE(st) << st.error().str();
+    EXPECT_TRUE(st->unmatched.empty());
+    EXPECT_EQ(st->selected, 0u);
+    EXPECT_EQ(st->files, 0u);
   }
   EXPECT_FALSE(fs::exists(t / "none") && !fs::is_empty(t / "none"));
 }
