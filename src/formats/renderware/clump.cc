@@ -27,11 +27,7 @@ class ClumpReader {
     ASSAY_TRY(auto kids, detail::read_children(b_, 0, base_));
     s_.offset = base_;
     s_.stamp = self.h.stamp;
-    if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < 4)
-      return err("Clump", 0, "the first child is not a Struct holding the atomic count");
-    const ByteView cs = kids[0].body;  // spec: #rw-7-1: 4 or 12 bytes
-    s_.struct_atomic_count = u32(cs, 0);
-    if (cs.size() >= 12) s_.light_count = u32(cs, 4), s_.camera_count = u32(cs, 8);
+    ASSAY_CHECK(clump_struct(kids));
     for (std::size_t i = 1; i < kids.size(); ++i) {
       const Child& c = kids[i];
       switch (c.h.type) {
@@ -65,8 +61,6 @@ class ClumpReader {
   }
 
  private:
-  // A word of a struct whose size the caller checked (records::u32_at stops on a missing check).
-  static std::uint32_t u32(ByteView v, std::uint64_t o) { return records::u32_at(v, o); }
   Error err(std::string structure, std::uint64_t off, std::string m) const {
     return make_error(kFormat, structure, base_ + off, std::move(m));
   }
@@ -77,6 +71,29 @@ class ClumpReader {
     return kids[0];
   }
 
+  // A struct's body as a reader whose errors give absolute offsets.
+  ByteReader body_reader(const Child& st) const { return records::le_reader(st.body, base_ + st.body_offset()); }
+
+  // The record T that the first child of `parent`, a Struct of at least T::kSize bytes, opens with.
+  template <Record T>
+  Result<T> head(const std::vector<Child>& kids, const Child& parent, std::string_view structure) const {
+    ASSAY_TRY(Child st, first_struct(kids, parent, T::kSize));
+    return read_record<T>(body_reader(st), 0, structure);
+  }
+
+  // spec: #rw-7-1: the 12-byte struct {atomics, lights, cameras}, or 4 bytes {atomics} in old streams
+  Result<void> clump_struct(const std::vector<Child>& kids) {
+    const ByteView cs = !kids.empty() && kids[0].h.type == id::kStruct ? kids[0].body : ByteView{};
+    if (const auto c = records::leading<records::ClumpStruct>(cs)) {
+      s_.struct_atomic_count = c->atomics, s_.light_count = c->lights, s_.camera_count = c->cameras;
+    } else if (const auto c1 = records::leading<records::ClumpStructV1>(cs)) {
+      s_.struct_atomic_count = c1->atomics;
+    } else {
+      return err("Clump", 0, "the first child is not a Struct holding the atomic count");
+    }
+    return {};
+  }
+
   Result<void> extension(const Child& ext, std::vector<std::uint32_t>* ids,
                          std::string_view* node_name = nullptr, GeometrySummary* g = nullptr) {
     ASSAY_TRY(auto kids, detail::read_children(b_, ext.offset, base_));
@@ -85,10 +102,10 @@ class ClumpReader {
       if (ids) ids->push_back(k.h.type);
       if (k.h.type == id::kNodeName && node_name)  // not NUL-terminated: the size is the length
         *node_name = std::string_view(reinterpret_cast<const char*>(k.body.data()), k.body.size());
-      if (k.h.type == id::kBinMesh && g && k.body.size() >= 12) {
+      const auto m = k.h.type == id::kBinMesh && g ? records::leading<records::BinMeshHeader>(k.body) : std::nullopt;
+      if (m) {
         g->has_bin_mesh = true;
-        const auto m = records::decode_at<records::BinMeshHeader>(k.body, 0);
-        g->mesh_flags = m.flags, g->mesh_count = m.meshes, g->mesh_indices = m.indices;
+        g->mesh_flags = m->flags, g->mesh_count = m->meshes, g->mesh_indices = m->indices;
       }
     }
     return {};
@@ -96,16 +113,16 @@ class ClumpReader {
 
   Result<void> frame_list(const Child& fl) {  // spec: #rw-7-1
     ASSAY_TRY(auto kids, detail::read_children(b_, fl.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, fl, 4));
-    const std::uint32_t n = u32(st.body, 0);
-    if (n > (st.body.size() - 4) / 56)
+    ASSAY_TRY(Child st, first_struct(kids, fl, records::ListCount::kSize));
+    ASSAY_TRY(const records::ListCount count, read_record<records::ListCount>(body_reader(st), 0, "Frame List struct"));
+    const std::uint32_t n = count.count;
+    const auto frames = RecordTable<records::Frame>::open(body_reader(st), 4, n, "Frame List struct");
+    if (!frames)
       return err("Frame List struct", st.offset,
                  fmt::format("{} frames need {} bytes but the struct holds {}", n, 4 + 56ull * n, st.body.size()));
-    ASSAY_TRY(auto frames, RecordTable<records::Frame>::open(records::le_reader(st.body, base_ + st.body_offset()), 4,
-                                                             n, "Frame List struct"));
     s_.frames.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const records::Frame fr = frames[i];
+      const records::Frame fr = (*frames)[i];
       FrameSummary& f = s_.frames[i];
       for (int k = 0; k < 3; ++k) f.position[k] = fr.position[static_cast<std::size_t>(k)];
       f.parent = fr.parent;
@@ -127,8 +144,8 @@ class ClumpReader {
 
   Result<void> geometry_list(const Child& gl) {
     ASSAY_TRY(auto kids, detail::read_children(b_, gl.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, gl, 4));
-    const std::uint32_t n = u32(st.body, 0);
+    ASSAY_TRY(const records::ListCount count, head<records::ListCount>(kids, gl, "Geometry List struct"));
+    const std::uint32_t n = count.count;
     std::uint32_t found = 0;
     for (std::size_t i = 1; i < kids.size(); ++i) {
       if (kids[i].h.type != id::kGeometry) {
@@ -148,10 +165,10 @@ class ClumpReader {
   // spec: #rw-7-2, R21
   Result<void> geometry(const Child& gc) {
     ASSAY_TRY(auto kids, detail::read_children(b_, gc.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, gc, 16));
+    ASSAY_TRY(Child st, first_struct(kids, gc, records::GeometryStruct::kSize));
     GeometrySummary g;
     g.offset = base_ + gc.offset;
-    const auto gs = records::decode_at<records::GeometryStruct>(st.body, 0);  // 16 bytes checked
+    ASSAY_TRY(const auto gs, read_record<records::GeometryStruct>(body_reader(st), 0, "Geometry struct"));
     g.format_flags = gs.format_flags;
     g.triangles = gs.triangles;
     g.vertices = gs.vertices;
@@ -186,10 +203,10 @@ class ClumpReader {
     if (!add((g.format_flags & 0x08) ? v : 0, 4) || !add(std::uint64_t{g.uv_sets} * v, 8) || !add(t, 8))
       return short_struct("the counts");
     for (std::uint32_t m = 0; m < g.morph_targets; ++m) {
-      if (!range_ok(need, 24, st.body.size())) return short_struct(fmt::format("morph target {}", m));
-      const auto mt = records::decode_at<records::MorphTarget>(st.body, need);
-      const std::uint32_t has_v = mt.has_vertices, has_n = mt.has_normals;
-      need += 24;
+      const auto mt = read_record<records::MorphTarget>(body_reader(st), need, "Geometry struct");
+      if (!mt) return short_struct(fmt::format("morph target {}", m));
+      const std::uint32_t has_v = mt->has_vertices, has_n = mt->has_normals;
+      need += records::MorphTarget::kSize;
       if (!add(has_v ? v : 0, 12) || !add(has_n ? v : 0, 12)) return short_struct("the morph targets");
       if (need > st.body.size()) return short_struct(fmt::format("morph target {}", m));
     }
@@ -199,17 +216,17 @@ class ClumpReader {
 
   Result<void> material_list(const Child& ml, GeometrySummary& g) {  // spec: #rw-7-2, R19
     ASSAY_TRY(auto kids, detail::read_children(b_, ml.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, ml, 4));
-    const std::uint32_t n = u32(st.body, 0);
-    if (n > (st.body.size() - 4) / 4)
-      return err("Material List struct", st.offset, fmt::format("{} indices do not fit {} bytes", n, st.body.size()));
+    ASSAY_TRY(Child st, first_struct(kids, ml, records::ListCount::kSize));
+    ASSAY_TRY(const records::ListCount count, read_record<records::ListCount>(body_reader(st), 0, "Material List struct"));
+    const std::uint32_t n = count.count;
+    ASSAY_TRY(const auto indices, RecordTable<records::MaterialIndex>::open(body_reader(st), 4, n, "Material List struct"));
     std::vector<std::uint32_t> materials;  // child index of each new material
     for (std::size_t i = 1; i < kids.size(); ++i)
       if (kids[i].h.type == id::kMaterial) materials.push_back(static_cast<std::uint32_t>(i));
     std::vector<MaterialSummary> out;
     std::size_t next_new = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
-      const auto idx = static_cast<std::int32_t>(u32(st.body, 4 + std::size_t{i} * 4));
+      const std::int32_t idx = indices[i].index;
       if (idx < 0) {
         if (next_new >= materials.size())
           return err("Material List", ml.offset,
@@ -232,17 +249,16 @@ class ClumpReader {
   Result<MaterialSummary> material(const Child& mc) {
     ++s_.material_count;
     ASSAY_TRY(auto kids, detail::read_children(b_, mc.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, mc, 16));
     MaterialSummary m;
-    const auto ms = records::decode_at<records::MaterialStruct>(st.body, 0);  // 16 bytes checked
+    ASSAY_TRY(const auto ms, head<records::MaterialStruct>(kids, mc, "Material struct"));
     std::copy(ms.colour.begin(), ms.colour.end(), m.color);
     m.textured = ms.textured != 0;
     for (std::size_t i = 1; i < kids.size(); ++i) {
       const Child& k = kids[i];
       if (k.h.type == id::kTexture) {
         ASSAY_TRY(auto tk, detail::read_children(b_, k.offset, base_));
-        ASSAY_TRY(Child ts, first_struct(tk, k, 4));
-        m.filter_addressing = u32(ts.body, 0);
+        ASSAY_TRY(const auto ts, head<records::TextureStruct>(tk, k, "Texture struct"));
+        m.filter_addressing = ts.filter_addressing;
         if (tk.size() >= 3 && tk[1].h.type == id::kString && tk[2].h.type == id::kString) {
           m.texture = detail::string_body(tk[1], base_, diag_);
           m.mask = detail::string_body(tk[2], base_, diag_);
@@ -261,9 +277,8 @@ class ClumpReader {
 
   Result<void> atomic(const Child& ac) {  // spec: #rw-7-3
     ASSAY_TRY(auto kids, detail::read_children(b_, ac.offset, base_));
-    ASSAY_TRY(Child st, first_struct(kids, ac, 12));
     AtomicSummary a;
-    const auto as = records::decode_at<records::AtomicStruct>(st.body, 0);  // 12 bytes checked
+    ASSAY_TRY(const auto as, head<records::AtomicStruct>(kids, ac, "Atomic struct"));
     a.frame_index = as.frame_index;
     a.geometry_index = as.geometry_index;
     a.flags = as.flags;

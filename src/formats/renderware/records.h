@@ -155,7 +155,67 @@ struct D3dNativeHeader {
     return h;
   }
 };
-inline constexpr std::uint64_t kXboxHeaderSize = D3dNativeHeader::kSize + 4;  // + u32 total size
+// The Xbox native header (#rw-6-1): the common 88 bytes, then the u32 total size of the levels.
+struct XboxNativeHeader {
+  static constexpr std::size_t kSize = D3dNativeHeader::kSize + 4;
+  D3dNativeHeader common;
+  std::uint32_t total_size = 0;
+  static constexpr XboxNativeHeader decode(RecordCursor& c) {
+    return {.common = D3dNativeHeader::decode(c), .total_size = c.u32()};
+  }
+};
+inline constexpr std::uint64_t kXboxHeaderSize = XboxNativeHeader::kSize;
+
+// A D3D8/D3D9 level's size word (#rw-6-1 "D3D8 / D3D9 levels": u32 size, then size bytes).
+struct LevelSize {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t bytes = 0;
+  static constexpr LevelSize decode(RecordCursor& c) { return {c.u32()}; }
+};
+
+// A 32-bit palette entry, bytes R, G, B, A (#rw-5-8 "Colour bytes", #rw-6-1 "Palette").
+struct PaletteEntry {
+  static constexpr std::size_t kSize = 4;
+  std::uint8_t r = 0, g = 0, b = 0, a = 0;
+  static constexpr PaletteEntry decode(RecordCursor& c) { return {c.u8(), c.u8(), c.u8(), c.u8()}; }
+};
+
+// The Clump struct (#rw-7-1): u32 atomicCount, then u32 lightCount, u32 cameraCount in the
+// 12-byte form of newer streams; old streams hold the atomic count alone (ClumpStructV1).
+struct ClumpStruct {
+  static constexpr std::size_t kSize = 12;
+  std::uint32_t atomics = 0, lights = 0, cameras = 0;
+  static constexpr ClumpStruct decode(RecordCursor& c) {
+    return {.atomics = c.u32(), .lights = c.u32(), .cameras = c.u32()};
+  }
+};
+struct ClumpStructV1 {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t atomics = 0;
+  static constexpr ClumpStructV1 decode(RecordCursor& c) { return {c.u32()}; }
+};
+
+// The u32 count a list's struct opens with (#rw-7-1 frameCount, geometryCount; #rw-7-2 the
+// Material List's count).
+struct ListCount {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t count = 0;
+  static constexpr ListCount decode(RecordCursor& c) { return {c.u32()}; }
+};
+
+// One Material List index (#rw-7-2): -1 = a new Material section follows, else an earlier one.
+struct MaterialIndex {
+  static constexpr std::size_t kSize = 4;
+  std::int32_t index = 0;
+  static constexpr MaterialIndex decode(RecordCursor& c) { return {c.i32()}; }
+};
+
+// A Texture section's struct (#rw-7-2): filterAddressing (bits as #rw-5-2).
+struct TextureStruct {
+  static constexpr std::size_t kSize = 4;
+  std::uint32_t filter_addressing = 0;
+  static constexpr TextureStruct decode(RecordCursor& c) { return {c.u32()}; }
+};
 
 // A Frame List frame (#rw-7-1, 56 bytes): rotation[9], position[3], parent, flags.
 struct Frame {

@@ -86,6 +86,13 @@ bool level_bytes(TexelFormat f, std::uint32_t w, std::uint32_t h, std::uint32_t 
   return true;
 }
 
+// The native's header (#rw-6-1): 88 bytes, or 92 with the Xbox total size (0 for D3D8/D3D9).
+Result<records::XboxNativeHeader> read_header(const ByteReader& body, bool xbox) {
+  if (xbox) return read_record<records::XboxNativeHeader>(body, 0, "Xbox native header");
+  ASSAY_TRY(const auto common, read_record<records::D3dNativeHeader>(body, 0, "D3D native header"));
+  return records::XboxNativeHeader{.common = common};
+}
+
 }  // namespace
 
 Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Child>& kids,
@@ -94,14 +101,16 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
   const bool xbox = tex.platform == kPlatformXbox;
   const std::uint64_t header = xbox ? records::kXboxHeaderSize : records::D3dNativeHeader::kSize;  // spec: #rw-6-1
   const std::uint64_t s_abs = base + s.body_offset();
-  if (s.h.size < header)
+  const ByteReader body = records::le_reader(s.body, s_abs);
+  const auto xh = read_header(body, xbox);
+  if (!xh)
     return texture_error(tex, base + s.offset, fmt::format("struct is {} bytes, shorter than the {}-byte header",
                                                            s.h.size, header));
   for (std::size_t i = 1; i < kids.size(); ++i)
     if (kids[i].h.type != id::kExtension)
       report(diag, Severity::warning, describe(kids[i].h.type), base + kids[i].offset,
              "unexpected child of a texture native");
-  const auto hd = records::decode_at<records::D3dNativeHeader>(s.body, 0);  // size checked above
+  const records::D3dNativeHeader& hd = xh->common;
   tex.filter_addressing = std::uint32_t{hd.filter} | std::uint32_t{hd.addressing} << 8;
   tex.name = fixed_string(hd.name);
   tex.mask = fixed_string(hd.mask);
@@ -158,15 +167,15 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
   std::uint64_t pos = header;
   if (tex.palette_entries) {  // spec: #rw-6-1 "Palette": PAL4 stores 32 entries
     const std::uint64_t pal = tex.format == TexelFormat::pal8 ? 1024 : 128;
-    if (!range_ok(pos, pal, s.h.size))
-      return texture_error(tex, s_abs + pos, fmt::format("palette of {} bytes runs past the struct (R15)", pal));
-    tex.palette = s.body.subspan(pos, std::size_t{tex.palette_entries} * 4);
+    const auto stored = body.bytes(pos, pal, "palette");
+    if (!stored) return texture_error(tex, s_abs + pos, fmt::format("palette of {} bytes runs past the struct (R15)", pal));
+    tex.palette = stored->first(std::size_t{tex.palette_entries} * 4);
     pos += pal;
   }
   const std::uint32_t faces = (tex.platform == kPlatformD3D9 && (tex.d3d_flags & 2)) ? 6 : 1;
   std::uint64_t xbox_end = 0;
   if (xbox) {
-    const std::uint64_t total = records::u32_at(s.body, records::D3dNativeHeader::kSize);  // in the 92 checked
+    const std::uint64_t total = xh->total_size;
     if (!range_ok(pos, total, s.h.size))
       return texture_error(tex, s_abs + 0x58, fmt::format("data of {} bytes runs past the struct (R15)", total));
     xbox_end = pos + total;
@@ -180,10 +189,10 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
       const bool sized = level_bytes(tex.format, lv.width, lv.height, tex.depth, expect);
       std::uint64_t size = expect;
       if (!xbox) {
-        if (!range_ok(pos, 4, s.h.size))
-          return texture_error(tex, s_abs + pos, fmt::format("level {} size runs past the struct (R15)", i));
-        size = records::u32_at(s.body, pos);
-        pos += 4;
+        const auto word = read_record<records::LevelSize>(body, pos, "level size");
+        if (!word) return texture_error(tex, s_abs + pos, fmt::format("level {} size runs past the struct (R15)", i));
+        size = word->bytes;
+        pos += records::LevelSize::kSize;
       } else if (!sized) {
         break;  // cannot place levels without a size
       }
@@ -206,6 +215,26 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
   return {};
 }
 
+namespace {
+
+// PAL8 / PAL4 levels (#rw-6-1 "Palette"): one index per byte, or per nibble (low first) at depth
+// 4; an index past the palette reads entry 0.
+Result<image::Rgba> decode_paletted(const TextureNative& tex, const MipLevel& lv) {
+  const bool nibbles = tex.format == TexelFormat::pal4 && tex.depth == 4;
+  const std::uint64_t n = std::uint64_t{lv.width} * lv.height;
+  ASSAY_TRY(const auto palette, palette_table(tex));
+  ASSAY_TRY(const auto indices, index_table(tex, lv, nibbles ? (n + 1) / 2 : n));
+  image::Rgba img{lv.width, lv.height, ByteBuffer(n * 4)};
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint32_t v = nibbles ? (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF : indices[k].value;
+    if (v >= palette.size()) v = 0;
+    put_entry(img.pixels.data() + k * 4, palette[v]);
+  }
+  return img;
+}
+
+}  // namespace
+
 Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];
   if (is_dxt(tex.format)) {
@@ -213,16 +242,7 @@ Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level) {
     if (!r) return texture_error(tex, lv.offset, r.error().message);
     return r;
   }
-  if (tex.format == TexelFormat::pal8 || tex.format == TexelFormat::pal4) {
-    image::Rgba img{lv.width, lv.height, ByteBuffer(std::size_t{lv.width} * lv.height * 4)};
-    const bool nibbles = tex.format == TexelFormat::pal4 && tex.depth == 4;
-    for (std::size_t k = 0; k < std::size_t{lv.width} * lv.height; ++k) {
-      std::uint32_t v = nibbles ? (lv.data[k >> 1] >> ((k & 1) * 4)) & 0xF : lv.data[k];
-      if (v >= tex.palette_entries) v = 0;
-      std::memcpy(img.pixels.data() + k * 4, tex.palette.data() + v * 4, 4);
-    }
-    return img;
-  }
+  if (tex.format == TexelFormat::pal8 || tex.format == TexelFormat::pal4) return decode_paletted(tex, lv);
   auto r = image::decode_pixels(pixel_format(tex.format), lv.data, lv.width, lv.height);
   if (!r) return texture_error(tex, lv.offset, r.error().message);
   return r;

@@ -4,6 +4,7 @@
 #include "assay/formats/renderware/texture.h"
 #include "assay/image/dxt.h"
 #include "children.h"
+#include "records.h"
 
 namespace assay::rw::detail {
 
@@ -25,6 +26,24 @@ inline std::string texture_label(const TextureNative& t) {
 }
 inline Error texture_error(const TextureNative& t, std::uint64_t abs_offset, std::string message) {
   return make_error(kFormat, texture_label(t), abs_offset, std::move(message));
+}
+
+// The texture's palette as a table of R, G, B, A entries (#rw-5-8, #rw-6-1), its size checked
+// against the palette bytes once here; an Error naming the palette when they are short.
+inline Result<RecordTable<records::PaletteEntry>> palette_table(const TextureNative& t) {
+  return RecordTable<records::PaletteEntry>::open(records::le_reader(t.palette), 0, t.palette_entries,
+                                                  texture_label(t) + " palette");
+}
+
+// The first `bytes` bytes of a level's texels (indices or nibble pairs) as a checked table; an
+// Error naming the texture and the level's offset when the level holds fewer.
+inline Result<RecordTable<Word8>> index_table(const TextureNative& t, const MipLevel& lv, std::uint64_t bytes) {
+  return RecordTable<Word8>::open(records::le_reader(lv.data, lv.offset), 0, bytes, texture_label(t) + " texels");
+}
+
+// A palette entry's four bytes at `o` in RGBA order.
+inline void put_entry(std::uint8_t* o, const records::PaletteEntry& e) noexcept {
+  o[0] = e.r, o[1] = e.g, o[2] = e.b, o[3] = e.a;
 }
 
 }  // namespace assay::rw::detail

@@ -34,8 +34,11 @@ Result<Packet> read_packet(const TextureNative& t, ByteView data, std::uint64_t 
   auto fail = [&](std::string m) {
     return texture_error(t, data_abs + p, fmt::format("{} packet: {} (R10)", what, m));
   };
-  if (!range_ok(p, kPacketHeader, limit)) return fail("the packet header runs past its region");
-  const auto q = records::decode_at<records::GsPacketHeader>(data.first(static_cast<std::size_t>(limit)), p);
+  const auto region = records::le_reader(data, data_abs).sub(0, limit, what);  // R9 made it fit
+  if (!region) return fail("its region runs past the data struct");
+  const auto head = read_record<records::GsPacketHeader>(*region, p, what);
+  if (!head) return fail("the packet header runs past its region");
+  const records::GsPacketHeader& q = *head;
   if (q.gif_nloop != 3 || q.gif_nreg != 0x10000000 || q.gif_regs != 0x0E)
     return fail(fmt::format("GIF tag is {{0x{:X}, 0x{:X}, 0x{:X}}}, expected {{3, 0x10000000, 0x0E}}", q.gif_nloop,
                             q.gif_nreg, q.gif_regs));
@@ -47,9 +50,10 @@ Result<Packet> read_packet(const TextureNative& t, ByteView data, std::uint64_t 
   k.trx_w = q.trx_width;
   k.trx_h = q.trx_height;
   k.image_offset = p + kPacketHeader;
-  if (!range_ok(k.image_offset, nloop * 16, limit))
+  const auto image = region->bytes(k.image_offset, nloop * 16, what);
+  if (!image)
     return fail(fmt::format("image of {} quadwords runs past its region (ends at 0x{:x})", nloop, data_abs + limit));
-  k.image = data.subspan(k.image_offset, nloop * 16);
+  k.image = *image;
   k.next = k.image_offset + nloop * 16;
   return k;
 }
@@ -158,11 +162,11 @@ class Ps2Reader {
       if (!texel_bytes(lv.stored_width, lv.stored_height, h_.depth, bytes) ||
           !texel_bytes(lv.width, lv.height, h_.depth, own))
         return texture_error(t_, abs_ + p, fmt::format("level {} size overflows", i));
-      if (!range_ok(p, bytes, h_.pixel_size))
+      if (!range_ok(p, bytes, h_.pixel_size))  // R10: inside pixelSize (R9: pixelSize inside the struct)
         return texture_error(t_, abs_ + p,
                              fmt::format("level {}: {} x {} x {} bits runs past pixelSize {} (R10)", i,
                                          lv.stored_width, lv.stored_height, h_.depth, h_.pixel_size));
-      lv.data = data_.body.subspan(p, bytes);
+      ASSAY_TRY(lv.data, data().bytes(p, bytes, fmt::format("level {} texels", i)));
       lv.offset = abs_ + p;
       t_.levels.push_back(lv);
       p += align(own, 64);
@@ -173,7 +177,8 @@ class Ps2Reader {
       return texture_error(t_, abs_ + h_.pixel_size,
                            fmt::format("paletteSize {} holds fewer than the {} entries needed", h_.palette_size,
                                        t_.palette_entries));
-    return set_palette(data_.body.subspan(h_.pixel_size, bytes), abs_ + h_.pixel_size);
+    ASSAY_TRY(const ByteView entries, data().bytes(h_.pixel_size, bytes, "palette"));
+    return set_palette(entries, abs_ + h_.pixel_size);
   }
 
   void prepare() {
@@ -183,6 +188,9 @@ class Ps2Reader {
   [[nodiscard]] bool swizzled() const { return swizzled_; }
 
  private:
+  // The data struct as a reader (absolute offsets in its errors).
+  ByteReader data() const { return records::le_reader(data_.body, abs_); }
+
   MipLevel level(std::uint32_t i) const {
     MipLevel lv;
     lv.width = level_dim(h_.width, i);
@@ -290,7 +298,10 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
     return texture_error(tex, base + raster[0].offset,
                          fmt::format("the raster header struct is {} bytes, not 64 (R8)", raster[0].h.size));
   Ps2RasterHeader& h = tex.ps2;
-  h = records::decode_at<records::RasterHeader>(raster[0].body, 0).h;  // 64 bytes checked above
+  ASSAY_TRY(const records::RasterHeader rh,
+            read_record<records::RasterHeader>(records::le_reader(raster[0].body, base + raster[0].body_offset()), 0,
+                                               "raster header"));
+  h = rh.h;
   h.header_stamp = raster[0].h.stamp;
   tex.width = h.width;
   tex.height = h.height;
@@ -380,17 +391,48 @@ void texel_row(TexelFormat f, ByteView row, std::uint32_t bpp, std::uint8_t* o) 
 // True-colour texels in GS order (spec: #rw-real; LRW rasterToImage): PSMCT32 = R, G, B, A
 // (alpha 0-128); 888 = R, G, B (+ one unused byte at depth 32); PSMCT16(S) = R bits 0-4,
 // G 5-9, B 10-14, A 15, channels widened as v * 255 / 31 (librw's conversion).
-void decode_true_colour(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
+// Each row is a checked read of the level's bytes (check_transfer and plain() sized them).
+Result<void> decode_true_colour(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
   const std::uint32_t bpp = tex.depth / 8;
-  if (bpp == 0) return;
+  if (bpp == 0) return {};
   const std::size_t stride = std::size_t{lv.stored_width} * bpp, row_bytes = std::size_t{lv.width} * bpp;
+  const ByteReader texels = records::le_reader(lv.data, lv.offset);
+  const std::string what = texture_label(tex) + " texels";
   for (std::uint32_t y = 0; y < lv.height; ++y, o += std::size_t{lv.width} * 4) {
-    // the level's bytes were checked against stored_width x height x depth (check_transfer, plain())
-    if (!range_ok(std::size_t{y} * stride, row_bytes, lv.data.size())) return;
-    const ByteView row = lv.data.subspan(std::size_t{y} * stride, row_bytes);
+    ASSAY_TRY(const ByteView row, texels.bytes(std::uint64_t{y} * stride, row_bytes, what));
     texel_row(tex.format, row, bpp, o);
   }
+  return {};
 }
+
+// The palette as a LUT in CSM1 order with the alpha expanded (spec: #rw-5-8), each entry RGBA
+// bytes in memory order.
+Result<void> palette_lut(const TextureNative& tex, std::uint32_t lut[256]) {
+  ASSAY_TRY(const auto palette, palette_table(tex));
+  const bool pal8 = tex.format == TexelFormat::pal8;
+  for (std::uint32_t i = 0; i < palette.size(); ++i) {
+    records::PaletteEntry e = palette[pal8 ? image::ps2::csm1_entry(i) : i];
+    e.a = image::ps2::expand_alpha(e.a);
+    put_entry(reinterpret_cast<std::uint8_t*>(&lut[i]), e);
+  }
+  return {};
+}
+
+// A linear (unswizzled) transfer: rows of stored_width indices, bytes (PAL8) or nibbles (PAL4,
+// low first); the level's width x height of them to RGBA through the LUT.
+Result<void> decode_linear(const TextureNative& tex, const MipLevel& lv, const std::uint32_t lut[256], std::uint8_t* o) {
+  const bool pal8 = tex.format == TexelFormat::pal8;
+  const std::uint64_t n = (std::uint64_t{lv.height} - 1) * lv.stored_width + lv.width;  // indices read
+  ASSAY_TRY(const auto indices, index_table(tex, lv, pal8 ? n : (n + 1) / 2));
+  for (std::uint32_t y = 0; y < lv.height; ++y)
+    for (std::uint32_t x = 0; x < lv.width; ++x) {
+      const std::uint64_t k = std::uint64_t{y} * lv.stored_width + x;
+      const std::uint32_t v = pal8 ? indices[k].value : (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF;
+      std::memcpy(o + (std::size_t{y} * lv.width + x) * 4, &lut[v], 4);
+    }
+  return {};
+}
+
 }  // namespace
 
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {
@@ -398,27 +440,16 @@ Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {
   image::Rgba img{lv.width, lv.height, ByteBuffer(std::size_t{lv.width} * lv.height * 4)};
   std::uint8_t* o = img.pixels.data();
   if (!paletted(tex.format)) {
-    decode_true_colour(tex, lv, o);
+    ASSAY_CHECK(decode_true_colour(tex, lv, o));
     return img;
   }
   const bool pal8 = tex.format == TexelFormat::pal8;
-  // palette LUT with CSM1 order and alpha expansion (spec: #rw-5-8), as RGBA bytes in memory order
   std::uint32_t lut[256] = {};
-  for (std::uint32_t i = 0; i < tex.palette_entries; ++i) {
-    const std::uint32_t e = pal8 ? image::ps2::csm1_entry(i) : i;
-    const std::uint8_t* c = tex.palette.data() + std::size_t{e} * 4;
-    const std::uint8_t rgba[4] = {c[0], c[1], c[2], image::ps2::expand_alpha(c[3])};
-    std::memcpy(&lut[i], rgba, 4);
-  }
+  ASSAY_CHECK(palette_lut(tex, lut));
   bool ok = false;
-  if (!is_swizzled(tex)) {  // linear transfer: rows of stored_width indices
+  if (!is_swizzled(tex)) {
+    ASSAY_CHECK(decode_linear(tex, lv, lut, o));
     ok = true;
-    for (std::uint32_t y = 0; y < lv.height; ++y)
-      for (std::uint32_t x = 0; x < lv.width; ++x) {
-        const std::size_t k = std::size_t{y} * lv.stored_width + x;
-        const std::uint32_t v = pal8 ? lv.data[k] : (lv.data[k >> 1] >> ((k & 1) * 4)) & 0xF;
-        std::memcpy(o + (std::size_t{y} * lv.width + x) * 4, &lut[v], 4);
-      }
   } else if (pal8) {
     ok = image::ps2::unswizzle8_lut(lv.data, lv.stored_width, lv.stored_height, lut, o, lv.width, lv.height);
   } else {
