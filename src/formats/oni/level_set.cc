@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <latch>
 #include <map>
 #include <system_error>
 
@@ -14,17 +17,53 @@
 
 namespace assay::oni {
 
-static std::uint64_t name_key(std::string_view s) { return std::hash<std::string_view>{}(s); }
+// The name index's key: every byte of the name, 8 at a time (the last 8 overlapping), with a
+// multiply-xorshift mix (std::hash's byte loop was a tenth of the resolution). Any key works: a
+// probe compares the names themselves.
+static inline std::uint64_t name_key(std::string_view s) {
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  const auto* p = s.data();
+  const std::size_t n = s.size();
+  auto word = [p](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, p + at, 8);
+    return w;
+  };
+  auto mix = [](std::uint64_t h, std::uint64_t w) {
+    h = (h ^ w) * kMul;
+    return h ^ (h >> 29);
+  };
+  std::uint64_t h = n * kMul;
+  if (n < 8) {  // two 4-byte reads (overlapping when n < 8); shorter names are read bytewise
+    std::uint32_t a = 0, b = 0;
+    if (n >= 4) {
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) a |= std::uint32_t(static_cast<unsigned char>(p[i])) << (8 * i);
+    }
+    h = mix(h, std::uint64_t(a) << 32 | b);
+  } else {
+    for (std::size_t i = 0; i + 8 < n; i += 8) h = mix(h, word(i));
+    h = mix(h, word(n - 8));
+  }
+  return h * kMul;
+}
 
-// The name index is open addressing over pairs of u32: the key's high half (a tag that settles most
-// probes without touching the name), then descriptor + 1 (0: empty slot).
+// The name index is open addressing: per slot a filter byte (0: empty; else the key's top bits,
+// so that most misses, the common case, settle in this small array), and a pair of u32: the key's
+// high half, then descriptor + 1.
+static std::uint8_t name_filter_byte(std::uint64_t key) { return static_cast<std::uint8_t>(key >> 56) | 1; }
+
 void index_names(LoadedFile& g) {
   g.name_index.clear();
+  g.name_filter.clear();
   if (!g.opened || g.file.is_oni()) return;
   const std::uint32_t m = g.file.name_count();
   std::size_t cap = 16;
   while (cap < std::size_t(m) * 2) cap *= 2;
   std::vector<std::uint32_t> table(2 * cap, 0);
+  std::vector<std::uint8_t> filter(cap, 0);
   std::string_view prev;
   for (std::uint32_t k = 0; k < m; ++k) {
     const std::uint32_t idx = g.file.name_entry_index(k);
@@ -33,23 +72,27 @@ void index_names(LoadedFile& g) {
     prev = g.names[idx];
     const std::uint64_t key = name_key(prev);
     std::size_t at = key & (cap - 1);
-    while (table[2 * at + 1] != 0) at = (at + 1) & (cap - 1);
+    while (filter[at] != 0) at = (at + 1) & (cap - 1);
+    filter[at] = name_filter_byte(key);
     table[2 * at] = static_cast<std::uint32_t>(key >> 32);
     table[2 * at + 1] = idx + 1;
   }
   g.name_index = std::move(table);
+  g.name_filter = std::move(filter);
 }
 
 // The name directory's lookup (spec: oni.md#oni-3-8): the hash index when index_names built one
 // (same answers: the directory is sorted and duplicate-free), else its binary search.
 static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_view name) {
   if (!g.name_index.empty()) {
-    const std::size_t mask = g.name_index.size() / 2 - 1;
+    const std::size_t mask = g.name_filter.size() - 1;
     const std::uint64_t key = name_key(name);
     const auto tag = static_cast<std::uint32_t>(key >> 32);
-    for (std::size_t at = key & mask; g.name_index[2 * at + 1] != 0; at = (at + 1) & mask) {
+    const std::uint8_t fb = name_filter_byte(key);
+    for (std::size_t at = key & mask; g.name_filter[at] != 0; at = (at + 1) & mask) {
+      if (g.name_filter[at] != fb || g.name_index[2 * at] != tag) continue;
       const std::uint32_t idx = g.name_index[2 * at + 1] - 1;
-      if (g.name_index[2 * at] == tag && g.names[idx] == name) return idx;
+      if (g.names[idx] == name) return idx;
     }
     return std::nullopt;
   }
@@ -152,6 +195,8 @@ FileTally tally_file(const std::vector<const LoadedFile*>& loaded, std::size_t s
                      std::vector<std::uint32_t>& targets) {
   const LoadedFile& f = *loaded[slot];
   TargetCache cache(targets, f.names.size());
+  std::array<std::uint32_t, 256> ids{};  // file id per slot (at most 255 slots: handles hold 8 bits)
+  for (std::size_t s = 0; s < loaded.size() && s < ids.size(); ++s) ids[s] = loaded[s]->file_id();
   FileTally t;
   Hasher hs;
   hs.u32(f.file_id());
@@ -169,7 +214,7 @@ FileTally tally_file(const std::vector<const LoadedFile*>& loaded, std::size_t s
       } else if (h == kBadHandle) {
         hs.u32(0xFFFFFFFF), hs.u32(0xFFFFFFFF);
       } else {
-        hs.u32(loaded[h >> 24]->file_id()), hs.u32(h & 0xFFFFFF);
+        hs.u32(ids[h >> 24]), hs.u32(h & 0xFFFFFF);
         t.into_base += (h >> 24) < base_slots;
       }
     }
@@ -202,7 +247,7 @@ void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, s
     c.files.push_back(f.display);
     if (f.opened) {
       c.instances += f.file.instance_count();
-      for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) c.placeholders += f.file.descriptor(i).placeholder();
+      c.placeholders += f.placeholders;
     }
     const FileTally t = tally_file(loaded, s, first_slot, targets);
     const std::uint64_t unresolved = t.unresolved;
@@ -221,19 +266,45 @@ void count_level(LevelResult& r, const std::vector<const LoadedFile*>& loaded, s
   }
 }
 
-std::vector<std::unique_ptr<LoadedFile>> load_level(const LevelJob& job, const LayoutSource& layouts, Progress& bar, unsigned threads) {
-  std::vector<std::unique_ptr<LoadedFile>> files(job.paths.size());
-  parallel_for(files.size(), threads, [&](std::size_t k) {
-    files[k] = load_file(job.paths[k], layouts);
+// Level 0's files, loaded first by whichever worker takes job 0 and kept: every other level links
+// into them. The other levels load their own files meanwhile and wait here only to resolve.
+struct Base {
+  std::vector<std::unique_ptr<LoadedFile>> files;
+  std::vector<const LoadedFile*> loaded;
+  std::latch ready{1};
+};
+
+// Level 0: loads, resolves, counts and hashes its files, indexes their names, then releases the
+// waiting levels (spec: oni.md#oni-7-3: level 0 is always loaded first).
+void run_level0(LevelResult& r, const LevelJob& job, const LayoutSource& layouts, Progress& bar, Base& base) {
+  struct Release {
+    std::latch& ready;
+    ~Release() { ready.count_down(); }  // even if loading throws: no level waits forever
+  } release{base.ready};
+  r.c.level = 0;
+  for (const auto& p : job.paths) {
+    base.files.push_back(load_file(p, layouts));
+    base.loaded.push_back(base.files.back().get());
     bar.advance();
-  });
-  return files;
+  }
+  if (base.loaded.size() > 255) {  // handles hold the slot in 8 bits
+    r.fatal = make_error(kFormat, "level set", kNoOffset, fmt::format("level 0: {} files loaded at once (at most 255)", base.loaded.size()));
+    base.loaded.clear();
+  } else {
+    std::vector<std::uint32_t> targets;
+    count_level(r, base.loaded, 0, true, targets);
+    for (const auto& f : base.files) {
+      r.diags.append(f->diags);
+      index_names(*f);
+    }
+  }
 }
 
-// Loads, resolves, counts and hashes one level with `base` (level 0's files) loaded first; the
-// level's own files are released when done, their vectors kept in `pool` for the worker's next level.
-void run_level(LevelResult& r, const LevelJob& job, const std::vector<const LoadedFile*>& base, const LayoutSource& layouts,
-               Progress& bar, std::vector<detail::FileBuffers>& pool) {
+// Level N: loads its files (while level 0 may still be loading), then resolves, counts and hashes
+// them with level 0's loaded first; its files are released when done, their vectors kept in
+// `pool` for the worker's next level.
+void run_level(LevelResult& r, const LevelJob& job, Base& base, const LayoutSource& layouts, Progress& bar,
+               std::vector<detail::FileBuffers>& pool) {
   r.c.level = job.level;
   if (pool.size() < job.paths.size()) pool.resize(job.paths.size());
   std::vector<std::unique_ptr<LoadedFile>> files;
@@ -241,13 +312,14 @@ void run_level(LevelResult& r, const LevelJob& job, const std::vector<const Load
     files.push_back(detail::load_file_reusing(job.paths[k], layouts, pool[k]));
     bar.advance();
   }
-  std::vector<const LoadedFile*> loaded = base;
+  base.ready.wait();
+  std::vector<const LoadedFile*> loaded = base.loaded;
   for (const auto& f : files) loaded.push_back(f.get());
   if (loaded.size() > 255) {  // handles hold the slot in 8 bits
     r.fatal = make_error(kFormat, "level set", kNoOffset, fmt::format("level {}: {} files loaded at once (at most 255)", job.level, loaded.size()));
     return;
   }
-  count_level(r, loaded, base.size(), false, pool[0].targets);
+  count_level(r, loaded, base.loaded.size(), false, pool[0].targets);
   for (std::size_t k = 0; k < files.size(); ++k) {
     r.diags.append(files[k]->diags);
     pool[k].take_from(*files[k]);
@@ -338,27 +410,20 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
   if (!have0) rep.diags.warning(make_error(kFormat, "", kNoOffset, "no level 0 file: the other levels are linked without it"));
   const unsigned nthreads = threads == 0 ? default_threads() : threads;
   Progress bar("oni check", files.size(), progress);
-  // Level 0 first (every other level links into it), kept loaded, its names indexed once; then the
-  // other levels in parallel, each loading, resolving and hashing its own files (spec: oni.md#oni-7-3).
+  // One job per level, level 0 first (job 0 is always taken first: no level waits on a job not yet
+  // started), then the others largest first; each runs on its own (spec: oni.md#oni-7-3).
   std::vector<LevelResult> results(jobs.size());
-  std::vector<std::unique_ptr<LoadedFile>> level0;
-  std::vector<const LoadedFile*> base;
-  if (have0) {
-    level0 = load_level(jobs[0], layouts, bar, nthreads);
-    for (const auto& f : level0) base.push_back(f.get());
-    results[0].c.level = 0;
-    if (base.size() > 255) return make_error(kFormat, "level set", kNoOffset, fmt::format("level 0: {} files loaded at once (at most 255)", base.size()));
-    std::vector<std::uint32_t> targets;
-    count_level(results[0], base, 0, true, targets);
-    for (const auto& f : level0) {
-      results[0].diags.append(f->diags);
-      index_names(*f);
-    }
-  }
-  const std::vector<std::size_t> order = largest_first(jobs, have0 ? 1 : 0);
+  Base base;
+  if (!have0) base.ready.count_down();
+  std::vector<std::size_t> order = largest_first(jobs, have0 ? 1 : 0);
+  if (have0) order.insert(order.begin(), 0);
   parallel_for_state(
       order.size(), nthreads, [] { return std::vector<detail::FileBuffers>{}; },
-      [&](std::vector<detail::FileBuffers>& pool, std::size_t k) { run_level(results[order[k]], jobs[order[k]], base, layouts, bar, pool); });
+      [&](std::vector<detail::FileBuffers>& pool, std::size_t k) {
+        const std::size_t j = order[k];
+        if (have0 && j == 0) run_level0(results[0], jobs[0], layouts, bar, base);
+        else run_level(results[j], jobs[j], base, layouts, bar, pool);
+      });
   bar.finish();
   Hasher hs;
   std::uint64_t base_links = 0, base_unresolved = 0;

@@ -247,13 +247,9 @@ void fill_file(LoadedFile& file_out, const std::filesystem::path& path, ByteView
   const InstanceFile& fl = f->file;
   if (!fl.is_oni() && !f->fname && f->display.size() > 4 && f->display.substr(f->display.size() - 4) == ".dat")
     detail::capped_warning(f->diags, parse_level_file_name(f->display).error());
-  fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt, &f->names);
-  const std::uint32_t n = fl.instance_count();
-  f->has_data.assign(n, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const Descriptor d = fl.descriptor(i);
-    f->has_data[i] = !d.placeholder() && fl.instance_in_data(d) && d.size >= kInstanceHeaderSize;
-  }
+  InstanceFile::DescriptorFacts facts{&f->names, &f->has_data};
+  fl.validate(f->diags, f->fname && !fl.is_oni() ? std::optional<std::uint32_t>(f->fname->file_id) : std::nullopt, &facts);
+  f->placeholders = facts.placeholders;
   if (!opt.walk) return;
   if (layouts == nullptr || layouts->empty()) {
     detail::capped_warning(f->diags, fl.error("walk", kNoOffset, "no layouts (give --layouts FILE or --exe Oni.exe): instances not walked"));

@@ -18,6 +18,8 @@ struct Checker {
   const InstanceFile& f;
   Diagnostics& out;
   std::vector<std::string_view>& names;  // per descriptor, filled by descriptors()
+  std::vector<std::uint8_t>& has_data;   // per descriptor, filled by descriptors()
+  std::uint32_t placeholders = 0;
   void error(std::string s, std::uint64_t o, std::string m) { detail::capped_error(out, f.error(std::move(s), o, std::move(m))); }
   void warning(std::string s, std::uint64_t o, std::string m) { detail::capped_warning(out, f.error(std::move(s), o, std::move(m))); }
   void note(std::string s, std::uint64_t o, std::string m) { detail::capped_note(out, f.error(std::move(s), o, std::move(m))); }
@@ -108,6 +110,7 @@ struct Checker {
         if (r && nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
       }
       if (d.placeholder()) {
+        ++placeholders;
         if (d.unnamed()) error(s(), at + 16, "placeholder without a name (flags 0x1 and 0x2)");
         if (d.size != 0 || d.data_offset != 0) warning(s(), at + 4, "placeholder with non-zero size or data offset");
         continue;
@@ -125,6 +128,7 @@ struct Checker {
       const std::uint64_t start = f.instance_file_offset(d);
       if (!d.duplicate()) rc.add(start, start + d.size);
       instance_header(i, d, nm, f.bytes().subspan(start, d.size), expected_id, file_id);
+      has_data[i] = 1;
     }
     if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
     if (odd_sizes) note("descriptors", kHeaderSize, fmt::format("{} instance sizes are not a multiple of 32", odd_sizes));
@@ -212,15 +216,19 @@ struct Checker {
 
 }  // namespace
 
-void InstanceFile::validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, std::vector<std::string_view>* names) const {
-  std::vector<std::string_view> own;
-  std::vector<std::string_view>& nm = names ? *names : own;
+void InstanceFile::validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, DescriptorFacts* facts) const {
+  std::vector<std::string_view> own_names;
+  std::vector<std::uint8_t> own_has_data;
+  std::vector<std::string_view>& nm = facts && facts->names ? *facts->names : own_names;
+  std::vector<std::uint8_t>& hd = facts && facts->has_data ? *facts->has_data : own_has_data;
   nm.assign(instance_count(), {});
-  Checker c{*this, out, nm};
+  hd.assign(instance_count(), 0);
+  Checker c{*this, out, nm, hd};
   c.header();
   c.descriptors(expected_file_id);
   c.name_directory();
   c.template_entries();
+  if (facts) facts->placeholders = c.placeholders;
 }
 
 }  // namespace assay::oni

@@ -65,6 +65,32 @@ TEST(OniLevelSet, CountsKnownByConstruction) {
   EXPECT_TRUE(has(rep->diags, "level 1 has no level1_Final.dat", Severity::warning));
 }
 
+// Levels run in parallel, each waiting for level 0 only to resolve: copies of level 1 under other
+// level numbers each count as level 1 does (known by construction above), with any thread count.
+TEST(OniLevelSet, ParallelLevelsWaitForLevel0) {
+  SampleDir s;
+  for (int lev = 2; lev <= 7; ++lev) fs::copy_file(s / "level1_X.dat", s / ("level" + std::to_string(lev) + "_X.dat"));
+  std::optional<std::uint32_t> hash1;
+  for (unsigned threads : {1u, 2u, 4u}) {
+    auto rep = check_level_set({s.dir.path()}, test::sample_layouts(), threads);
+    ASSERT_TRUE(rep.ok()) << rep.error().str();
+    ASSERT_EQ(rep->levels.size(), 8u);
+    EXPECT_EQ(rep->levels[0].links, 5u);
+    for (unsigned lev = 1; lev <= 7; ++lev) {
+      const LevelCounts& c = rep->levels[lev];
+      EXPECT_EQ(c.level, lev);
+      EXPECT_EQ(c.instances, 5u);
+      EXPECT_EQ(c.placeholders, 2u);
+      EXPECT_EQ(c.links, 9u);
+      EXPECT_EQ(c.into_level0, 2u);
+      EXPECT_EQ(c.unresolved, 2u);
+    }
+    EXPECT_EQ(rep->instances, 6u + 7 * 5);
+    if (!hash1) hash1 = rep->hash;
+    EXPECT_EQ(rep->hash, *hash1) << threads << " threads";  // the same walk in the same order
+  }
+}
+
 TEST(OniLevelSet, ResolutionHandles) {
   SampleDir s;
   const LayoutSet layouts = test::sample_layouts();

@@ -199,9 +199,14 @@ class InstanceFile {
   // Every rule of spec oni.md#oni-3 for this file alone (header notes, descriptors, name
   // directory, template entries, instance headers). `expected_file_id` comes from the file
   // name when it parses (a mismatch is a warning).
-  // `names`, when given, receives each descriptor's name ("" when unnamed or bad), so that callers
-  // need not scan the name block again.
-  void validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, std::vector<std::string_view>* names = nullptr) const;
+  // `facts`, when given, receives what the descriptor pass learns on its way, so that callers
+  // need not walk the table or scan the name block again.
+  struct DescriptorFacts {
+    std::vector<std::string_view>* names = nullptr;  // per descriptor: its name ("" when unnamed or bad)
+    std::vector<std::uint8_t>* has_data = nullptr;   // per descriptor: not a placeholder, bytes in the data block, size >= 8
+    std::uint32_t placeholders = 0;                  // descriptors with flag 2
+  };
+  void validate(Diagnostics& out, std::optional<std::uint32_t> expected_file_id, DescriptorFacts* facts = nullptr) const;
 
  private:
   ByteReader r_;

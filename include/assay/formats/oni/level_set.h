@@ -50,6 +50,7 @@ struct LoadedFile {
   bool opened = false;
   std::vector<std::string_view> names;     // per descriptor ("" unnamed or bad)
   std::vector<std::uint8_t> has_data;      // per descriptor: data in this file
+  std::uint32_t placeholders = 0;          // descriptors with flag 2
   std::vector<const CompiledLayout*> layout;  // per descriptor (nullptr: not walkable)
   std::vector<WalkedInstance> walked;
   std::vector<Link> links;
@@ -59,7 +60,8 @@ struct LoadedFile {
   bool raw_present = false, sep_present = false;
   Diagnostics diags;
   const LayoutSet* layouts = nullptr;      // the set this file was walked with
-  std::vector<std::uint32_t> name_index;   // index_names: open addressing, pairs (hash tag, descriptor + 1; 0 empty)
+  std::vector<std::uint32_t> name_index;   // index_names: open addressing, pairs (hash tag, descriptor + 1)
+  std::vector<std::uint8_t> name_filter;   // index_names: per slot 0 (empty) or the key's top bits | 1
   [[nodiscard]] std::uint32_t file_id() const { return fname ? fname->file_id : 0; }
   [[nodiscard]] unsigned level() const { return fname ? fname->level : 0; }
 };
