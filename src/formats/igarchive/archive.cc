@@ -375,6 +375,27 @@ std::uint32_t Archive::table_entry(BlockTable t, std::uint32_t i) const noexcept
   return 0;
 }
 
+std::uint64_t BlockRun::offset_of(std::uint32_t j) const noexcept { return offset_ + std::uint64_t{j} * width_; }
+
+// spec: #iga-block-tables: a file owns B + 1 consecutive entries from its block index
+Result<BlockRun> Archive::block_run(const FileEntry& f) const {
+  const std::uint64_t info_at = std::uint64_t{header_size_} + 4ull * header_.num_files + std::uint64_t{f.index} * info_size_;
+  const std::uint64_t B = f.num_blocks;
+  const std::uint32_t count = table_count(f.table);
+  if (std::uint64_t{f.first_entry} + B >= count)
+    return error(fmt::format("file[{}] blocks", f.index), info_at + info_size_ - 4,
+                 fmt::format("entries {}..{} (with terminator) are outside the {} table of {} entries",
+                             f.first_entry, std::uint64_t{f.first_entry} + B, to_string(f.table), count));
+  BlockRun run;
+  run.width_ = static_cast<std::uint8_t>(entry_bytes(f.table));
+  run.offset_ = table_offset(f.table) + std::uint64_t{f.first_entry} * run.width_;
+  run.count_ = static_cast<std::uint32_t>(B + 1);
+  run.flag_ = flag_bit(f.table);
+  run.endian_ = header_.endian;
+  ASSAY_TRY(run.bytes_, reader().bytes(run.offset_, std::uint64_t{run.count_} * run.width_, to_string(f.table)));
+  return run;
+}
+
 std::uint64_t Archive::data_bound(const FileEntry& f) const {
   std::uint64_t bound = data_.size();
   if (header_.name_table_offset > f.offset) bound = std::min(bound, header_.name_table_offset);
@@ -393,29 +414,21 @@ Result<std::vector<Block>> Archive::blocks(const FileEntry& f) const {
   if ((f.word >> 28) > 3)
     return error(st, info_at + info_size_ - 4, fmt::format("codec nibble {} in word 0x{:08x} is above 3", f.word >> 28, f.word));
   const std::uint64_t B = f.num_blocks;
-  const std::uint32_t count = table_count(f.table);
-  if (std::uint64_t{f.first_entry} + B >= count)
-    return error(st, info_at + info_size_ - 4,
-                 fmt::format("entries {}..{} (with terminator) are outside the {} table of {} entries",
-                             f.first_entry, std::uint64_t{f.first_entry} + B, to_string(f.table), count));
-  const std::uint32_t flag = flag_bit(f.table);
+  ASSAY_TRY(const BlockRun run, block_run(f));
   const std::uint64_t S = header_.sector_size;
-  const std::uint64_t tab = table_offset(f.table);
-  const std::uint64_t eb = entry_bytes(f.table);
   if (f.offset >= data_.size() && B > 0)
     return error(st, info_at, fmt::format("file offset 0x{:x} is past the file end 0x{:x}", f.offset, data_.size()));
   const std::uint64_t bound = data_bound(f);
   out.reserve(B);
-  for (std::uint64_t j = 0; j < B; ++j) {
-    const std::uint32_t e = table_entry(f.table, static_cast<std::uint32_t>(f.first_entry + j));
-    const std::uint32_t sector = e & ~flag;
-    const std::uint32_t next_raw = table_entry(f.table, static_cast<std::uint32_t>(f.first_entry + j + 1));
-    const std::uint32_t next = next_raw & ~flag;
+  for (std::uint32_t j = 0; j < B; ++j) {
+    const BlockEntry e = run[j];
+    const std::uint32_t sector = e.sector;
+    const std::uint32_t next = run[j + 1].sector;
     const bool last = j + 1 == B;
-    const std::uint64_t entry_at = tab + (f.first_entry + j) * eb;
+    const std::uint64_t entry_at = run.offset_of(j);
     Block b;
-    b.index = static_cast<std::uint32_t>(j);
-    b.compressed = (e & flag) != 0;
+    b.index = j;
+    b.compressed = e.compressed;
     b.usize = block_usize(f.length, j);
     b.out_offset = j * kBlockSize;
     b.offset = f.offset + std::uint64_t{sector} * S;

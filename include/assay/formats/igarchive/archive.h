@@ -167,6 +167,45 @@ class BlockDecoder {
   std::unique_ptr<Impl> impl_;
 };
 
+// One block-table entry (spec: alchemy.md#iga-block-tables): the block's start in sectors,
+// relative to the file's offset, and the table's compressed flag (bit 7, 15 or 31).
+struct BlockEntry {
+  std::uint32_t sector = 0;
+  bool compressed = false;
+  std::uint32_t raw = 0;  // the entry as stored
+};
+
+// A file's run of block-table entries, its B blocks then the terminator (#iga-block-tables),
+// checked against its table once when made (Archive::block_run): an index below size() needs no
+// further check; one outside stops the program (like RecordTable::operator[]).
+class BlockRun {
+ public:
+  [[nodiscard]] std::uint32_t size() const noexcept { return count_; }  // B + 1
+  // Inline: blocks() reads two entries per block (an out-of-line call measured 2x blocks()).
+  [[nodiscard]] [[gnu::always_inline]] BlockEntry operator[](std::uint32_t j) const noexcept {
+    if (j >= count_) [[unlikely]] detail::table_index_violation("block run", j, count_);
+    const std::uint32_t raw = width_ == 1 ? word<Word8>(j) : width_ == 2 ? word<Word16>(j) : word<Word32>(j);
+    return {raw & ~flag_, (raw & flag_) != 0, raw};
+  }
+  [[nodiscard]] BlockEntry terminator() const noexcept { return (*this)[count_ - 1]; }
+  // Absolute offset of entry j (for errors about it).
+  [[nodiscard]] std::uint64_t offset_of(std::uint32_t j) const noexcept;
+
+ private:
+  friend class Archive;
+  // Entry j as a W (a constant-size cursor: its bounds fold), j below count_.
+  template <class W>
+  [[nodiscard]] std::uint32_t word(std::uint32_t j) const noexcept {
+    RecordCursor c(ByteView(bytes_.data() + std::size_t{j} * W::kSize, W::kSize), endian_);
+    return W::decode(c).value;
+  }
+  ByteView bytes_{};          // the run's entries, count_ x width_ bytes inside the archive
+  std::uint64_t offset_ = 0;  // absolute offset of entry 0
+  std::uint32_t count_ = 0, flag_ = 0;
+  std::uint8_t width_ = 1;
+  Endian endian_ = Endian::little;
+};
+
 class Archive {
  public:
   // Parses header, TOC and name table. `name` is used in error messages.
@@ -195,7 +234,11 @@ class Archive {
   // spec: alchemy.md#iga-lookup with the stored divider and slop.
   [[nodiscard]] std::optional<std::size_t> lookup(std::uint32_t hash) const;
 
-  // Block-table entry i of table t (caller keeps i < table_count(t)).
+  // f's run of block-table entries (B + 1 with the terminator), checked against its table here;
+  // an Error naming the file's blocks and its file-info word when the run leaves the table.
+  [[nodiscard]] Result<BlockRun> block_run(const FileEntry& f) const;
+  // Block-table entry i of table t (caller keeps i < table_count(t); an index outside stops the
+  // program). Readers of a file's entries go through block_run().
   [[nodiscard]] std::uint32_t table_count(BlockTable t) const noexcept;
   [[nodiscard]] std::uint32_t table_entry(BlockTable t, std::uint32_t i) const noexcept;
   [[nodiscard]] std::uint64_t table_offset(BlockTable t) const noexcept;  // absolute
