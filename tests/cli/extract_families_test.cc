@@ -152,20 +152,26 @@ TEST(ExtractFamilies, OniOneBlockedFileDoesNotStopTheOthers) {
 }
 
 // ---- a filter that matches nothing, for every family ------------------------------------------
-TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
-  testing::TempDir t;
-  auto made = run_cli("make-samples " + quote_path(t / "s"));
-  ASSERT_EQ(made.exit_code, 0) << made.err;
-  // one input per family from the "family: file" lines (the Warriors disc is its folder)
+// `make-samples DIR/s`, then one input per family from its "family: file" lines (the Warriors disc
+// is its folder): family -> path.
+std::map<std::string, std::string> sample_per_family(const fs::path& dir) {
   std::map<std::string, std::string> inputs;
+  auto made = run_cli("make-samples " + quote_path(dir / "s"));
+  EXPECT_EQ(made.exit_code, 0) << made.err;
   std::istringstream lines(made.out);
   for (std::string line; std::getline(lines, line);) {
     const auto colon = line.find(": ");
     if (colon == std::string::npos) continue;
     const std::string family = line.substr(0, colon), file = line.substr(colon + 2);
-    if (!inputs.count(family)) inputs[family] = (t / "s" / (family == "warriors" ? "warriors" : file)).string();
+    if (!inputs.count(family)) inputs[family] = (dir / "s" / (family == "warriors" ? "warriors" : file)).string();
   }
-  ASSERT_EQ(inputs.size(), 5u) << made.out;  // igarchive, igz, warriors, oni, renderware
+  return inputs;
+}
+
+TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
+  testing::TempDir t;
+  const std::map<std::string, std::string> inputs = sample_per_family(t.path());
+  ASSERT_EQ(inputs.size(), 5u);  // igarchive, igz, warriors, oni, renderware
   for (const auto& [family, in] : inputs) {
     SCOPED_TRACE(family);
     auto r = run_cli("extract " + shell_quote(in) + " -o " + quote_path(t / "none") + " 'no-such-*'");
@@ -183,17 +189,8 @@ TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
 // everything selects nothing, and nothing is written.
 TEST(ExtractFamilies, EveryFormatRecordReportsItsSelection) {
   testing::TempDir t;
-  auto made = run_cli("make-samples " + quote_path(t / "s"));
-  ASSERT_EQ(made.exit_code, 0) << made.err;
-  std::map<std::string, std::string> inputs;
-  std::istringstream lines(made.out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto colon = line.find(": ");
-    if (colon == std::string::npos) continue;
-    const std::string family = line.substr(0, colon), file = line.substr(colon + 2);
-    if (!inputs.count(family)) inputs[family] = (t / "s" / (family == "warriors" ? "warriors" : file)).string();
-  }
-  ASSERT_EQ(inputs.size(), 5u) << made.out;
+  const std::map<std::string, std::string> inputs = sample_per_family(t.path());
+  ASSERT_EQ(inputs.size(), 5u);
   for (const auto& [family, path] : inputs) {
     SCOPED_TRACE(family);
     const Format* f = find_format(family);
