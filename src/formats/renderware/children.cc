@@ -2,15 +2,18 @@
 
 #include <cstring>
 
+#include "records.h"
+
 namespace assay::rw::detail {
 
 Result<Child> read_one(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
   ASSAY_TRY(SectionHeader h, read_section_header(bytes, offset, base));
-  if (!range_ok(offset + SectionHeader::kSize, h.size, bytes.size()))
+  const auto body = records::le_reader(bytes, base).bytes(offset + SectionHeader::kSize, h.size, "section body");
+  if (!body)
     return make_error(kFormat, describe(h.type), base + offset,
                       fmt::format("body of {} bytes runs past the end of the data at 0x{:x} (R1)", h.size,
                                   base + bytes.size()));
-  return Child{h, offset, bytes.subspan(offset + SectionHeader::kSize, h.size)};
+  return Child{h, offset, *body};
 }
 
 Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
@@ -29,7 +32,8 @@ Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, s
       return make_error(kFormat, describe(h.type), base + pos,
                         fmt::format("body of {} bytes runs past the end of its parent {} at 0x{:x} (R1)", h.size,
                                     describe(parent.h.type), base + offset));
-    out.push_back({h, pos, bytes.subspan(pos + SectionHeader::kSize, h.size)});
+    ASSAY_TRY(const ByteView body, records::le_reader(bytes, base).bytes(pos + SectionHeader::kSize, h.size, "section body"));
+    out.push_back({h, pos, body});
     pos += SectionHeader::kSize + h.size;
   }
   return out;

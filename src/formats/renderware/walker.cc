@@ -160,8 +160,11 @@ class Walker {
       Open& o = stack_.back();
       ++o.seen;
       // The platform word of a texture native's first Struct (exception 1 of #rw-4-3).
-      if (o.s.header.type == id::kTextureNative && o.seen == 1 && s.header.type == id::kStruct && s.header.size >= 4)
-        o.ps2 = records::decode_at<records::NativePlatform>(b_, body).platform == kPlatformPS2;
+      if (o.s.header.type == id::kTextureNative && o.seen == 1 && s.header.type == id::kStruct &&
+          s.header.size >= records::NativePlatform::kSize) {
+        const auto p = read_record<records::NativePlatform>(records::le_reader(b_, base_), body, "Texture Native struct");
+        o.ps2 = p && p->platform == kPlatformPS2;
+      }
     }
     if (visit_) visit_(s);
     if (s.container) {
