@@ -146,7 +146,7 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
     if (!by_name.emplace(s.main_name, srcs.size()).second) return pack_error(fmt::format("two .oni files for {}", s.main_name));
     srcs.push_back(std::move(s));
   }
-  bar.finish();  // the rest (folding, linking, writing) is quick beside loading
+  bar.finish();  // the bar covers loading; folding, linking and writing follow without one
   if (srcs.empty()) return usage_error(fmt::format("no .oni files under {}", dir.string()));
   // Pass 1: indices for every descriptor with data; pass 2: placeholders by name.
   LevelFileSpec spec;
