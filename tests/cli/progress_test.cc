@@ -2,6 +2,7 @@
 // is a terminal (run here under a pseudo-terminal through script(1)), nothing when it is a file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/oni/oni.h"
+#include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/writer.h"
@@ -184,6 +186,51 @@ TEST_F(ProgressCli, RenderWareReplaceAndVerifyDrawInATerminal) {
   EXPECT_TRUE(has(bars(shown, "verify"), "% ")) << shown;
   EXPECT_TRUE(has(bars(shown, "verify"), "Texture Dictionary")) << shown;
   EXPECT_TRUE(has(shown, "ok (0 errors")) << shown;
+}
+
+// What the library reports through a ProgressFn: the units summed, and the items in order.
+struct Reported {
+  std::uint64_t sum = 0;
+  std::vector<std::string> items;
+  ProgressFn fn() {
+    return [this](std::uint64_t n, std::string_view item) {
+      sum += n;
+      if (!item.empty()) items.emplace_back(item);
+    };
+  }
+};
+
+TEST_F(ProgressCli, LibraryProgressAddsUpToTheWholeInput) {
+  // verify_stream: a dictionary, a String and 64 zero bytes of padding (R5): every byte once.
+  auto tex = rw::writer::ps2_texture_from_rgba("stonewall", {four_colours()}, false);
+  ASSERT_TRUE(tex);
+  auto native = rw::writer::ps2_texture_native(*tex);
+  ASSERT_TRUE(native);
+  ByteBuffer stream = rw::writer::texture_dictionary({*native}, 6);
+  const std::uint64_t txd = stream.size();
+  const ByteBuffer str = rw::writer::string_section("walls");
+  stream.insert(stream.end(), str.begin(), str.end());
+  stream.resize(stream.size() + 64, 0);
+  Reported r;
+  rw::VerifyOptions vo;
+  vo.progress = r.fn();
+  Diagnostics d;
+  EXPECT_TRUE(rw::verify_stream(stream, 0, d.sink(), vo));
+  EXPECT_EQ(r.sum, txd + str.size() + 64);
+  EXPECT_NE(std::find(r.items.begin(), r.items.end(), "Texture Dictionary"), r.items.end());
+  // repack: the original WAD once, 301,056 + 200,704 bytes (2,048-byte slots, warriors.md#wr-2-1),
+  // the first slot named by its replacement file.
+  write_warriors_disc(t / "disc", t / "in");
+  auto in = Input::open(t / "disc");
+  ASSERT_TRUE(in);
+  auto disc = warriors::Disc::open(*in);
+  ASSERT_TRUE(disc) << disc.error().str();
+  Reported w;
+  auto st = warriors::repack(*disc, {{warriors::name_hash("alpha.bin"), t / "new.bin"}}, t / "pd", false, w.fn());
+  ASSERT_TRUE(st) << st.error().str();
+  EXPECT_EQ(w.sum, 301056u + 200704u);
+  ASSERT_FALSE(w.items.empty());
+  EXPECT_EQ(w.items.front(), "new.bin");
 }
 
 TEST_F(ProgressCli, OniPackReplaceAndVerifyDrawInATerminal) {
