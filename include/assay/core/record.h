@@ -43,8 +43,10 @@ class RecordCursor {
   [[nodiscard]] constexpr Endian endian() const noexcept { return endian_; }
   [[nodiscard]] constexpr bool overrun() const noexcept { return overrun_; }
 
+  // Always inlined, with take(): a record decode in a hot loop must fold to plain loads (GCC 12
+  // left the cursor out of line in large callers such as the Oni loader: 2x per descriptor).
   template <class T>
-  [[nodiscard]] constexpr T get() noexcept {
+  [[nodiscard]] [[gnu::always_inline]] constexpr T get() noexcept {
     static_assert(std::is_integral_v<T> && sizeof(T) <= 8);
     using U = std::make_unsigned_t<T>;
     U v = 0;
@@ -59,10 +61,10 @@ class RecordCursor {
     }
     return static_cast<T>(v);
   }
-  [[nodiscard]] constexpr std::uint8_t u8() noexcept { return get<std::uint8_t>(); }
-  [[nodiscard]] constexpr std::uint16_t u16() noexcept { return get<std::uint16_t>(); }
-  [[nodiscard]] constexpr std::uint32_t u32() noexcept { return get<std::uint32_t>(); }
-  [[nodiscard]] constexpr std::uint64_t u64() noexcept { return get<std::uint64_t>(); }
+  [[nodiscard]] [[gnu::always_inline]] constexpr std::uint8_t u8() noexcept { return get<std::uint8_t>(); }
+  [[nodiscard]] [[gnu::always_inline]] constexpr std::uint16_t u16() noexcept { return get<std::uint16_t>(); }
+  [[nodiscard]] [[gnu::always_inline]] constexpr std::uint32_t u32() noexcept { return get<std::uint32_t>(); }
+  [[nodiscard]] [[gnu::always_inline]] constexpr std::uint64_t u64() noexcept { return get<std::uint64_t>(); }
   [[nodiscard]] constexpr std::int32_t i32() noexcept { return get<std::int32_t>(); }
   [[nodiscard]] constexpr float f32() noexcept { return std::bit_cast<float>(u32()); }
   // A field whose width is decided by the record's layout (pointer size, index width): 2, 4 or 8.
@@ -79,7 +81,7 @@ class RecordCursor {
  private:
   // Advances by n; false (and overrun) when fewer than n bytes remain. The position still
   // advances so the consumed size a decode asks for is what the size check sees.
-  constexpr bool take(std::size_t n) noexcept {
+  [[gnu::always_inline]] constexpr bool take(std::size_t n) noexcept {
     const bool ok = !overrun_ && range_ok(pos_, n, bytes_.size());
     pos_ += n;
     if (!ok) overrun_ = true;

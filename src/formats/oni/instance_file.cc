@@ -33,7 +33,7 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   f.r_ = ByteReader(bytes, Endian::little, kFormat);
   if (bytes.size() < kHeaderSize)
     return f.error("header", 0, fmt::format("file is 0x{:x} bytes, shorter than the 0x40-byte header", bytes.size()));
-  f.h_ = record_at<FileHeader>(bytes.data());  // the 0x40 bytes are there (checked above)
+  ASSAY_TRY(f.h_, read_record<FileHeader>(f.r_, 0, "header"));
   const FileHeader& h = f.h_;
   // spec: oni.md#oni-3-3
   if (h.version == 0x31335256) return f.error("header", 0x08, "big-endian instance file, not supported");
@@ -57,6 +57,11 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   const std::uint64_t tend = tables_end(h);
   if (tend > bytes.size())
     return f.error("tables", kHeaderSize, fmt::format("descriptors, name directory and template entries end at 0x{:x}, past the file end 0x{:x}", tend, bytes.size()));
+  const std::uint64_t names_at = kHeaderSize + std::uint64_t(h.instance_count) * kDescriptorSize;
+  ASSAY_TRY(f.descriptors_, RecordTable<Descriptor>::open(f.r_, kHeaderSize, h.instance_count, "descriptors"));
+  ASSAY_TRY(f.name_entries_, RecordTable<NameEntry>::open(f.r_, names_at, h.name_count, "name directory"));
+  ASSAY_TRY(f.template_entries_, RecordTable<TemplateEntry>::open(f.r_, names_at + std::uint64_t(h.name_count) * kNameEntrySize,
+                                                                   h.template_count, "template entries"));
   // OniSplit's -create writer stores a .oni data length rounded up to 32 but stops writing at the
   // last real byte (samples/oni/README.md): accept up to 0x1F missing bytes, reading only what is there.
   if (h.version == kVersionVR32 && h.data_offset <= bytes.size() && !range_ok(h.data_offset, h.data_size, bytes.size()) &&
@@ -68,13 +73,6 @@ Result<InstanceFile> InstanceFile::open(ByteView bytes, std::string display) {
   if (!range_ok(h.name_offset, h.name_size, bytes.size()))
     return f.error("name block", 0x28, fmt::format("block 0x{:x}+0x{:x} outside the file (0x{:x} bytes)", h.name_offset, h.name_size, bytes.size()));
   return f;
-}
-
-TemplateEntry InstanceFile::template_entry(std::uint32_t i) const noexcept {
-  // spec: oni.md#oni-3-4: the engine reads them right after the name directory.
-  const std::uint64_t o = kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize +
-                          std::uint64_t(h_.name_count) * kNameEntrySize + i * kTemplateEntrySize;
-  return record_at<TemplateEntry>(r_.data().data() + o);
 }
 
 Result<std::string_view> InstanceFile::name_at(std::uint32_t name_offset, std::uint32_t i) const {

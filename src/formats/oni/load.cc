@@ -299,8 +299,8 @@ std::unique_ptr<LoadedFile> load_by_checksum(const std::filesystem::path& path, 
                                              const LayoutSource& layouts, LoadOptions opt, detail::FileBuffers* reuse) {
   const LayoutSet* set = nullptr;
   std::optional<Error> why;
-  if (bytes.size() >= kHeaderSize) {  // shorter files fail to open below
-    auto r = layouts.for_checksum(record_at<FileHeader>(bytes.data()).checksum);
+  if (auto h = read_record<FileHeader>(ByteReader(bytes, Endian::little, kFormat), 0, "header")) {  // else: fails to open below
+    auto r = layouts.for_checksum(h->checksum);
     if (r) set = *r;
     else why = r.error();
   }

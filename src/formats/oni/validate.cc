@@ -61,9 +61,9 @@ struct Checker {
   // The instance header's id and file id (spec: oni.md#oni-3-9); `file_id` is the first one seen.
   void instance_header(std::uint32_t i, const Descriptor& d, std::string_view nm, ByteView bytes, std::optional<std::uint32_t> expected_id,
                        std::optional<std::uint32_t>& file_id) {
-    // InstanceHeader's two fields as plain loads (see InstanceFile::descriptor: once per instance).
-    const auto id = load<std::uint32_t>(bytes.data(), Endian::little);
-    const auto fid = load<std::uint32_t>(bytes.data() + 4, Endian::little);
+    // The caller checked bytes holds the header (size >= 8); the cursor is bounded to it anyway.
+    RecordCursor c(bytes.first(std::min<std::size_t>(bytes.size(), InstanceHeader::kSize)), Endian::little);
+    const auto [id, fid] = InstanceHeader::decode(c);
     if (id == (i << 8 | 1) && file_id && fid == *file_id) return;  // the common case
     auto lab = [&] { return instance_label(i, d.tag, nm); };
     const std::uint64_t at = f.instance_file_offset(d);

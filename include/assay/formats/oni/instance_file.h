@@ -88,7 +88,8 @@ struct Descriptor {
   [[nodiscard]] bool unnamed() const noexcept { return (flags() & kFlagUnnamed) != 0; }
   [[nodiscard]] bool placeholder() const noexcept { return (flags() & kFlagPlaceholder) != 0; }
   [[nodiscard]] bool duplicate() const noexcept { return (flags() & kFlagDuplicate) != 0; }
-  static constexpr Descriptor decode(RecordCursor& c) { return {c.u32(), c.u32(), c.u32(), c.u32(), c.u32()}; }
+  // Always inlined: read once per instance in the loader's large functions (out of line: 3x).
+  [[gnu::always_inline]] static constexpr Descriptor decode(RecordCursor& c) { return {c.u32(), c.u32(), c.u32(), c.u32(), c.u32()}; }
 };
 
 // spec: oni.md#oni-3-9
@@ -104,7 +105,7 @@ struct TemplateEntry {
 struct NameEntry {
   static constexpr std::size_t kSize = 0x08;
   std::uint32_t index = 0;
-  static constexpr NameEntry decode(RecordCursor& c) {
+  [[gnu::always_inline]] static constexpr NameEntry decode(RecordCursor& c) {
     NameEntry e{c.u32()};
     c.skip(4);
     return e;
@@ -115,7 +116,7 @@ struct NameEntry {
 struct InstanceHeader {
   static constexpr std::size_t kSize = 0x08;
   std::uint32_t id = 0, file_id = 0;
-  static constexpr InstanceHeader decode(RecordCursor& c) { return {c.u32(), c.u32()}; }
+  [[gnu::always_inline]] static constexpr InstanceHeader decode(RecordCursor& c) { return {c.u32(), c.u32()}; }
 };
 
 static_assert(kRecordSizeMatches<FileHeader> && kRecordSizeMatches<Descriptor> && kRecordSizeMatches<TemplateEntry> &&
@@ -123,14 +124,6 @@ static_assert(kRecordSizeMatches<FileHeader> && kRecordSizeMatches<Descriptor> &
 static_assert(FileHeader::kSize == kHeaderSize && Descriptor::kSize == kDescriptorSize &&
               TemplateEntry::kSize == kTemplateEntrySize && NameEntry::kSize == kNameEntrySize &&
               InstanceHeader::kSize == kInstanceHeaderSize);
-
-// A record of T at `p`, whose kSize bytes the caller's checked table or block holds (open()
-// checked it): the decode bounded to those bytes, little-endian, inlined to plain loads.
-template <Record T>
-[[nodiscard]] constexpr T record_at(const std::uint8_t* p) noexcept {
-  RecordCursor c(ByteView(p, T::kSize), Endian::little);
-  return T::decode(c);
-}
 
 class InstanceFile {
  public:
@@ -149,19 +142,11 @@ class InstanceFile {
   // already cut to the file).
   [[nodiscard]] std::uint32_t data_overrun() const noexcept { return data_overrun_; }
 
-  // i < instance_count (open() checked the table lies in the file). Inline: the walk's hot path.
-  [[nodiscard]] Descriptor descriptor(std::uint32_t i) const noexcept {
-    // Descriptor::decode's fields read as plain loads: GCC 12 at -O2 keeps RecordCursor's byte loop
-    // (twice the check's time); record_test-style agreement is pinned in check_records_test.cc.
-    const std::uint64_t o = descriptor_offset(i);
-    return {r_.at_unchecked<std::uint32_t>(o), r_.at_unchecked<std::uint32_t>(o + 4), r_.at_unchecked<std::uint32_t>(o + 8),
-            r_.at_unchecked<std::uint32_t>(o + 12), r_.at_unchecked<std::uint32_t>(o + 16)};
-  }
-  [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept;
-  [[nodiscard]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept {
-    // NameEntry::index as a plain load (see descriptor()).
-    return r_.at_unchecked<std::uint32_t>(kHeaderSize + std::uint64_t(h_.instance_count) * kDescriptorSize + std::uint64_t(i) * kNameEntrySize);
-  }
+  // Descriptor i, i < instance_count (a table open() checked lies in the file; an index outside
+  // stops the program). Always inlined: the walk's hot path (out of line, it was a sixth of `oni check`).
+  [[nodiscard]] [[gnu::always_inline]] Descriptor descriptor(std::uint32_t i) const noexcept { return descriptors_[i]; }
+  [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept { return template_entries_[i]; }
+  [[nodiscard]] [[gnu::always_inline]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept { return name_entries_[i].index; }
   [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + std::uint64_t(i) * kDescriptorSize; }
   // The full name (tag included) of descriptor i; "" when unnamed. Errors: offset past the
   // name block, no NUL before the block's end.
@@ -211,6 +196,9 @@ class InstanceFile {
  private:
   ByteReader r_;
   FileHeader h_;
+  RecordTable<Descriptor> descriptors_;         // spec: oni.md#oni-3-5
+  RecordTable<NameEntry> name_entries_;         // spec: oni.md#oni-3-8
+  RecordTable<TemplateEntry> template_entries_;  // spec: oni.md#oni-3-4: right after the name directory
   std::string display_;
   std::uint32_t data_overrun_ = 0;
 };
