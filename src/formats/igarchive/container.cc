@@ -27,7 +27,7 @@ class IgArchiveContainer final : public Container {
     for (const iga::FileEntry& f : archive_.files()) {
       Entry e;
       e.name = std::string(f.name);
-      e.path = std::string(f.name);  // extract writes the logical name (iga::extract_all)
+      e.path = std::string(f.name);  // extract writes the logical name (iga::write_member)
       e.offset = f.offset;
       e.size = f.length;
       e.stored_size = stored_size(f);
