@@ -211,17 +211,36 @@ Json list_json(const Container& c, const std::vector<std::string>& globs) {
   return j;
 }
 
+namespace {
+
+// Length of a rule id ("V13", "R5", "D5": 1-4 capitals then digits) at the start of `s`; 0 if none.
+std::size_t rule_id_length(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && std::isupper(static_cast<unsigned char>(s[n]))) ++n;
+  std::size_t k = n;
+  while (k < s.size() && std::isdigit(static_cast<unsigned char>(s[k]))) ++k;
+  return n >= 1 && n <= 4 && k > n ? k : 0;
+}
+
+// The rule id a message names (docs/cli.md#json): "V13: ..." at its start (Warriors, Oni) or
+// "... (R5)" at its end (RenderWare).
+std::optional<std::string> rule_id(std::string_view m) {
+  if (const std::size_t k = rule_id_length(m); k > 0 && k < m.size() && m[k] == ':') return std::string(m.substr(0, k));
+  const std::size_t open = m.rfind('(');
+  if (open != std::string_view::npos && m.back() == ')') {
+    const std::string_view id = m.substr(open + 1, m.size() - open - 2);
+    if (!id.empty() && rule_id_length(id) == id.size()) return std::string(id);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Json problem_json(const Diagnostic& d) {
   Json j;
   j["severity"] = to_string(d.severity);
-  // A rule id at the start of the message ("V13: ...", "R1: ...", "D5: ...").
   const std::string& m = d.where.message;
-  std::size_t n = 0;
-  while (n < m.size() && std::isupper(static_cast<unsigned char>(m[n]))) ++n;
-  std::size_t k = n;
-  while (k < m.size() && std::isdigit(static_cast<unsigned char>(m[k]))) ++k;
-  const bool coded = n >= 1 && n <= 4 && k > n && k < m.size() && m[k] == ':';
-  j["code"] = coded ? Json(m.substr(0, k)) : Json(nullptr);
+  j["code"] = opt_json(rule_id(m));
   j["structure"] = d.where.structure;
   j["offset"] = d.where.offset == kNoOffset ? Json(nullptr) : Json(d.where.offset);
   j["message"] = m;

@@ -190,24 +190,12 @@ const std::vector<KnownViolation>& known_violations() {
       {"replace", "$.entries", "is not of type", "warriors replace: entries is the entry count; entry_count"},
       {"add", "$.entries", "is not of type", "warriors add: entries is the entry count; entry_count"},
       {"remove", "$.entries", "is not of type", "warriors remove: entries is the entry count; entry_count"},
-      // renderware (src/formats/renderware: messages end with the rule, "... (R5)"; problem_json
-      // in src/core/container.cc takes a code only from the start, "R5: ...")
-      {"verify", "$.files[].problems[].code", "names rule R", "renderware: a problem's code is null; the rule id ends its message"},
       // renderware (src/formats/renderware/edit.cc, tools/assay/family_renderware.cc)
       {"replace", "$.changes[].format", "is not one of", "renderware replace: a change's format is the texel format; pixel_format"},
       {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},
       {"rw-tree", "$", "missing 'problems'", "rw tree --json: the walk's diagnostics go to stderr only; a problems list"},
       {"rw-tree", "$.sections[].name", "empty string", "rw tree --json: an unknown section id has name \"\"; null"},
       {"rw-tree", "$.file", "without file_bytes", "rw tree --json prints with its own dump (replace), not core dump_json: no file_bytes"},
-      // igz (tools/assay/family_igz.cc: diagnostic_json instead of problem_json)
-      {"igz-dump", "$.problems[]", "missing 'code'", "igz dump --json: problems without code; problem_json"},
-      // oni (tools/assay/family_oni.cc)
-      {"oni-check", "$", "missing 'format'", "oni check --json: no format; \"oni\""},
-      {"oni-check", "$", "missing 'problems'", "oni check --json: diagnostics -> problems (problem_json + file)"},
-      {"oni-check", "$.diagnostics", "not allowed", "oni check --json: diagnostics -> problems"},
-      {"oni-check", "$.levels[].problems", "is not of type", "oni check --json: a level's problems is a count; the list"},
-      {"oni-check", "$.diagnostics[].structure", "empty string", "oni check --json: structure \"\"; null"},
-      {"oni-check", "$.diagnostics[].file", "empty string", "oni check --json: file \"\" for the set; null"},
   };
   return list;
 }

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "assay/container.h"
 #include "schema.h"
 #include "testing/testing.h"
 
@@ -86,6 +87,29 @@ TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   p["message"] = "V13: hash order";
   testing::check_problem_codes(p, errors);
   EXPECT_EQ(errors.size(), 1u);
+}
+
+// problem_json's code is the rule id the message names, at its start ("V13: ...", Warriors and Oni)
+// or at its end ("... (R5)", RenderWare's messages); anything else in parentheses is no rule.
+TEST(ContainerSchema, ProblemCodeFromEitherEndOfTheMessage) {
+  auto code = [](const std::string& message) {
+    return problem_json({Severity::warning, make_error("renderware", "Texture Native", 0x40, message)})["code"];
+  };
+  EXPECT_EQ(code("D5: entry lies past the WAD's end"), "D5");
+  EXPECT_EQ(code("body of 96 bytes runs past the end of the data at 0x2c (R1)"), "R1");
+  EXPECT_EQ(code("frame 3 out of range (2 frames, 1 geometries) (R20)"), "R20");
+  EXPECT_EQ(code("(ABCD12)"), "ABCD12");
+  EXPECT_TRUE(code("padding of 4 bytes (R5) follows").is_null());    // not at the end
+  EXPECT_TRUE(code("a tail of 12 bytes (0x20)").is_null());          // a number, not a rule
+  EXPECT_TRUE(code("unknown section (ABCDE1)").is_null());           // five capitals
+  EXPECT_TRUE(code("mip levels (R)").is_null());                     // no digits
+  EXPECT_TRUE(code("raster (r5)").is_null());                        // lower case
+  EXPECT_TRUE(code("no rule here)").is_null());                      // no opening parenthesis
+  EXPECT_TRUE(code("()").is_null());
+  // check_problem_codes agrees with what problem_json now writes for an "(R5)" message.
+  std::vector<std::string> errors;
+  testing::check_problem_codes(problem_json({Severity::error, make_error("renderware", "Struct", 8, "x (R5)")}), errors);
+  EXPECT_TRUE(errors.empty());
 }
 
 // Every subschema of every docs/schema file uses only the validator's keywords, every $ref names

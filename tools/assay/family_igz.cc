@@ -2,6 +2,7 @@
 // --igz-pointer-size reading option for platforms whose pointer size is not established.
 #include <iostream>
 
+#include "assay/container.h"
 #include "assay/formats/igz/report.h"
 #include "cli.h"
 
@@ -32,7 +33,7 @@ int do_dump(Cli& cli, const DumpArgs& a) {
   Json problems = Json::array();
   for (const auto& d : diags.items()) {
     if (d.severity == Severity::note) continue;
-    if (a.json) problems.push_back(diagnostic_json(d));
+    if (a.json) problems.push_back(problem_json(d));
     else std::fprintf(stderr, "%s: %s\n", in->name.c_str(), diagnostic_text(d).c_str());
   }
   if (a.json) {

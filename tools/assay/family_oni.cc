@@ -2,8 +2,11 @@
 // --layouts/--exe/--textures reading options. Library calls only (src/formats/oni).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
+#include <map>
 
+#include "assay/container.h"
 #include "assay/formats/oni/oni.h"
 #include "cli.h"
 
@@ -36,21 +39,28 @@ void add_check(Cli& cli, CLI::App& oni) {
     if (!rep) return cli.fail(report(rep.error()));
     rep->diags.append(lw);
     if (a->json) {
+      // Each problem names its file (null for the set); a level lists those of files named as its
+      // own (level<N>_*.dat: the loaded ones and those left out, e.g. for a colliding file id).
+      Json problems = Json::array();
+      std::map<unsigned, Json> by_level;
+      for (const auto& d : rep->diags.items()) {
+        Json j = problem_json(d);
+        j["file"] = d.where.file.empty() ? Json(nullptr) : Json(d.where.file);
+        if (auto n = parse_level_file_name(std::filesystem::path(d.where.file).filename().string()))
+          by_level[n->level].push_back(j);
+        problems.push_back(std::move(j));
+      }
       Json levels = Json::array();
       for (const auto& l : rep->levels)
-        levels.push_back({{"file", l.files.empty() ? "" : l.files[0]}, {"files", l.files}, {"level", l.level}, {"instances", l.instances},
-                          {"placeholders", l.placeholders}, {"links", l.links},
+        levels.push_back({{"file", l.files.empty() ? Json(nullptr) : Json(l.files[0])}, {"files", l.files}, {"level", l.level},
+                          {"instances", l.instances}, {"placeholders", l.placeholders}, {"links", l.links},
                           {"into_level0", l.into_level0 ? Json(*l.into_level0) : Json(nullptr)}, {"unresolved", l.unresolved},
-                          {"problems", l.problems}});
-      Json diags = Json::array();
-      for (const auto& d : rep->diags.items()) {
-        Json j = diagnostic_json(d);
-        j["file"] = d.where.file;
-        diags.push_back(j);
-      }
-      print_json({{"levels", levels},
+                          {"errors", l.problems},
+                          {"problems", by_level.count(l.level) ? by_level[l.level] : Json::array()}});
+      print_json({{"format", "oni"},
+                  {"levels", levels},
                   {"all", {{"levels", rep->levels.size()}, {"instances", rep->instances}, {"links", rep->links}, {"hash", rep->hash}}},
-                  {"diagnostics", diags}});
+                  {"problems", problems}});
     } else {
       for (const auto& d : rep->diags.items())
         if (d.severity != Severity::note)

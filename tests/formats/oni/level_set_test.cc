@@ -268,7 +268,7 @@ TEST(OniLevelSet, CheckCli) {
   EXPECT_EQ(j["levels"][0]["links"], 5);
   EXPECT_TRUE(j["levels"][0]["into_level0"].is_null());
   EXPECT_EQ(j["levels"][0]["unresolved"], 1);
-  EXPECT_EQ(j["levels"][0]["problems"], 0);
+  EXPECT_EQ(j["levels"][0]["errors"], 0);
   EXPECT_EQ(j["levels"][1]["into_level0"], 2);
   EXPECT_EQ(j["levels"][1]["links"], 9);
   EXPECT_EQ(j["all"]["levels"], 2);
@@ -284,7 +284,14 @@ TEST(OniLevelSet, CheckCli) {
   s.patch_instance("level1_X.dat", 2, 0x20, test::link_to(77));
   auto bad = run_cli("oni check " + shell_quote(s.dir.path().string()) + " --json");
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_EQ(nlohmann::json::parse(bad.out)["levels"][1]["problems"], 1);
+  const auto bad_json = nlohmann::json::parse(bad.out);
+  EXPECT_EQ(bad_json["levels"][1]["errors"], 1);
+  // The level's problems list holds that error, naming the patched file (and not level 0).
+  std::size_t errors_in_1 = 0;
+  for (const auto& p : bad_json["levels"][1]["problems"])
+    errors_in_1 += p["severity"] == "error" && p["file"] == "level1_X.dat";
+  EXPECT_EQ(errors_in_1, 1u) << bad_json["levels"][1]["problems"].dump();
+  for (const auto& p : bad_json["levels"][0]["problems"]) EXPECT_NE(p["severity"], "error") << p.dump();
   auto bad_text = run_cli("oni check " + shell_quote(s.dir.path().string()));
   EXPECT_NE(bad_text.out.find("level1_X.dat: error: oni: instance[2] ZLST ZLSTlist at 0x"), std::string::npos) << bad_text.out;
   EXPECT_NE(bad_text.out.find("link to missing index 77"), std::string::npos);
