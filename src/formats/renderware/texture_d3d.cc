@@ -203,7 +203,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
         return texture_error(tex, s_abs + pos,
                              fmt::format("level {}: {} x {} {} needs {} bytes but {} are stored", i, lv.width,
                                          lv.height, to_string(tex.format), expect, size));
-      lv.data = s.body.subspan(pos, size);
+      ASSAY_TRY(lv.data, body.bytes(pos, size, "texture level"));  // R15 rule above; the read is checked here
       lv.offset = s_abs + pos;
       if (f == 0) tex.levels.push_back(lv);
       pos += size;
