@@ -176,20 +176,6 @@ namespace assay::testing {
 
 const std::vector<KnownViolation>& known_violations() {
   static const std::vector<KnownViolation> list = {
-      // warriors (src/formats/warriors/format.cc)
-      {"info", "$.entries", "is not of type", "warriors info (disc): entries is the entry count; call it entry_count"},
-      {"list", "$.entries[].group", "below the minimum", "warriors list (flat chunk container): group is -1; null"},
-      {"warriors-classify", "$.entries", "is not of type", "warriors classify: entries is the entry count; entry_count"},
-      {"warriors-load", "$.format", "is not one of", "warriors load: format is the loader (flat|grouped); \"warriors\", the loader in \"container\""},
-      {"warriors-load", "$", "missing 'container'", "warriors load: the loader goes in container (as list prints it)"},
-      {"warriors-load", "$.chunk_records[].group", "below the minimum", "warriors load: group -1 in a flat container; null"},
-      {"warriors-load", "$.entry", "missing 'path'", "warriors load DISC::NAME: entry lacks path (list's path of the entry)"},
-      {"warriors-load", "$.entry", "missing 'stored_size'", "warriors load DISC::NAME: entry lacks stored_size"},
-      {"warriors-load", "$", "missing 'problems'", "warriors load: diagnostics -> problems (problem_json, with code)"},
-      {"warriors-load", "$.diagnostics", "not allowed", "warriors load: diagnostics -> problems"},
-      {"replace", "$.entries", "is not of type", "warriors replace: entries is the entry count; entry_count"},
-      {"add", "$.entries", "is not of type", "warriors add: entries is the entry count; entry_count"},
-      {"remove", "$.entries", "is not of type", "warriors remove: entries is the entry count; entry_count"},
       // renderware (src/formats/renderware/edit.cc, tools/assay/family_renderware.cc)
       {"replace", "$.changes[].format", "is not one of", "renderware replace: a change's format is the texel format; pixel_format"},
       {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},

@@ -375,6 +375,7 @@ TEST_F(SchemaVerbs, WarriorsClassify) {
     const json doc = run_json("warriors classify --json " + disc, 0);
     ledger.check(doc, "warriors classify --json " + disc);
     EXPECT_EQ(doc["format"], "warriors");
+    EXPECT_EQ(doc["entry_count"], list["entries"].size());
     for (const auto& [kind, n] : doc["counts"].items()) {
       EXPECT_EQ(n.get<std::uint64_t>(), count[kind]) << kind;
       EXPECT_EQ(doc["bytes"][kind].get<std::uint64_t>(), bytes[kind]) << kind;
@@ -393,6 +394,13 @@ TEST_F(SchemaVerbs, WarriorsLoad) {
   ASSERT_EQ(lev["chunk_records"].size(), lev_list["entries"].size());
   for (std::size_t i = 0; i < lev_list["entries"].size(); ++i)
     EXPECT_EQ(lev["chunk_records"][i]["offset"], lev_list["entries"][i]["header_offset"]);
+  // A level file is a flat container (spec: warriors.md#wr-5-3): no chunk has a group.
+  EXPECT_EQ(lev["container"], "flat");
+  EXPECT_EQ(lev_list["container"], "flat");
+  for (std::size_t i = 0; i < lev_list["entries"].size(); ++i) {
+    EXPECT_TRUE(lev["chunk_records"][i]["group"].is_null());
+    EXPECT_TRUE(lev_list["entries"][i]["group"].is_null());
+  }
   // Disc entries by hash (DISC::0xHASH): a resource (flat), a pack (grouped), a world part
   // (not a container: a warning, the load stops with an error, exit 1).
   const json disc = run_json("list --json " + q("warriors"), 0);
@@ -411,7 +419,10 @@ TEST_F(SchemaVerbs, WarriorsLoad) {
     EXPECT_EQ(doc["entry"]["index"], listed["index"]);
     EXPECT_EQ(doc["entry"]["offset"], listed["offset"]);
     EXPECT_EQ(doc["entry"]["size"], listed["size"]);
-    EXPECT_EQ(doc.value("container", doc["format"]), c.loader);  // "format" until the loader moves to "container"
+    EXPECT_EQ(doc["entry"]["path"], listed["path"]);
+    EXPECT_EQ(doc["entry"]["stored_size"], listed["stored_size"]);
+    EXPECT_EQ(doc["format"], "warriors");
+    EXPECT_EQ(doc["container"], c.loader);
     EXPECT_EQ(doc.contains("error"), c.exit == 1);
     EXPECT_EQ(doc.contains("warning"), c.exit == 1);
   }

@@ -28,13 +28,13 @@ void print_counts(const Json& j) {
     if (it.value().get<std::uint64_t>() != 0)
       std::cout << fmt::format("{:<18} {:>7}  {:>14} bytes\n", it.key(), it.value().get<std::uint64_t>(),
                                j["bytes"][it.key()].get<std::uint64_t>());
-  std::cout << fmt::format("{:<18} {:>7}\n", "total", j["entries"].get<std::uint64_t>());
+  std::cout << fmt::format("{:<18} {:>7}\n", "total", j["entry_count"].get<std::uint64_t>());
 }
 
 void print_load(const Json& j) {
   if (j.contains("entry")) std::cout << "entry: " << j["entry"].dump() << '\n';
   if (j.contains("warning")) std::cout << "warning: " << j["warning"].get<std::string>() << '\n';
-  std::cout << "format: " << j["format"].get<std::string>() << "\nchunks: " << j["chunks"] << '\n';
+  std::cout << "container: " << j["container"].get<std::string>() << "\nchunks: " << j["chunks"] << '\n';
   for (const auto& c : j["chunk_counts"])
     std::cout << fmt::format("  0x{:02X} {:<26} {}\n", c["type"].get<unsigned>(), c["name"].get<std::string>(),
                              c["count"].get<std::uint64_t>());
@@ -47,8 +47,9 @@ void print_load(const Json& j) {
   std::cout << "stored: " << j["stored"].size() << '\n';
   for (const auto& s : j["stored"]) std::cout << "  " << s.dump() << '\n';
   std::cout << "trailing bytes: " << j["trailing"] << '\n';
-  for (const auto& d : j["diagnostics"])
-    std::cout << d["severity"].get<std::string>() << ": " << d["structure"].get<std::string>() << ": "
+  for (const auto& d : j["problems"])
+    std::cout << d["severity"].get<std::string>() << ": "
+              << (d["structure"].is_null() ? std::string() : d["structure"].get<std::string>() + ": ")
               << d["message"].get<std::string>() << '\n';
   if (j.contains("error"))
     std::cout << "error: " << j["error"]["message"].get<std::string>()

@@ -97,7 +97,7 @@ class ChunkContainer final : public FormatContainer {
       e.kind = "chunk";
       e.nested = true;
       e.details = {{"file", e.path},
-                   {"group", c.group},
+                   {"group", c.group < 0 ? Json(nullptr) : Json(c.group)},  // null: a flat container
                    {"type", c.header.type},
                    {"type_name", wr::chunk_type_name(c.header.type)},
                    {"header_offset", c.offset},

@@ -279,7 +279,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
               {"input", in.name},
               {"output", req.in_place ? out_dir_file.parent_path().string() : req.output.string()},
               {"in_place", req.in_place},
-              {"entries", (dir.size() - kDirHeaderSize) / kDirRowSize},
+              {"entry_count", (dir.size() - kDirHeaderSize) / kDirRowSize},
               {"wad_bytes", wad_size},
               {"changes", std::move(changes)}};
 }

@@ -57,13 +57,16 @@ Json header_json(const ContainerHeader& h) {
   return Json{{"count", h.count}, {"size", h.size}, {"zero", h.zero}, {"id", h.id}};
 }
 
+// A chunk's group: null in a flat container (the record's -1).
+Json group_json(std::int32_t group) { return group < 0 ? Json(nullptr) : Json(group); }
+
 unsigned thread_count(const ReadOptions& opt) { return opt.threads ? opt.threads : default_threads(); }
 
 // ---- info / list ----
 Result<Json> info(const Input& in, const ReadOptions& opt) {
   if (looks_like_disc(in)) {
     ASSAY_TRY(DiscCtx c, open_disc(in, opt));
-    Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entries", c.disc.count()},
+    Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entry_count", c.disc.count()},
            {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
     if (std::string t = c.disc.wad_truncation(); !t.empty()) j["warning"] = t;  // verify: an error
     return j;
@@ -84,7 +87,7 @@ Result<Json> list_container(const Input& in) {
   if (r.error) return *r.error;
   Json entries = Json::array();
   for (const auto& c : r.chunks)
-    entries.push_back({{"index", c.index}, {"group", c.group}, {"type", c.header.type},
+    entries.push_back({{"index", c.index}, {"group", group_json(c.group)}, {"type", c.header.type},
                        {"type_name", chunk_type_name(c.header.type)}, {"offset", c.offset},
                        {"size", c.header.size}, {"id", c.header.id}, {"name", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)},
                        {"file", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)}, {"kind", chunk_type_name(c.header.type)}});
@@ -274,12 +277,13 @@ Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
     counts[std::string(to_string(static_cast<EntryKind>(k)))] = count[k];
     sizes[std::string(to_string(static_cast<EntryKind>(k)))] = bytes[k];
   }
-  return Json{{"format", kFormat}, {"entries", n}, {"counts", counts}, {"bytes", sizes}};
+  return Json{{"format", kFormat}, {"entry_count", n}, {"counts", counts}, {"bytes", sizes}};
 }
 
 Json load_result_json(const LoadResult& r, std::uint64_t base) {
   Json j;
-  j["format"] = to_string(r.shape);
+  j["format"] = kFormat;
+  j["container"] = to_string(r.shape);  // the loader (as list's "container")
   j["ok"] = r.ok();
   j["header"] = header_json(r.header);
   j["chunks"] = r.chunks.size();
@@ -290,7 +294,7 @@ Json load_result_json(const LoadResult& r, std::uint64_t base) {
   j["chunk_counts"] = counts;
   Json records = Json::array();  // spec: #wr-5-4 step 3: one record per chunk
   for (const auto& c : r.chunks)
-    records.push_back({{"index", c.index}, {"group", c.group}, {"offset", base + c.offset}, {"type", c.header.type},
+    records.push_back({{"index", c.index}, {"group", group_json(c.group)}, {"offset", base + c.offset}, {"type", c.header.type},
                        {"size", c.header.size}, {"zero", c.header.zero}, {"id", c.header.id}, {"stream_read", c.stream_read}});
   j["chunk_records"] = records;
   if (r.shape == ContainerShape::grouped) {
@@ -345,13 +349,12 @@ Json load_result_json(const LoadResult& r, std::uint64_t base) {
   j["stored"] = stored;
   j["consumed"] = r.consumed;
   j["trailing"] = r.trailing;
-  Json diags = Json::array();
-  for (const auto& d : r.diags.items())
-    diags.push_back({{"severity", to_string(d.severity)},
-                     {"structure", d.where.structure},
-                     {"offset", d.where.offset == kNoOffset ? Json(nullptr) : Json(base + d.where.offset)},
-                     {"message", d.where.message}});
-  j["diagnostics"] = diags;
+  Json problems = Json::array();  // docs/cli.md#json: offsets absolute in the file given
+  for (Diagnostic d : r.diags.items()) {
+    if (d.where.offset != kNoOffset) d.where.offset += base;
+    problems.push_back(problem_json(d));
+  }
+  j["problems"] = std::move(problems);
   if (r.error) {
     const Error& e = *r.error;
     j["error"] = {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
@@ -385,8 +388,10 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
   const std::string* name = c.names.find(e->hash);
   const EntryKind kind = classify_entry(bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
   Json j = load_result_json(load_container(bytes, table, lo), e->offset);
-  j["entry"] = {{"index", e->index}, {"hash", e->hash}, {"name", name ? Json(*name) : Json(nullptr)},
-                {"offset", e->offset}, {"size", e->size}, {"kind", to_string(kind)}};
+  // As list shows the entry (entry.json); the first row of a hash is the one found (no "<index>_").
+  j["entry"] = {{"index", e->index}, {"name", name ? Json(*name) : Json(nullptr)}, {"path", entry_file_name(*e, c.names)},
+                {"offset", e->offset}, {"size", e->size}, {"stored_size", e->size}, {"kind", to_string(kind)},
+                {"hash", e->hash}};
   if (!is_container(kind))
     j["warning"] = fmt::format("entry kind is {}, not a resource or pack (spec: warriors.md#wr-5-3)", to_string(kind));
   return j;

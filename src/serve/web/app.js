@@ -318,7 +318,7 @@ async function trace(path) {
   $('trace').textContent = 'loading …';
   try {
     const j = await getJson('warriors', { path });
-    const parts = [el('div', { class: j.ok ? '' : 'err', text: `${j.file}: ${j.format} loader, ${j.ok ? 'loaded' : 'failed'} · ${j.chunks} chunks` })];
+    const parts = [el('div', { class: j.ok ? '' : 'err', text: `${j.file}: ${j.container} loader, ${j.ok ? 'loaded' : 'failed'} · ${j.chunks} chunks` })];
     if (j.error) parts.push(el('div', { class: 'err' }, 'error: ' + j.error.message + ' at ', el('a', { text: hex(j.error.offset || 0), onclick: () => showHex(path, j.error.offset || 0) })));
     if (j.chunk_stack) parts.push(el('div', { text: 'chunk stack (bottom first)' }), el('ul', { class: 'plain' }, ...j.chunk_stack.map((c) => el('li', { text: JSON.stringify(c) }))));
     if (j.chunk_counts) parts.push(el('div', { text: 'chunk counts' }), el('ul', { class: 'plain' }, ...j.chunk_counts.map((c) => el('li', { text: `${hex(c.type)} ${c.name}: ${c.count}` }))));

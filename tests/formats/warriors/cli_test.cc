@@ -66,7 +66,7 @@ TEST_F(WarriorsCli, ClassifyCounts) {
   EXPECT_EQ(j["counts"]["pack"], 1);
   EXPECT_EQ(j["counts"]["world_part"], 1);
   for (const auto& [k, n] : want) EXPECT_EQ(j["counts"][k], n) << k;
-  EXPECT_EQ(j["entries"], entries.size());
+  EXPECT_EQ(j["entry_count"], entries.size());
 }
 
 TEST_F(WarriorsCli, ExtractBytesEqual) {
@@ -101,7 +101,8 @@ TEST_F(WarriorsCli, ExtractBytesEqual) {
 
 TEST_F(WarriorsCli, LoadEntries) {
   auto lev = run_json("warriors load --json " + shell_quote(disc + ":level1.lev"));
-  EXPECT_EQ(lev["format"], "flat");
+  EXPECT_EQ(lev["format"], "warriors");
+  EXPECT_EQ(lev["container"], "flat");
   EXPECT_EQ(lev["chunks"], 18);
   EXPECT_TRUE(lev["chunk_stack"].empty());
   ASSERT_EQ(lev["objects"].size(), 1u);
@@ -109,7 +110,7 @@ TEST_F(WarriorsCli, LoadEntries) {
   EXPECT_EQ(lev["stored"].size(), 2u);
   EXPECT_EQ(lev["trailing"], 0);
   auto pak = run_json("warriors load --json " + shell_quote(disc + ":0xa564c2ad"));
-  EXPECT_EQ(pak["format"], "grouped");
+  EXPECT_EQ(pak["container"], "grouped");
   ASSERT_EQ(pak["chunk_stack"].size(), 2u);
   EXPECT_EQ(pak["chunk_stack"][0]["type"], 0x41);  // bottom first: the model
   EXPECT_EQ(pak["chunk_stack"][1]["type"], 0x0B);
@@ -206,7 +207,7 @@ TEST_F(WarriorsCli, PackContainerVerb) {
   ByteBuffer p = assay::testing::read_file(pak);
   EXPECT_TRUE(check_exact_pack(p).exact);
   auto j = run_json("warriors load --json " + shell_quote(pak));
-  EXPECT_EQ(j["format"], "grouped");
+  EXPECT_EQ(j["container"], "grouped");
   EXPECT_EQ(j["chunk_stack"].size(), 2u);
   auto id = run_json("identify --json " + shell_quote(pak) + " " + shell_quote(res));
   EXPECT_EQ(id["files"][0]["format"], "warriors");
@@ -223,7 +224,7 @@ TEST_F(WarriorsCli, IsoDiscWorksEndToEnd) {
   auto v = run_json("verify --json " + shell_quote(iso));
   EXPECT_EQ(v["files"][0]["errors"], 0);
   auto l = run_json("warriors load --json " + shell_quote(iso + ":global.pak"));
-  EXPECT_EQ(l["format"], "grouped");
+  EXPECT_EQ(l["container"], "grouped");
 }
 
 }  // namespace
