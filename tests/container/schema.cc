@@ -179,9 +179,6 @@ const std::vector<KnownViolation>& known_violations() {
       // renderware (src/formats/renderware/edit.cc, tools/assay/family_renderware.cc)
       {"replace", "$.changes[].format", "is not one of", "renderware replace: a change's format is the texel format; pixel_format"},
       {"add", "$.changes[].format", "is not one of", "renderware add: a change's format is the texel format; pixel_format"},
-      {"rw-tree", "$", "missing 'problems'", "rw tree --json: the walk's diagnostics go to stderr only; a problems list"},
-      {"rw-tree", "$.sections[].name", "empty string", "rw tree --json: an unknown section id has name \"\"; null"},
-      {"rw-tree", "$.file", "without file_bytes", "rw tree --json prints with its own dump (replace), not core dump_json: no file_bytes"},
   };
   return list;
 }

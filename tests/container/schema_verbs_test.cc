@@ -292,6 +292,24 @@ TEST_F(SchemaVerbs, RwTree) {
   ledger.check(unknown, "rw tree --json unknown.dff");
   ASSERT_EQ(unknown["sections"].size(), 1u);
   EXPECT_EQ(unknown["sections"][0]["id"], 0x7777);
+  EXPECT_TRUE(unknown["sections"][0]["name"].is_null());
+  // ... and a note of rule R22 (spec: renderware.md: an unknown id is walked as raw) at offset 0.
+  ASSERT_EQ(unknown["problems"].size(), 1u) << unknown["problems"].dump();
+  EXPECT_EQ(unknown["problems"][0]["severity"], "note");
+  EXPECT_EQ(unknown["problems"][0]["code"], "R22");
+  EXPECT_EQ(unknown["problems"][0]["offset"], 0);
+  // 16 zero bytes after the stream: padding, a note of rule R5 where the stream ends.
+  bytes = testing::read_file(at("rw_model.dff"));
+  const std::size_t model_size = bytes.size();
+  bytes.resize(model_size + 16, 0);
+  testing::write_file(dir / "padded.dff", bytes);
+  const json padded = run_json("rw tree --json " + quote_path(dir / "padded.dff"), 0);
+  ledger.check(padded, "rw tree --json padded.dff");
+  EXPECT_EQ(padded["stream_end"], model_size);
+  EXPECT_EQ(padded["padding"], 16);
+  ASSERT_EQ(padded["problems"].size(), 1u) << padded["problems"].dump();
+  EXPECT_EQ(padded["problems"][0]["code"], "R5");
+  EXPECT_EQ(padded["problems"][0]["offset"], model_size);
   // A file name that is not UTF-8 (docs/cli.md#escaping): U+FFFD in `file`, its bytes beside.
   const std::string bad = "bad\xFFname.dff";
   fs::copy_file(at("rw_model.dff"), dir / bad);
@@ -305,7 +323,10 @@ TEST_F(SchemaVerbs, RwTree) {
   const json cut = run_json("rw tree --json " + quote_path(dir / "cut.dff"), 1);
   ledger.check(cut, "rw tree --json cut.dff");
   EXPECT_TRUE(cut["sections"].empty());
-  EXPECT_TRUE(cut.contains("error"));
+  // The error names rule R1 (a body past the end of the data) at the clump's header, offset 0.
+  ASSERT_TRUE(cut["error"].is_object()) << cut.dump();
+  EXPECT_NE(cut["error"]["message"].get<std::string>().find("(R1)"), std::string::npos) << cut["error"].dump();
+  EXPECT_EQ(cut["error"]["offset"], 0);
 }
 
 // Non-UTF-8 file names through every verb that prints the name (docs/cli.md#escaping): the

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include "assay/container.h"
+#include "assay/core/text.h"
 #include "assay/formats/renderware/walker.h"
 #include "cli.h"
 
@@ -17,9 +19,10 @@ struct TreeArgs {
 };
 
 Json section_json(const rw::Section& s) {
+  const std::string_view name = rw::section_name(s.header.type);
   return {{"offset", s.offset},
           {"id", s.header.type},
-          {"name", std::string(rw::section_name(s.header.type))},
+          {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},  // null: an id assay does not know
           {"size", s.header.size},
           {"stamp", s.header.stamp},
           {"version", rw::decode_stamp_raw(s.header.stamp).str()},
@@ -29,7 +32,14 @@ Json section_json(const rw::Section& s) {
           {"children", s.child_count}};
 }
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+// Core's dump (docs/cli.md#escaping: a string that is not UTF-8 gets a "<key>_bytes" sibling).
+std::string dump(const Json& j) { return dump_json(normalise_json(j)); }
+
+// Where a failed walk stopped, as `warriors load` prints it: {"message", "offset"}.
+Json error_json(const Error& e) {
+  return {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
+          {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
+}
 
 // Sections are printed as the walk reaches them; nothing is kept (spec: renderware.md#rw-real
 // "Memory"). A plain file is walked by rw::walk_file, which drops the pages behind the walk.
@@ -40,12 +50,18 @@ int do_tree(const TreeArgs& a) {
   if (!in) return report(in.error());
   const std::string name = plain ? a.file : in->name;
   std::size_t errors = 0;
+  Json problems = Json::array();  // --json: the walk's diagnostics, printed after the sections
   const DiagSink diag = [&](Diagnostic d) {
     errors += d.severity == Severity::error;
-    std::fprintf(stderr, "%s: %s\n", name.c_str(), diagnostic_text(d).c_str());
+    if (a.json) problems.push_back(problem_json(d));
+    else std::fprintf(stderr, "%s: %s\n", name.c_str(), diagnostic_text(d).c_str());
   };
   bool first = true;
-  if (a.json) std::cout << "{\"format\": \"renderware\", \"file\": " << dump(Json(name)) << ", \"sections\": [";
+  if (a.json) {
+    std::string head = dump(Json{{"format", "renderware"}, {"file", name}});  // {"format":...,"file":...[,"file_bytes"]}
+    head.pop_back();
+    std::cout << head << ", \"sections\": [";
+  }
   const rw::SectionVisitor print = [&](const rw::Section& s) {
     if (a.json) {
       std::cout << (first ? "\n  " : ",\n  ") << dump(section_json(s));
@@ -62,8 +78,8 @@ int do_tree(const TreeArgs& a) {
     std::cout << "\n]";
     if (w) std::cout << fmt::format(", \"stream_end\": {}, \"padding\": {}, \"max_depth\": {}", w->stream_end,
                                     w->padding, w->max_depth);
-    else std::cout << ", \"error\": " << dump(Json(w.error().str()));
-    std::cout << "}\n";
+    else std::cout << ", \"error\": " << dump(error_json(w.error()));
+    std::cout << ", \"problems\": " << dump(problems) << "}\n";
   } else if (w && w->padding) {
     std::cout << fmt::format("{:08x}  ({} bytes of zero padding)\n", w->stream_end, w->padding);
   }
