@@ -115,6 +115,12 @@ TEST_F(SchemaVerbs, EditVerbsOfEveryFamily) {
     } else {
       EXPECT_FALSE(entry_named(after, c.name).is_null());
       if (c.family == "igarchive") EXPECT_EQ(entry_named(after, c.name)["size"], hello.size());
+      // The PNG of a PAL4 texture goes back into its own native (docs/textures.md): the texel
+      // format is pixel_format, `format` stays the family.
+      if (c.family == "renderware" && c.verb == "replace") {
+        EXPECT_EQ(doc["changes"][0]["pixel_format"], "PAL4");
+        EXPECT_FALSE(doc["changes"][0].contains("format"));
+      }
     }
   }
   // Families and verbs that refuse: exit 2 and no JSON on stdout (the message is on stderr).

@@ -247,7 +247,7 @@ Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& 
     if (next_job < jobs.size() && jobs[next_job].change == k) {
       const Job& j = jobs[next_job++];
       c["platform"] = std::string(platform_name(j.spec.platform));
-      c["format"] = std::string(to_string(j.spec.format));
+      c["pixel_format"] = std::string(to_string(j.spec.format));  // the texel format ("format" is the family)
       c["width"] = j.image.width;
       c["height"] = j.image.height;
       c["mips"] = detail::level_count(j.spec, j.image.width, j.image.height);

@@ -382,7 +382,9 @@ TEST(TextureImportCli, ReplaceAddAndOptions) {
   auto r = run_cli("replace " + in + " -o " + shell_quote((dir / "out.txd").string()) + " tex=" + a + " --dither 0.5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json j = Json::parse(r.out);
-  EXPECT_EQ(j["changes"][0]["format"], "PAL8");
+  EXPECT_EQ(j["changes"][0]["pixel_format"], "PAL8");
+  EXPECT_FALSE(j["changes"][0].contains("format"));  // the family is the report's own "format"
+  EXPECT_EQ(j["format"], "renderware");
   EXPECT_EQ(j["changes"][0]["mips"], 3);
   EXPECT_EQ(run_cli("verify " + shell_quote((dir / "out.txd").string())).exit_code, 0);
   auto add = run_cli("add " + in + " -o " + shell_quote((dir / "add.txd").string()) + " new=" + a + " --format PAL4");
