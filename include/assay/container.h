@@ -186,8 +186,8 @@ Json entry_json(const Entry& e);
 Result<Json> info_json(const Container& c);
 // {"format", ...list_fields(), "entries": [...]} (entries matching `globs`, all when empty).
 Json list_json(const Container& c, const std::vector<std::string>& globs = {});
-// {"severity", "code", "structure", "offset", "message"}; code is the rule id ("V13") when the
-// message starts with one, else null.
+// {"severity", "code", "structure", "offset", "message"}; code is the rule id when the message
+// starts with one ("V13: ...") or ends with one ("... (R5)"), else null.
 Json problem_json(const Diagnostic& d);
 // One file of `verify --json`: {"file", "format", "ok", "errors", "warnings", "problems"}.
 Json verify_json(std::string_view file, std::optional<std::string_view> format, const Diagnostics& d);

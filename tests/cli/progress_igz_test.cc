@@ -21,23 +21,13 @@ using testing::shell_quote;
 class IgzVerifyProgress : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::system("script -qefc true /dev/null </dev/null >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+    if (!testing::have_terminal()) GTEST_SKIP() << "no script(1)";
     auto igz = igz::build_sample({9, Endian::big, 9});  // a Wii U (cafe) igz by our writer
     ASSERT_TRUE(igz.ok()) << igz.error().str();
     testing::write_file(file, *igz);
   }
 
-  // What a terminal shows of `assay ARGS` (stdout and stderr both on the pseudo-terminal).
-  std::string terminal(const std::string& args) {
-    const fs::path screen = t / "screen.txt";
-    const std::string cli = std::string(ASSAY_CLI) + " " + args;
-    const std::string cmd = "script -qefc " + shell_quote(cli) + " /dev/null </dev/null >" + quote_path(screen) + " 2>&1";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream in(screen, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
+  std::string terminal(const std::string& args) { return testing::run_in_terminal(args, t.path()); }
 
   testing::TempDir t;
   fs::path file = t / "model.igz";

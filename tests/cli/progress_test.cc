@@ -26,17 +26,7 @@ using testing::run_cli;
 using testing::quote_path;
 using testing::shell_quote;
 
-// The CLI with stdin, stdout and stderr on a pseudo-terminal; returns what the terminal showed.
-std::string run_in_terminal(const std::string& args, const fs::path& scratch) {
-  const fs::path shown = scratch / "terminal.txt";
-  const std::string inner = std::string(ASSAY_CLI) + " " + args;
-  const std::string cmd = "script -qefc " + shell_quote(inner) + " /dev/null </dev/null >" + quote_path(shown) + " 2>&1";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream f(shown, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using testing::run_in_terminal;
 
 ByteBuffer noise(std::size_t n, std::uint32_t seed) {
   ByteBuffer b(n);
@@ -67,7 +57,7 @@ image::Rgba four_colours() {
 class ProgressCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::system("script -qefc true /dev/null </dev/null >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+    if (!testing::have_terminal()) GTEST_SKIP() << "no script(1)";
     fs::create_directories(t / "in");
     testing::write_file(t / "in" / "alpha.bin", noise(300000, 1));
     testing::write_file(t / "in" / "beta.bin", noise(200000, 2));

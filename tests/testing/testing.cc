@@ -77,4 +77,17 @@ CliResult run_cli(const std::string& args) {
   return r;
 }
 
+bool have_terminal() { return std::system("script -qefc true /dev/null </dev/null >/dev/null 2>&1") == 0; }
+
+std::string run_in_terminal(const std::string& args, const fs::path& scratch) {
+  const fs::path shown = scratch / "terminal.txt";
+  const std::string inner = std::string(ASSAY_CLI) + " " + args;
+  const std::string cmd = "script -qefc " + shell_quote(inner) + " /dev/null </dev/null >" + shell_quote(shown.string()) + " 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream f(shown, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 }  // namespace assay::testing

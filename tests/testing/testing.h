@@ -52,4 +52,10 @@ std::string shell_quote(const std::string& s);
 // A path shell-quoted for run_cli's argument string.
 inline std::string quote_path(const std::filesystem::path& p) { return shell_quote(p.string()); }
 
+// Whether script(1) can give the CLI a pseudo-terminal here (progress tests skip without it).
+bool have_terminal();
+// What a terminal shows of `assay ARGS` run with stdin, stdout and stderr on a pseudo-terminal
+// made by script(1); `scratch` receives the screen capture.
+std::string run_in_terminal(const std::string& args, const std::filesystem::path& scratch);
+
 }  // namespace assay::testing
