@@ -18,9 +18,10 @@
 namespace assay::oni {
 
 // The name index's key: every byte of the name, 8 at a time (the last 8 overlapping), with a
-// multiply-xorshift mix (std::hash's byte loop was a tenth of the resolution). Any key works: a
-// probe compares the names themselves.
-static inline std::uint64_t name_key(std::string_view s) {
+// multiply-xorshift mix and a final fold (std::hash's byte loop was a tenth of the resolution).
+// Any key finds the right names (a probe compares the names themselves); a poor one makes long
+// probe runs (level_set_test checks the runs stay short on names alike but for their last bytes).
+std::uint64_t detail::name_key(std::string_view s) noexcept {
   constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ull;
   const auto* p = s.data();
   const std::size_t n = s.size();
@@ -47,7 +48,14 @@ static inline std::uint64_t name_key(std::string_view s) {
     for (std::size_t i = 0; i + 8 < n; i += 8) h = mix(h, word(i));
     h = mix(h, word(n - 8));
   }
-  return h * kMul;
+  // Spread every bit over the low ones the slot is taken from (a multiply alone only carries bits
+  // upward: names differing only in their last bytes all landed in one cluster).
+  constexpr std::uint64_t kFold = 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  h *= kFold;
+  h ^= h >> 32;
+  h *= kFold;
+  return h ^ (h >> 32);
 }
 
 // The name index is open addressing: per slot a filter byte (0: empty; else the key's top bits,
@@ -70,7 +78,7 @@ void index_names(LoadedFile& g) {
     // An entry out of range or out of order: the engine's binary search could miss names, so keep it.
     if (idx >= g.names.size() || (k > 0 && prev.compare(g.names[idx]) >= 0)) return;
     prev = g.names[idx];
-    const std::uint64_t key = name_key(prev);
+    const std::uint64_t key = detail::name_key(prev);
     std::size_t at = key & (cap - 1);
     while (filter[at] != 0) at = (at + 1) & (cap - 1);
     filter[at] = name_filter_byte(key);
@@ -86,7 +94,7 @@ void index_names(LoadedFile& g) {
 static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_view name) {
   if (!g.name_index.empty()) {
     const std::size_t mask = g.name_filter.size() - 1;
-    const std::uint64_t key = name_key(name);
+    const std::uint64_t key = detail::name_key(name);
     const auto tag = static_cast<std::uint32_t>(key >> 32);
     const std::uint8_t fb = name_filter_byte(key);
     for (std::size_t at = key & mask; g.name_filter[at] != 0; at = (at + 1) & mask) {

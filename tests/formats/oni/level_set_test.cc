@@ -3,6 +3,8 @@
 // template check, export + pack round trip, and the `oni check` CLI.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <nlohmann/json.hpp>
 
 #include "fixtures.h"
@@ -89,6 +91,18 @@ TEST(OniLevelSet, ParallelLevelsWaitForLevel0) {
     if (!hash1) hash1 = rep->hash;
     EXPECT_EQ(rep->hash, *hash1) << threads << " threads";  // the same walk in the same order
   }
+}
+
+// The name index's slots come from the key's low bits: 7,000 names alike but for their last bytes
+// (the bench's "ZANMa0_123" shape) must spread over a 16,384-slot table as random keys would
+// (about 5,360 distinct slots expected; a multiply-only key put them in a few dozen).
+TEST(OniLevelSet, NameKeysSpreadOverTheSlots) {
+  std::set<std::uint64_t> slots;
+  for (int k = 0; k < 7000; ++k) slots.insert(detail::name_key("ZANMa0_" + std::to_string(k)) & 16383);
+  EXPECT_GT(slots.size(), 5000u);
+  std::set<std::uint64_t> short_slots;  // names under 8 bytes take the other branch
+  for (int k = 0; k < 1000; ++k) short_slots.insert(detail::name_key("ZAN" + std::to_string(k)) & 4095);
+  EXPECT_GT(short_slots.size(), 700u);  // about 905 expected
 }
 
 TEST(OniLevelSet, ResolutionHandles) {

@@ -85,6 +85,10 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const L
 // 12 item 5). Kept empty when the directory is not sorted and duplicate-free (the binary search is
 // then used, as the engine would).
 void index_names(LoadedFile& g);
+namespace detail {
+// The name index's hash of a full name (index_names); its low bits pick the slot.
+std::uint64_t name_key(std::string_view name) noexcept;
+}  // namespace detail
 
 inline constexpr std::uint32_t kUnresolved = 0xFFFFFFFFu;
 inline constexpr std::uint32_t kBadHandle = 0xFFFFFFFEu;
