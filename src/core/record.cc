@@ -33,6 +33,12 @@ Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t
                  fmt::format("index {} is outside the table of {} records", index, count));
 }
 
+void record_outside(std::uint64_t size, std::uint64_t at, std::uint64_t bytes) noexcept {
+  std::fprintf(stderr, "assay: internal: a record of %llu bytes at 0x%llx lies outside %llu bytes\n",
+               static_cast<unsigned long long>(size), static_cast<unsigned long long>(at), static_cast<unsigned long long>(bytes));
+  std::abort();
+}
+
 void table_index_violation(std::string_view structure, std::uint64_t index, std::uint64_t count) noexcept {
   std::fprintf(stderr, "assay: internal: %.*s[%llu] read outside the table of %llu records\n",
                static_cast<int>(structure.size()), structure.data(), static_cast<unsigned long long>(index),

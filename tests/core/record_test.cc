@@ -230,5 +230,13 @@ TEST(NextRecord, AdvancesTheCursor) {
   EXPECT_EQ(c.pos(), 14u);  // unchanged on failure
 }
 
+// decode_in: a word at a checked offset reads in the byte order asked; one past the view stops.
+TEST(DecodeInDeathTest, ReadsInsideAndStopsOutside) {
+  const std::uint8_t b[6] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06};
+  EXPECT_EQ(decode_in<Word32>(ByteView(b, 6), 2).value, 0x06050403u);
+  EXPECT_EQ(decode_in<Word16>(ByteView(b, 6), 0, Endian::big).value, 0x0102u);
+  EXPECT_DEATH((void)decode_in<Word32>(ByteView(b, 6), 3), "4 bytes at 0x3 lies outside 6 bytes");
+}
+
 }  // namespace
 }  // namespace assay

@@ -120,6 +120,8 @@ Error table_too_large(const ByteReader& r, std::string_view structure, std::uint
                       std::uint64_t count, std::size_t size);
 Error table_index(const ByteReader& r, std::string_view structure, std::uint64_t offset,
                   std::uint64_t index, std::uint64_t count);
+// decode_in outside its bytes: prints the record size, offset and view size, then aborts.
+[[noreturn]] void record_outside(std::uint64_t size, std::uint64_t at, std::uint64_t bytes) noexcept;
 // RecordTable::operator[] outside [0, size()): prints the table and index, then aborts.
 [[noreturn]] void table_index_violation(std::string_view structure, std::uint64_t index,
                                         std::uint64_t count) noexcept;
@@ -144,6 +146,18 @@ template <Record T>
                                     std::string_view structure) {
   ASSAY_TRY(ByteView b, r.bytes(offset, T::kSize, structure));
   return decode_record<T>(r, b, offset, structure);
+}
+
+// T at `at` of `b`, for an offset whose room a rule of the caller has checked (a walk step, a run
+// of a proven size). Outside `b` it stops the program in every build type (a programming error, as
+// for RecordTable::operator[]), never a read past the view; offsets taken from the data go through
+// read_record (an Error). Always inlined with a constant-size cursor: plain loads in hot loops.
+template <Record T>
+[[nodiscard]] [[gnu::always_inline]] inline T decode_in(ByteView b, std::uint64_t at, Endian e = Endian::little) noexcept {
+  static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
+  if (!range_ok(at, T::kSize, b.size())) [[unlikely]] detail::record_outside(T::kSize, at, b.size());
+  RecordCursor c(ByteView(b.data() + at, T::kSize), e);
+  return T::decode(c);
 }
 
 // Whether `bytes` starts with a whole T (for identify(): a prefix read without an Error).
@@ -238,7 +252,7 @@ struct Word {
   static_assert(std::is_unsigned_v<W>);
   static constexpr std::size_t kSize = sizeof(W);
   W value = 0;
-  static constexpr Word decode(RecordCursor& c) noexcept { return {c.get<W>()}; }
+  [[gnu::always_inline]] static constexpr Word decode(RecordCursor& c) noexcept { return {c.get<W>()}; }
 };
 using Word8 = Word<std::uint8_t>;
 using Word16 = Word<std::uint16_t>;

@@ -17,22 +17,12 @@ namespace assay::rw::records {
 
 inline ByteReader le_reader(ByteView b, std::uint64_t base = 0) { return ByteReader(b, Endian::little, kFormat, base); }
 
-// A decode_at outside its bytes: a programming error (the caller's size check is missing). It
-// stops the program in every build type, like RecordTable::operator[]; never a read past the view.
-[[noreturn]] inline void record_outside(std::size_t size, std::uint64_t at, std::size_t bytes) noexcept {
-  std::fprintf(stderr, "assay: renderware record of %zu bytes at 0x%llx lies outside %zu bytes\n", size,
-               static_cast<unsigned long long>(at), bytes);
-  std::abort();
-}
-
 // T at `at` of `b`, for an offset whose room the caller's rule has checked (a walk step, a struct
-// of a proven size). Data-driven offsets go through read_record (an Error) or leading().
+// of a proven size): core decode_in (outside: the program stops). Data-driven offsets go through
+// read_record (an Error) or leading().
 template <Record T>
 [[nodiscard]] T decode_at(ByteView b, std::uint64_t at) noexcept {
-  static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
-  if (!fits<T>(b, at)) record_outside(T::kSize, at, b.size());
-  RecordCursor c(b.subspan(static_cast<std::size_t>(at), T::kSize), Endian::little);
-  return T::decode(c);
+  return decode_in<T>(b, at, Endian::little);
 }
 
 // The T a struct's body opens with; nullopt when the body is shorter than T.
