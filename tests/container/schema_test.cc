@@ -20,6 +20,22 @@ std::vector<std::string> problems_of(const std::string& verb, const json& doc) {
   return testing::schema_problems(verb, doc);
 }
 
+using Ledgers = std::map<std::string, std::unique_ptr<testing::SchemaLedger>>;
+
+// info/list/verify/identify --json of `arg` (shell-quoted; `rel` names it), each exit 0, checked
+// against its verb's schema, and naming `family` as the file's format.
+void check_reading_verbs(Ledgers& ledgers, const std::string& arg, const std::string& rel, const std::string& family) {
+  for (const std::string verb : {"info", "list", "verify", "identify"}) {
+    SCOPED_TRACE(verb);
+    auto r = run_cli(verb + " --json " + arg);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const json doc = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(doc.is_discarded()) << r.out;
+    ledgers[verb]->check(doc, verb + " --json " + rel);
+    EXPECT_EQ(verb == "info" || verb == "list" ? doc["format"] : doc["files"][0]["format"], family);
+  }
+}
+
 TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   // The validator must be able to fail: each document breaks one rule.
   EXPECT_FALSE(problems_of("list", json{{"format", "igarchive"}}).empty());  // no entries
@@ -171,7 +187,7 @@ class ContainerSchemaCli : public ::testing::Test {
 };
 
 TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
-  std::map<std::string, std::unique_ptr<testing::SchemaLedger>> ledgers;
+  Ledgers ledgers;
   for (const std::string verb : {"info", "list", "verify", "identify"})
     ledgers[verb] = std::make_unique<testing::SchemaLedger>(verb);
   const std::map<std::string, std::string> files = {
@@ -187,17 +203,7 @@ TEST_F(ContainerSchemaCli, EveryFamilyEveryVerbMatchesTheSchema) {
   };
   for (const auto& [rel, family] : files) {
     SCOPED_TRACE(rel);
-    const std::string f = shell_quote((dir / rel).string());
-    for (const std::string verb : {"info", "list", "verify", "identify"}) {
-      SCOPED_TRACE(verb);
-      auto r = run_cli(verb + " --json " + f);
-      EXPECT_EQ(r.exit_code, 0) << r.err;
-      const json doc = json::parse(r.out, nullptr, false);
-      ASSERT_FALSE(doc.is_discarded()) << r.out;
-      ledgers[verb]->check(doc, verb + " --json " + rel);
-      if (verb == "info" || verb == "list") EXPECT_EQ(doc["format"], family);
-      else EXPECT_EQ(doc["files"][0]["format"], family);
-    }
+    check_reading_verbs(ledgers, shell_quote((dir / rel).string()), rel, family);
   }
   // verify --deep: inner files' problems in the same list, each structure naming the inner file.
   for (const std::string rel : {"outer.arc", "warriors", "warriors_level1.lev", "demo_v8_lzma.bld"}) {
@@ -262,7 +268,7 @@ TEST(ContainerSchemaSamples, RealFilesMatchTheSchema) {
       {"oni/GameDataFolder/level0_Final.dat", "oni"},
       {"oni/GameDataFolder/level1_Final.dat", "oni"},
   };
-  std::map<std::string, std::unique_ptr<testing::SchemaLedger>> ledgers;
+  Ledgers ledgers;
   for (const std::string verb : {"info", "list", "verify", "identify"})
     ledgers[verb] = std::make_unique<testing::SchemaLedger>(verb, false);
   for (const auto& [rel, family] : files) {
@@ -270,16 +276,7 @@ TEST(ContainerSchemaSamples, RealFilesMatchTheSchema) {
     const std::string outer = rel.substr(0, rel.find("::"));
     const auto path = testing::shared_sample(outer);
     if (path.empty()) continue;  // each sample folder may be absent on its own
-    const std::string f = shell_quote(path.string() + rel.substr(outer.size()));
-    for (const std::string verb : {"info", "list", "verify", "identify"}) {
-      SCOPED_TRACE(verb);
-      auto r = run_cli(verb + " --json " + f);
-      EXPECT_EQ(r.exit_code, 0) << r.err;
-      const json doc = json::parse(r.out, nullptr, false);
-      ASSERT_FALSE(doc.is_discarded()) << r.out;
-      ledgers[verb]->check(doc, verb + " --json " + rel);
-      EXPECT_EQ(verb == "info" || verb == "list" ? doc["format"] : doc["files"][0]["format"], family);
-    }
+    check_reading_verbs(ledgers, shell_quote(path.string() + rel.substr(outer.size())), rel, family);
   }
   // Manhunt 2's DSFE.TXD is not RenderWare (spec: the samples' README): format null, a problem.
   const auto mh2 = testing::shared_sample("renderware/more/mh2_ps2_DSFE.TXD");
