@@ -74,6 +74,26 @@ inline void store(std::uint8_t* p, T v, Endian e) noexcept {
   std::memcpy(p, &v, sizeof(T));
 }
 
+// The first zero byte of [p, p + n), or nullptr; reads nothing outside the range. Eight bytes a
+// step: formats store C strings by the thousand (Oni names: a memchr call per name cost more
+// than the scan in `oni check`). The zero-byte mask is exact per byte (no borrow between bytes).
+[[nodiscard]] [[gnu::always_inline]] inline const char* find_nul(const char* p, std::size_t n) noexcept {
+  constexpr std::uint64_t k7f = 0x7F7F7F7F7F7F7F7Full;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    const std::uint64_t zeros = ~(((w & k7f) + k7f) | w | k7f);  // 0x80 in each zero byte
+    if (zeros != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(zeros) : std::countl_zero(zeros);
+      return p + i + bit / 8;
+    }
+  }
+  for (; i < n; ++i)
+    if (p[i] == 0) return p + i;
+  return nullptr;
+}
+
 // A bounded view with a byte order and a format name for errors.
 // All reads are checked; a failed read returns an Error naming the structure and offset.
 // Offsets are relative to the view; `base` is added in error messages so that a reader over a

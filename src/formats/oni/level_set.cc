@@ -282,12 +282,18 @@ struct Base {
   std::latch ready{1};
 };
 
-// Level 0: loads, resolves, counts and hashes its files, indexes their names, then releases the
-// waiting levels (spec: oni.md#oni-7-3: level 0 is always loaded first).
+// Level 0: loads its files and indexes their names, releases the waiting levels (spec:
+// oni.md#oni-7-3: level 0 is always loaded first), then resolves, counts and hashes its own links
+// (through the name index too) while they resolve theirs: from here on level 0 is only read.
 void run_level0(LevelResult& r, const LevelJob& job, const LayoutSource& layouts, Progress& bar, Base& base) {
   struct Release {
     std::latch& ready;
-    ~Release() { ready.count_down(); }  // even if loading throws: no level waits forever
+    bool done = false;
+    void now() {
+      if (!done) ready.count_down();
+      done = true;
+    }
+    ~Release() { now(); }  // even if loading throws: no level waits forever
   } release{base.ready};
   r.c.level = 0;
   for (const auto& p : job.paths) {
@@ -298,14 +304,13 @@ void run_level0(LevelResult& r, const LevelJob& job, const LayoutSource& layouts
   if (base.loaded.size() > 255) {  // handles hold the slot in 8 bits
     r.fatal = make_error(kFormat, "level set", kNoOffset, fmt::format("level 0: {} files loaded at once (at most 255)", base.loaded.size()));
     base.loaded.clear();
-  } else {
-    std::vector<std::uint32_t> targets;
-    count_level(r, base.loaded, 0, true, targets);
-    for (const auto& f : base.files) {
-      r.diags.append(f->diags);
-      index_names(*f);
-    }
+    return;
   }
+  for (const auto& f : base.files) index_names(*f);
+  release.now();
+  std::vector<std::uint32_t> targets;
+  count_level(r, base.loaded, 0, true, targets);
+  for (const auto& f : base.files) r.diags.append(f->diags);
 }
 
 // Level N: loads its files (while level 0 may still be loading), then resolves, counts and hashes

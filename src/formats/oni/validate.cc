@@ -20,6 +20,11 @@ struct Checker {
   std::vector<std::string_view>& names;  // per descriptor, filled by descriptors()
   std::vector<std::uint8_t>& has_data;   // per descriptor, filled by descriptors()
   std::uint32_t placeholders = 0;
+  // Per descriptor, filled by descriptors(): kUnnamedBit, then kListedBit by name_directory() (one
+  // byte read there instead of a descriptor per directory entry).
+  static constexpr std::uint8_t kUnnamedBit = 1, kListedBit = 2;
+  std::vector<std::uint8_t> marks;
+  std::map<std::uint32_t, std::uint32_t> tag_counts;  // instances per tag, filled by descriptors()
   void error(std::string s, std::uint64_t o, std::string m) { detail::capped_error(out, f.error(std::move(s), o, std::move(m))); }
   void warning(std::string s, std::uint64_t o, std::string m) { detail::capped_warning(out, f.error(std::move(s), o, std::move(m))); }
   void note(std::string s, std::uint64_t o, std::string m) { detail::capped_note(out, f.error(std::move(s), o, std::move(m))); }
@@ -97,10 +102,16 @@ struct Checker {
     std::optional<std::uint32_t> file_id;
     std::uint32_t unknown_bits = 0, odd_sizes = 0;
     RangeCheck rc;
+    marks.assign(n, 0);
+    std::uint32_t run_tag = 0, run = 0;  // instances come grouped by tag: count runs, not map lookups
     for (std::uint32_t i = 0; i < n; ++i) {
       const Descriptor d = f.descriptor(i);
       auto s = [i] { return fmt::format("descriptor[{}]", i); };  // only on a problem
       const std::uint64_t at = f.descriptor_offset(i);
+      if (run != 0 && d.tag != run_tag) tag_counts[run_tag] += run, run = 0;
+      run_tag = d.tag;
+      ++run;
+      marks[i] = d.unnamed() ? kUnnamedBit : 0;
       if (d.flags() & 0xFFF0) ++unknown_bits;
       std::string_view nm;
       if (!d.unnamed()) {
@@ -130,6 +141,7 @@ struct Checker {
       instance_header(i, d, nm, f.bytes().subspan(start, d.size), expected_id, file_id);
       has_data[i] = 1;
     }
+    if (run != 0) tag_counts[run_tag] += run;
     if (unknown_bits) note("descriptors", kHeaderSize, fmt::format("{} descriptors have unknown flag bits 0x10-0x8000", unknown_bits));
     if (odd_sizes) note("descriptors", kHeaderSize, fmt::format("{} instance sizes are not a multiple of 32", odd_sizes));
     if (!rc.in_order) rc.overlap = overlap_in_order();
@@ -154,7 +166,6 @@ struct Checker {
     if (f.is_oni()) return;
     const std::uint32_t n = f.instance_count(), m = f.name_count();
     const std::uint64_t base = kHeaderSize + std::uint64_t(n) * kDescriptorSize;
-    std::vector<std::uint8_t> seen(n, 0);
     std::string_view prev;
     bool have_prev = false;
     for (std::uint32_t k = 0; k < m; ++k) {
@@ -165,12 +176,12 @@ struct Checker {
         have_prev = false;
         continue;
       }
-      const Descriptor d = f.descriptor(idx);
-      if (d.unnamed()) {
+      if (marks[idx] & kUnnamedBit) {
         error(s(), base + k * 8, fmt::format("entry for unnamed descriptor {}", idx));
         continue;
       }
-      if (seen[idx]++) error(s(), base + k * 8, fmt::format("descriptor {} listed twice", idx));
+      if (marks[idx] & kListedBit) error(s(), base + k * 8, fmt::format("descriptor {} listed twice", idx));
+      marks[idx] |= kListedBit;
       const std::string_view nm = names[idx];
       if (nm.empty()) continue;  // a bad name, reported with the descriptor
       if (have_prev) {
@@ -182,21 +193,13 @@ struct Checker {
       have_prev = true;
     }
     for (std::uint32_t i = 0; i < n; ++i)
-      if (!f.descriptor(i).unnamed() && !seen[i])
+      if (marks[i] == 0)
         error(fmt::format("descriptor[{}]", i), f.descriptor_offset(i), "named descriptor missing from the name directory");
   }
 
   void template_entries() {
     if (f.is_oni()) return;
-    std::map<std::uint32_t, std::uint32_t> real;
-    std::uint32_t run_tag = 0, run = 0;  // instances come grouped by tag: count runs, not map lookups
-    for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
-      const std::uint32_t tag = f.descriptor(i).tag;
-      if (run != 0 && tag != run_tag) real[run_tag] += run, run = 0;
-      run_tag = tag;
-      ++run;
-    }
-    if (run != 0) real[run_tag] += run;
+    const std::map<std::uint32_t, std::uint32_t>& real = tag_counts;
     std::map<std::uint32_t, std::uint32_t> listed;
     const std::uint64_t base = kHeaderSize + std::uint64_t(f.instance_count()) * kDescriptorSize + std::uint64_t(f.name_count()) * kNameEntrySize;
     for (std::uint32_t k = 0; k < f.template_count(); ++k) {

@@ -157,9 +157,9 @@ class InstanceFile {
     if (d.name_offset >= h_.name_size) return std::nullopt;
     const auto* p = reinterpret_cast<const char*>(r_.data().data()) + h_.name_offset + d.name_offset;
     const std::size_t left = h_.name_size - d.name_offset;
-    const void* nul = std::memchr(p, 0, left < kMaxNameScan ? left : kMaxNameScan);
+    const char* nul = find_nul(p, left < kMaxNameScan ? left : kMaxNameScan);
     if (nul == nullptr) return std::nullopt;
-    return std::string_view(p, static_cast<std::size_t>(static_cast<const char*>(nul) - p));
+    return std::string_view(p, static_cast<std::size_t>(nul - p));
   }
   // The name at a name-block offset, or an error.
   [[nodiscard]] Result<std::string_view> name_at(std::uint32_t name_offset, std::uint32_t i) const;
