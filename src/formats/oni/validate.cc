@@ -115,10 +115,8 @@ struct Checker {
       if (d.flags() & 0xFFF0) ++unknown_bits;
       std::string_view nm;
       if (!d.unnamed()) {
-        const auto r = f.name_if_valid(d);
-        if (!r) detail::capped_error(out, f.name_at(d.name_offset, i).error());
-        else nm = names[i] = *r;
-        if (r && nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
+        if (!f.name_if_valid(d, nm)) detail::capped_error(out, f.name_at(d.name_offset, i).error());
+        else if (names[i] = nm; nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
       }
       if (d.placeholder()) {
         ++placeholders;
