@@ -142,6 +142,26 @@ TEST(RecordTableDeathTest, OutOfRangeIndexIsAnErrorNeverZero) {
   EXPECT_DEATH((void)empty[0], "outside the table of 0 records");
 }
 
+// in_order<E>: the same records as operator[] for a table of order E (values worked out by hand
+// from kPairs in each order), and the same stop outside the table.
+TEST(RecordTableDeathTest, InOrderDecodesAsTheTablesOrder) {
+  ByteReader be(ByteView(kPairs), Endian::big, "test");
+  ByteReader le(ByteView(kPairs), Endian::little, "test");
+  auto tb = RecordTable<Pair>::open(be, 0, 3, "pairs");
+  auto tl = RecordTable<Pair>::open(le, 0, 3, "pairs");
+  ASSERT_TRUE(tb.ok() && tl.ok());
+  EXPECT_EQ(tb->in_order<Endian::big>(1).a, 0x1020u);
+  EXPECT_EQ(tb->in_order<Endian::big>(2).b, 0xFDFCFBFAu);
+  EXPECT_EQ(tl->in_order<Endian::little>(1).a, 0x2010u);
+  EXPECT_EQ(tl->in_order<Endian::little>(2).b, 0xFAFBFCFDu);
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(tl->in_order<Endian::little>(i).b, (*tl)[i].b);
+    EXPECT_EQ(tb->in_order<Endian::big>(i).a, (*tb)[i].a);
+  }
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH((void)tl->in_order<Endian::little>(3), "pairs\\[3\\] read outside the table of 3 records");
+}
+
 TEST(RecordTable, TruncationAtEveryByte) {
   for (std::size_t len = 0; len < kPairs.size(); ++len) {
     ByteReader r(ByteView(kPairs).first(len), Endian::little, "test", 0x40);

@@ -144,9 +144,11 @@ class InstanceFile {
 
   // Descriptor i, i < instance_count (a table open() checked lies in the file; an index outside
   // stops the program). Always inlined: the walk's hot path (out of line, it was a sixth of `oni check`).
-  [[nodiscard]] [[gnu::always_inline]] Descriptor descriptor(std::uint32_t i) const noexcept { return descriptors_[i]; }
-  [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept { return template_entries_[i]; }
-  [[nodiscard]] [[gnu::always_inline]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept { return name_entries_[i].index; }
+  // The tables are read as little-endian, a constant: open() reads the file with a little-endian
+  // reader and refuses the big-endian 31RV (spec: oni.md#oni-3-3).
+  [[nodiscard]] [[gnu::always_inline]] Descriptor descriptor(std::uint32_t i) const noexcept { return descriptors_.in_order<Endian::little>(i); }
+  [[nodiscard]] TemplateEntry template_entry(std::uint32_t i) const noexcept { return template_entries_.in_order<Endian::little>(i); }
+  [[nodiscard]] [[gnu::always_inline]] std::uint32_t name_entry_index(std::uint32_t i) const noexcept { return name_entries_.in_order<Endian::little>(i).index; }
   [[nodiscard]] std::uint64_t descriptor_offset(std::uint32_t i) const noexcept { return kHeaderSize + std::uint64_t(i) * kDescriptorSize; }
   // The full name (tag included) of descriptor i; "" when unnamed. Errors: offset past the
   // name block, no NUL before the block's end.
