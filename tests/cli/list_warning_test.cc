@@ -1,5 +1,6 @@
 // Issue 15 item 5 (remainder): a truncated WARRIORS.WAD is reported by `list` as a warning (text:
-// on stderr, the table unchanged; --json: a "warning" field), as `info` does; `verify` fails.
+// on stderr, the table unchanged; --json: a "warning" field and the same in "problems"), as `info`
+// does; `verify` fails.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,16 @@ TEST(ListWarning, TruncatedWadWarnsInJsonListLikeInfo) {
   EXPECT_EQ(j["entries"].size(), 4u);
   const auto info = nlohmann::json::parse(run_cli("info --json " + disc).out);
   EXPECT_EQ(info["warning"], j["warning"]);
+  // and as one problem (docs/schema/problem.json), as every verb lists them: a warning about the
+  // WAD at its end, offset 5000
+  for (const auto& doc : {j, info}) {
+    ASSERT_TRUE(doc.contains("problems")) << doc;
+    ASSERT_EQ(doc["problems"].size(), 1u) << doc;
+    EXPECT_EQ(doc["problems"][0]["severity"], "warning");
+    EXPECT_EQ(doc["problems"][0]["structure"], "WAD");
+    EXPECT_EQ(doc["problems"][0]["offset"], 5000);
+    EXPECT_EQ(doc["problems"][0]["message"], kWarning);
+  }
   EXPECT_EQ(run_cli("verify " + disc).exit_code, 1);
 }
 
@@ -61,6 +72,7 @@ TEST(ListWarning, WholeWadHasNoWarning) {
   auto r = run_cli("list --json " + shell_quote(t.path().string()));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(r.out).contains("warning")) << r.out;
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("problems")) << r.out;
   r = run_cli("list " + shell_quote(t.path().string()));
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
 }

@@ -51,7 +51,10 @@ class DiscContainer final : public FormatContainer {
   // A truncated WAD is a warning in `list` as in `info` (issue 15 item 5; `verify`: an error).
   [[nodiscard]] Json list_fields() const override {
     Json j = Json::object();
-    if (std::string t = disc_.wad_truncation(); !t.empty()) j["warning"] = t;
+    if (auto w = disc_.wad_truncation_warning()) {  // verify: an error
+      j["warning"] = w->where.message;
+      j["problems"] = Json::array({problem_json(*w)});
+    }
     return j;
   }
 
@@ -67,12 +70,9 @@ class DiscContainer final : public FormatContainer {
 
  protected:
   // spec: warriors.md#wr-2-4: a name is looked up by its hash (any case, any "./" prefix);
-  // "0xHASH" and "<8 hex digits>.bin" name a hash directly.
+  // "0xHASH" and "<8 hex digits>.bin" name a hash directly (wr::find_selected).
   [[nodiscard]] const Entry* find_alias(std::string_view name) const override {
-    std::uint32_t h = wr::name_hash(name);
-    if (name.size() == 12 && name.substr(8) == ".bin")
-      if (auto x = wr::parse_hash("0x" + std::string(name.substr(0, 8)))) h = *x;
-    auto d = disc_.find(h);
+    auto d = wr::find_selected(disc_, name);
     return d ? &entries()[d->index] : nullptr;
   }
 

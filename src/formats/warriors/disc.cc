@@ -156,9 +156,14 @@ std::string Disc::wad_truncation() const {
                      need, wad_.size(), need - wad_.size(), wad_.size(), past, count_);
 }
 
+std::optional<Diagnostic> Disc::wad_truncation_warning() const {
+  std::string t = wad_truncation();
+  if (t.empty()) return std::nullopt;
+  return Diagnostic{Severity::warning, make_error(kFormat, "WAD", wad_.size(), std::move(t))};
+}
+
 void Disc::validate(Diagnostics& out) const {
-  if (std::string t = wad_truncation(); !t.empty())
-    out.error(make_error(kFormat, "WAD", wad_.size(), std::move(t)));
+  if (auto w = wad_truncation_warning()) out.error(w->where);
   auto row_at = [](std::uint32_t i) { return kDirHeaderSize + kDirRowSize * i; };
   for (std::size_t b = 4; b < 16; ++b)
     if (dir_[b] != 0) {
@@ -270,6 +275,13 @@ const std::string* NameTable::find(std::uint32_t hash) const {
 std::string entry_file_name(const DirEntry& e, const NameTable& names) {
   if (const std::string* n = names.find(e.hash)) return *n;
   return hex8(e.hash) + ".bin";
+}
+
+std::optional<DirEntry> find_selected(const Disc& disc, std::string_view selector) {
+  if (selector.size() == 12 && selector.substr(8) == ".bin")
+    if (auto h = parse_hash("0x" + std::string(selector.substr(0, 8))))
+      if (auto e = disc.find(*h)) return e;
+  return disc.find(name_hash(selector));
 }
 
 std::string entry_label(const DirEntry& e, const NameTable& names) {

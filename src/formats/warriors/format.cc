@@ -68,7 +68,10 @@ Result<Json> info(const Input& in, const ReadOptions& opt) {
     ASSAY_TRY(DiscCtx c, open_disc(in, opt));
     Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entry_count", c.disc.count()},
            {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
-    if (std::string t = c.disc.wad_truncation(); !t.empty()) j["warning"] = t;  // verify: an error
+    if (auto w = c.disc.wad_truncation_warning()) {  // verify: an error
+      j["warning"] = w->where.message;
+      j["problems"] = Json::array({problem_json(*w)});
+    }
     return j;
   }
   ByteReader r(in.bytes, Endian::little, kFormat);
@@ -382,7 +385,7 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
   ASSAY_TRY(Input in, Input::open(spec.substr(0, colon)));
   ASSAY_TRY(DiscCtx c, open_disc(in, opt));
   const std::string sel = spec.substr(colon + 1);
-  auto e = c.disc.find(name_hash(sel));
+  auto e = find_selected(c.disc, sel);  // NAME, 0xHASH, or the <8 hex>.bin that list prints
   if (!e) return usage_error(fmt::format("{}: no entry with hash {:08x}", spec, name_hash(sel)));
   ASSAY_TRY(ByteView bytes, c.disc.entry_bytes(*e));
   const std::string* name = c.names.find(e->hash);

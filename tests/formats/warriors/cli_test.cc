@@ -115,6 +115,12 @@ TEST_F(WarriorsCli, LoadEntries) {
   EXPECT_EQ(pak["chunk_stack"][0]["type"], 0x41);  // bottom first: the model
   EXPECT_EQ(pak["chunk_stack"][1]["type"], 0x0B);
   EXPECT_EQ(pak["objects"][0]["type"], "animation");
+  // "<8 hex digits>.bin", the name list prints for an entry without a known name, with the "::"
+  // every verb takes: the same entry as its 0xHASH
+  auto pak_bin = run_json("warriors load --json " + shell_quote(disc + "::a564c2ad.bin"));
+  EXPECT_EQ(pak_bin["container"], "grouped");
+  EXPECT_EQ(pak_bin["entry"]["hash"], 0xa564c2adu);
+  EXPECT_EQ(pak_bin["chunk_stack"], pak["chunk_stack"]);
   // a loose container file
   assay::testing::write_file(tmp / "swapped.bin", [] {
     auto c = samples::level_chunks();

@@ -102,6 +102,9 @@ class Disc {
   // "WAD truncated: ..." (what is missing and where) when the DIR's rows reach past the WAD's
   // end; empty otherwise. info/list show it as a warning, verify as an error (issue 15 item 5).
   [[nodiscard]] std::string wad_truncation() const;
+  // The same as a warning (structure "WAD", offset the WAD's end), or none: `info` and `list` show
+  // it as a `warning` field and in `problems`; `verify` reports it as an error.
+  [[nodiscard]] std::optional<Diagnostic> wad_truncation_warning() const;
 
  private:
   ByteView dir_, wad_;
@@ -128,6 +131,10 @@ class NameTable {
 
 // The file name `extract` writes for an entry: its known name or "<8 hex digits>.bin".
 std::string entry_file_name(const DirEntry& e, const NameTable& names);
+// The entry a user's selector names (spec: warriors.md#wr-2-4): "0xHASH"; "<8 hex digits>.bin",
+// the name list and extract give an entry without a known name (or, when no entry has that hash,
+// the name it spells); any other name by its hash. Every verb and `warriors load` use it.
+std::optional<DirEntry> find_selected(const Disc& disc, std::string_view selector);
 // "entry[12] 7e23a6f2 (global.lua)" for diagnostics.
 std::string entry_label(const DirEntry& e, const NameTable& names);
 
