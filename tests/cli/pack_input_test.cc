@@ -2,11 +2,8 @@
 // vanishes or changes while it is read fails the pack cleanly (core/folder.h).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "assay/core/folder.h"
 #include "assay/formats/igarchive/writer.h"
@@ -19,26 +16,6 @@ namespace fs = std::filesystem;
 using testing::shell_quote;
 
 ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
-
-// Runs the CLI under `timeout` so a pack that blocks fails the test instead of hanging it.
-testing::CliResult run_cli_bounded(const std::string& args) {
-  testing::TempDir tmp;
-  const std::string cmd = "timeout 30 " + std::string(ASSAY_CLI) + " " + args + " >" +
-                          shell_quote((tmp / "out").string()) + " 2>" + shell_quote((tmp / "err").string()) +
-                          " </dev/null";
-  const int st = std::system(cmd.c_str());
-  testing::CliResult r;
-  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(tmp / "out");
-  r.err = slurp(tmp / "err");
-  return r;
-}
 
 struct PackFolder {
   testing::TempDir t;
@@ -65,7 +42,7 @@ TEST(PackInput, SymlinkOutsideIsRefusedWithAndWithoutLike) {
     PackFolder f;
     fs::remove(f.dir / "sub" / "b.txt");
     fs::create_symlink(f.secret, f.dir / "sub" / "b.txt");  // a member of the original, now a link out
-    auto r = run_cli_bounded(f.pack(like));
+    auto r = testing::run_cli_bounded(f.pack(like));
     EXPECT_EQ(r.exit_code, 2) << "like=" << like << " " << r.err;
     EXPECT_NE(r.err.find("b.txt"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("symlink"), std::string::npos) << r.err;
@@ -76,7 +53,7 @@ TEST(PackInput, SymlinkOutsideIsRefusedWithAndWithoutLike) {
 TEST(PackInput, SymlinkedFolderIsRefused) {
   PackFolder f;
   fs::create_directory_symlink(f.t.path(), f.dir / "escape");
-  auto r = run_cli_bounded(f.pack(false));
+  auto r = testing::run_cli_bounded(f.pack(false));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("escape"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(f.out));
@@ -86,7 +63,7 @@ TEST(PackInput, FifoDoesNotBlock) {
   for (bool like : {true, false}) {
     PackFolder f;
     ASSERT_EQ(::mkfifo((f.dir / "pipe").c_str(), 0644), 0);
-    auto r = run_cli_bounded(f.pack(like));
+    auto r = testing::run_cli_bounded(f.pack(like));
     EXPECT_EQ(r.exit_code, 2) << "like=" << like << " " << r.err;  // 124 would be the timeout
     EXPECT_NE(r.err.find("pipe"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("FIFO"), std::string::npos) << r.err;
@@ -95,19 +72,19 @@ TEST(PackInput, FifoDoesNotBlock) {
   PackFolder f;
   fs::remove(f.dir / "a.txt");
   ASSERT_EQ(::mkfifo((f.dir / "a.txt").c_str(), 0644), 0);
-  auto r = run_cli_bounded(f.pack(true));
+  auto r = testing::run_cli_bounded(f.pack(true));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("a.txt"), std::string::npos) << r.err;
   // Reading verbs on a FIFO return at once too.
-  r = run_cli_bounded("identify " + shell_quote((f.dir / "a.txt").string()));
+  r = testing::run_cli_bounded("identify " + shell_quote((f.dir / "a.txt").string()));
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
 TEST(PackInput, CleanFolderStillPacks) {
   PackFolder f;
-  auto r = run_cli_bounded(f.pack(true));
+  auto r = testing::run_cli_bounded(f.pack(true));
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  r = run_cli_bounded("list --json " + shell_quote(f.out.string()));
+  r = testing::run_cli_bounded("list --json " + shell_quote(f.out.string()));
   EXPECT_NE(r.out.find("sub/b.txt"), std::string::npos) << r.out;
 }
 

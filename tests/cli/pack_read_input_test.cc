@@ -4,11 +4,8 @@
 // (the bytes are copied and their size checked against fstat while reading).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "assay/core/folder.h"
 #include "assay/core/input.h"
@@ -23,25 +20,6 @@ namespace fs = std::filesystem;
 using testing::shell_quote;
 
 ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
-
-// The CLI under `timeout`: a pack that blocks on a FIFO fails the test (exit 124) instead of hanging it.
-testing::CliResult run_bounded(const std::string& args) {
-  testing::TempDir tmp;
-  const std::string cmd = "timeout 30 " + std::string(ASSAY_CLI) + " " + args + " >" + shell_quote((tmp / "out").string()) +
-                          " 2>" + shell_quote((tmp / "err").string()) + " </dev/null";
-  const int st = std::system(cmd.c_str());
-  testing::CliResult r;
-  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  auto slurp = [](const fs::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  r.out = slurp(tmp / "out");
-  r.err = slurp(tmp / "err");
-  return r;
-}
 
 TEST(PackReadInput, FileBytesReadsRegularFilesOnly) {
   testing::TempDir t;
@@ -68,18 +46,18 @@ TEST(PackReadInput, WarriorsContainerFifoAndSymlinkInputs) {
   const std::string out = shell_quote((t / "out.res").string());
   for (const std::string& args : {"pack warriors-container -o " + out + " 0x28=" + shell_quote((t / "pipe").string()),
                                   "pack warriors-container --pack -o " + out + " " + shell_quote((t / "pipe").string())}) {
-    auto r = run_bounded(args);
+    auto r = testing::run_cli_bounded(args);
     EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;  // 124 would be a blocked open()
     EXPECT_NE(r.err.find("FIFO"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(t / "out.res"));
   }
   // Before: the mapped input followed the symlink and packed its target (exit 0).
-  auto r = run_bounded("pack warriors-container -o " + out + " 0x28=" + shell_quote((t / "link.bin").string()));
+  auto r = testing::run_cli_bounded("pack warriors-container -o " + out + " 0x28=" + shell_quote((t / "link.bin").string()));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("symlink"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(t / "out.res"));
   // A regular file still packs: its five bytes are in the resource.
-  r = run_bounded("pack warriors-container -o " + out + " 0x28=" + shell_quote((t / "real.bin").string()));
+  r = testing::run_cli_bounded("pack warriors-container -o " + out + " 0x28=" + shell_quote((t / "real.bin").string()));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   const ByteBuffer res = testing::read_file(t / "out.res");
   const std::string s(res.begin(), res.end());
@@ -96,7 +74,7 @@ TEST(PackReadInput, WarriorsRepackUsesTheReplacementBytes) {
   testing::write_file(t / "disc" / "WARRIORS.WAD", d.wad);
   fs::create_directories(t / "files");
   testing::write_file(t / "files" / "11111111.bin", ByteBuffer(5000, 'n'));
-  auto r = run_bounded("pack warriors --like " + shell_quote((t / "disc").string()) + " -o " +
+  auto r = testing::run_cli_bounded("pack warriors --like " + shell_quote((t / "disc").string()) + " -o " +
                        shell_quote((t / "new").string()) + " " + shell_quote((t / "files").string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto in = Input::open(t / "new");
@@ -113,7 +91,7 @@ TEST(PackReadInput, WarriorsRepackUsesTheReplacementBytes) {
   EXPECT_EQ(ByteBuffer(other->begin(), other->end()), ByteBuffer(100, 'b'));
   // A FIFO among the replacement files is refused by name, at once.
   ASSERT_EQ(::mkfifo((t / "files" / "22222222.bin").c_str(), 0644), 0);
-  r = run_bounded("pack warriors --force --like " + shell_quote((t / "disc").string()) + " -o " +
+  r = testing::run_cli_bounded("pack warriors --force --like " + shell_quote((t / "disc").string()) + " -o " +
                   shell_quote((t / "new").string()) + " " + shell_quote((t / "files").string()));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("22222222.bin"), std::string::npos) << r.err;

@@ -58,10 +58,12 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-CliResult run_cli(const std::string& args) {
+namespace {
+
+CliResult run_command(const std::string& prefix, const std::string& args) {
   TempDir tmp;
   const auto out = tmp / "out", err = tmp / "err";
-  const std::string cmd = std::string(ASSAY_CLI) + " " + args + " >" + shell_quote(out.string()) +
+  const std::string cmd = prefix + std::string(ASSAY_CLI) + " " + args + " >" + shell_quote(out.string()) +
                           " 2>" + shell_quote(err.string()) + " </dev/null";
   const int st = std::system(cmd.c_str());
   CliResult r;
@@ -75,6 +77,14 @@ CliResult run_cli(const std::string& args) {
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+}  // namespace
+
+CliResult run_cli(const std::string& args) { return run_command("", args); }
+
+CliResult run_cli_bounded(const std::string& args, unsigned seconds) {
+  return run_command("timeout " + std::to_string(seconds) + " ", args);
 }
 
 bool have_terminal() { return std::system("script -qefc true /dev/null </dev/null >/dev/null 2>&1") == 0; }

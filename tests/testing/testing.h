@@ -48,6 +48,9 @@ struct CliResult {
 };
 // Runs the built assay binary with the given shell-quoted argument string.
 CliResult run_cli(const std::string& args);
+// run_cli under `timeout SECONDS`: a run that blocks (a FIFO read, a hang) fails the test with exit
+// 124 instead of hanging it.
+CliResult run_cli_bounded(const std::string& args, unsigned seconds = 30);
 std::string shell_quote(const std::string& s);
 // A path shell-quoted for run_cli's argument string.
 inline std::string quote_path(const std::filesystem::path& p) { return shell_quote(p.string()); }
