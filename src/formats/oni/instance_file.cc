@@ -79,14 +79,14 @@ Result<std::string_view> InstanceFile::name_at(std::uint32_t name_offset, std::u
   if (name_offset >= h_.name_size)
     return error(fmt::format("descriptor[{}]", i), descriptor_offset(i) + 8,
                  fmt::format("name offset 0x{:x} past the name block (0x{:x} bytes)", name_offset, h_.name_size));
-  const auto* p = r_.data().data() + h_.name_offset + name_offset;
+  const auto* p = reinterpret_cast<const char*>(r_.data().data()) + h_.name_offset + name_offset;
   // Scans stop at the block's end, and after 64 KiB so that hostile files stay linear.
   const std::size_t left = h_.name_size - name_offset, avail = std::min<std::size_t>(left, kMaxNameScan);
-  const void* nul = std::memchr(p, 0, avail);
+  const char* nul = find_nul(p, avail);
   if (nul == nullptr)
     return error(fmt::format("descriptor[{}]", i), std::uint64_t(h_.name_offset) + name_offset,
                  avail < left ? "name has no NUL within 65,536 bytes" : "name has no NUL before the end of the name block");
-  return std::string_view(reinterpret_cast<const char*>(p), static_cast<const std::uint8_t*>(nul) - p);
+  return std::string_view(p, static_cast<std::size_t>(nul - p));
 }
 
 Result<std::string_view> InstanceFile::name(std::uint32_t i) const {

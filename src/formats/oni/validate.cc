@@ -115,8 +115,12 @@ struct Checker {
       if (d.flags() & 0xFFF0) ++unknown_bits;
       std::string_view nm;
       if (!d.unnamed()) {
-        if (!f.name_if_valid(d, nm)) detail::capped_error(out, f.name_at(d.name_offset, i).error());
-        else if (names[i] = nm; nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
+        if (!f.name_if_valid(d, nm)) {
+          detail::capped_error(out, f.name_at(d.name_offset, i).error());
+        } else {
+          names[i] = nm;
+          if (nm.size() > 4 + 127) warning(s(), at + 8, "name longer than 127 bytes after the tag");
+        }
       }
       if (d.placeholder()) {
         ++placeholders;

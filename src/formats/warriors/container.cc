@@ -49,14 +49,7 @@ class DiscContainer final : public FormatContainer {
   }
 
   // A truncated WAD is a warning in `list` as in `info` (issue 15 item 5; `verify`: an error).
-  [[nodiscard]] Json list_fields() const override {
-    Json j = Json::object();
-    if (auto w = disc_.wad_truncation_warning()) {  // verify: an error
-      j["warning"] = w->where.message;
-      j["problems"] = Json::array({problem_json(*w)});
-    }
-    return j;
-  }
+  [[nodiscard]] Json list_fields() const override { return wr::wad_truncation_fields(disc_); }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));

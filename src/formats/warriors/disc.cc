@@ -142,7 +142,7 @@ std::optional<DirEntry> Disc::find(std::uint32_t hash) const noexcept {
   return std::nullopt;
 }
 
-std::string Disc::wad_truncation() const {
+std::optional<Diagnostic> Disc::wad_truncation_warning() const {
   std::uint64_t need = 0, past = 0;
   for (std::uint32_t i = 0; i < count_; ++i) {
     const DirEntry e = entry(i);
@@ -150,16 +150,12 @@ std::string Disc::wad_truncation() const {
     need = std::max(need, end);
     if (end > wad_.size()) ++past;
   }
-  if (need <= wad_.size()) return {};
-  return fmt::format("WAD truncated: the DIR's rows need {} bytes, the WAD has {}: {} bytes missing from offset 0x{:x} "
-                     "({} of {} entries cut or absent)",
-                     need, wad_.size(), need - wad_.size(), wad_.size(), past, count_);
-}
-
-std::optional<Diagnostic> Disc::wad_truncation_warning() const {
-  std::string t = wad_truncation();
-  if (t.empty()) return std::nullopt;
-  return Diagnostic{Severity::warning, make_error(kFormat, "WAD", wad_.size(), std::move(t))};
+  if (need <= wad_.size()) return std::nullopt;
+  return Diagnostic{Severity::warning,
+                    make_error(kFormat, "WAD", wad_.size(),
+                               fmt::format("WAD truncated: the DIR's rows need {} bytes, the WAD has {}: {} bytes missing from offset "
+                                           "0x{:x} ({} of {} entries cut or absent)",
+                                           need, wad_.size(), need - wad_.size(), wad_.size(), past, count_))};
 }
 
 void Disc::validate(Diagnostics& out) const {

@@ -68,10 +68,7 @@ Result<Json> info(const Input& in, const ReadOptions& opt) {
     ASSAY_TRY(DiscCtx c, open_disc(in, opt));
     Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entry_count", c.disc.count()},
            {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
-    if (auto w = c.disc.wad_truncation_warning()) {  // verify: an error
-      j["warning"] = w->where.message;
-      j["problems"] = Json::array({problem_json(*w)});
-    }
+    j.update(wad_truncation_fields(c.disc));
     return j;
   }
   ByteReader r(in.bytes, Endian::little, kFormat);
@@ -362,6 +359,15 @@ Json load_result_json(const LoadResult& r, std::uint64_t base) {
     const Error& e = *r.error;
     j["error"] = {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
                   {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(base + e.offset)}};
+  }
+  return j;
+}
+
+Json wad_truncation_fields(const Disc& disc) {
+  Json j = Json::object();
+  if (auto w = disc.wad_truncation_warning()) {
+    j["warning"] = w->where.message;
+    j["problems"] = Json::array({problem_json(*w)});
   }
   return j;
 }

@@ -99,11 +99,9 @@ class Disc {
   [[nodiscard]] std::optional<DirEntry> find(std::uint32_t hash) const noexcept;
   // D2-D10 (D1 was checked by open).
   void validate(Diagnostics& out) const;
-  // "WAD truncated: ..." (what is missing and where) when the DIR's rows reach past the WAD's
-  // end; empty otherwise. info/list show it as a warning, verify as an error (issue 15 item 5).
-  [[nodiscard]] std::string wad_truncation() const;
-  // The same as a warning (structure "WAD", offset the WAD's end), or none: `info` and `list` show
-  // it as a `warning` field and in `problems`; `verify` reports it as an error.
+  // "WAD truncated: ..." (what is missing and where; structure "WAD", offset the WAD's end) when
+  // the DIR's rows reach past the WAD's end, as a warning; none otherwise. `info` and `list` show it
+  // as a `warning` field and in `problems`, `verify` as an error (issue 15 item 5).
   [[nodiscard]] std::optional<Diagnostic> wad_truncation_warning() const;
 
  private:

@@ -18,6 +18,10 @@ Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
 // chunk_stack (bottom first), objects, stored, trailing, diagnostics, error {message, offset}.
 Json load_result_json(const LoadResult& r, std::uint64_t base = 0);
 
+// A truncated WAD as `info` and `list` show it (issue 15 item 5): {"warning": message, "problems":
+// [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.
+Json wad_truncation_fields(const Disc& disc);
+
 // `assay warriors load DISC:NAME | DISC:0xHASH | FILE`. The JSON has "ok" false and "error"
 // when the load failed; an Error is returned only for I/O or usage problems.
 Result<Json> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt);
