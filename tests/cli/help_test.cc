@@ -4,6 +4,7 @@
 // a verb added later is checked too.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include "testing/testing.h"
@@ -52,6 +53,27 @@ TEST(CliHelp, EveryVerbHasAnExampleAndOnlyItsOptions) {
   auto x = run_cli("pack igarchive --help");
   EXPECT_NE(x.out.find("--compression"), std::string::npos);
   EXPECT_EQ(x.out.find("--skip-existing"), std::string::npos);
+}
+
+// main.cc builds only the verb a command line names (Cli::only, for start-up time); its table of
+// verb names must match the verbs built when none is named, and each verb must work when built
+// alone: its --help (above, every verb) and a run.
+TEST(CliHelp, TheVerbTableMatchesTheVerbsBuilt) {
+  ::setenv("ASSAY_DEBUG_VERB_TABLE", "1", 1);
+  auto all = run_cli("--help");
+  auto one = run_cli("formats");  // a verb named: the table is not checked, the verb runs alone
+  ::unsetenv("ASSAY_DEBUG_VERB_TABLE");
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("oni"), std::string::npos) << one.out;
+  // global options before the verb, one with its value, do not hide the verb
+  auto g = run_cli("--threads 1 -q hash crc32 123456789");
+  EXPECT_EQ(g.exit_code, 0) << g.err;
+  EXPECT_EQ(g.out, "cbf43926\n");  // CRC-32 check value of "123456789"
+  // a misspelt verb still builds them all and suggests the nearest
+  auto m = run_cli("lsit x");
+  EXPECT_EQ(m.exit_code, 2);
+  EXPECT_NE(m.err.find("did you mean 'list'"), std::string::npos) << m.err;
 }
 
 }  // namespace

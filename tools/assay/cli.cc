@@ -18,6 +18,29 @@ void Cli::add_read_options(CLI::App& sub) {
   for (auto& hook : read_option_hooks) hook(sub, read);
 }
 
+std::string verb_on_command_line(int argc, const char* const* argv, const std::vector<std::string>& known) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") return "";
+    if (a == "--threads" || a == "--max-memory") {  // the global options that take a value
+      ++i;
+      continue;
+    }
+    if (a.starts_with("-")) continue;
+    for (const auto& k : known)
+      if (a == k) return k;
+    return "";
+  }
+  return "";
+}
+
+const std::vector<std::string>& top_level_verbs() {
+  static const std::vector<std::string> verbs{"identify", "info",  "list",   "extract", "verify", "pack",     "formats",
+                                              "hash",     "make-samples", "igz", "dump",   "rw",       "warriors",
+                                              "oni",      "replace",      "add", "remove", "serve"};
+  return verbs;
+}
+
 bool Cli::progress() const { return !quiet && Progress::stderr_is_terminal(); }
 
 void example(CLI::App& verb, std::string_view example) {

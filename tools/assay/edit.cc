@@ -94,6 +94,7 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
 }
 
 void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const char* items_help) {
+  if (!cli.wants(name)) return;
   auto a = std::make_shared<EditArgs>();
   auto* sub = cli.app.add_subcommand(name, help);
   sub->add_option("archive", a->archive, "the container (ARCHIVE, A::INNER, or a disc folder)")->required();

@@ -134,6 +134,7 @@ void register_igarchive(Cli& cli) {
         "--igarchive-max-member", [&ro](const std::string& v) { ro.family["igarchive-max-member"] = v; },
         "igarchive: largest member (bytes) extract/verify accept (default 1 GiB)");
   });
+  if (cli.pack == nullptr) return;  // not built for this command line (Cli::only)
   auto args = std::make_shared<PackArgs>();
   auto* sub = cli.pack->add_subcommand("igarchive", "build an Alchemy igArchive from a folder");
   sub->add_option("-o,--output", args->out, "archive to write")->required();

@@ -69,15 +69,17 @@ void register_igz(Cli& cli) {
         "--igz-pointer-size", [&ro](const std::string& v) { ro.family["igz-pointer-size"] = v; },
         "igz: pointer size (4 or 8) for a platform the spec does not know");
   });
-  auto* family = cli.app.add_subcommand("igz", "Alchemy igz tools");
-  family->require_subcommand(1);
-  example(*family, "assay igz dump bootstrap.bld::x.igz");
   auto args = std::make_shared<DumpArgs>();
-  auto* dump = family->add_subcommand("dump", "strings, types, dependencies, externals, objects "
-                                              "with their pointer edges, the root list");
-  add_dump(cli, *dump, args);
-  example(*dump, "assay igz dump --json bootstrap.bld::x.igz");
-  if (!has_subcommand(cli.app, "dump")) {  // top-level alias (`assay dump bootstrap.bld::x.igz`)
+  if (cli.wants("igz")) {
+    auto* family = cli.app.add_subcommand("igz", "Alchemy igz tools");
+    family->require_subcommand(1);
+    example(*family, "assay igz dump bootstrap.bld::x.igz");
+    auto* dump = family->add_subcommand("dump", "strings, types, dependencies, externals, objects "
+                                                "with their pointer edges, the root list");
+    add_dump(cli, *dump, args);
+    example(*dump, "assay igz dump --json bootstrap.bld::x.igz");
+  }
+  if (cli.wants("dump") && !has_subcommand(cli.app, "dump")) {  // top-level alias (`assay dump bootstrap.bld::x.igz`)
     auto* alias = cli.app.add_subcommand("dump", "igz dump (alias of `assay igz dump`)");
     add_dump(cli, *alias, args);
     example(*alias, "assay dump bootstrap.bld::x.igz");

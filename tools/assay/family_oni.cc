@@ -152,12 +152,14 @@ void register_oni(Cli& cli) {
     }
     return hex8(n->file_id);
   };
-  auto* oni = cli.app.add_subcommand("oni", "Oni level sets: check, layouts");
-  example(*oni, "assay oni check GameDataFolder/");
-  oni->require_subcommand(1);
-  add_check(cli, *oni);
-  add_layouts(cli, *oni);
-  add_pack(cli);
+  if (cli.wants("oni")) {
+    auto* oni = cli.app.add_subcommand("oni", "Oni level sets: check, layouts");
+    example(*oni, "assay oni check GameDataFolder/");
+    oni->require_subcommand(1);
+    add_check(cli, *oni);
+    add_layouts(cli, *oni);
+  }
+  if (cli.pack != nullptr) add_pack(cli);
 }
 
 }  // namespace assay::cli

@@ -91,6 +91,7 @@ int do_tree(const TreeArgs& a) {
 }  // namespace
 
 void register_renderware(Cli& cli) {
+  if (!cli.wants("rw")) return;
   auto* rw = cli.app.add_subcommand("rw", "RenderWare stream tools");
   rw->require_subcommand(1);
   example(*rw, "assay rw tree level1.txd");

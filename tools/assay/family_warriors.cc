@@ -140,11 +140,7 @@ int run_pack_disc(const Cli& cli, const WarriorsArgs& a) {
   return kExitOk;
 }
 
-}  // namespace
-
-void register_warriors(Cli& cli) {
-  cli.hashes["warriors"] = [](const std::string& s) { return hex8(warriors::name_hash(s)); };
-  auto a = std::make_shared<WarriorsArgs>();
+void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
   auto* fam = cli.app.add_subcommand("warriors", "The Warriors: classify WAD entries, load chunk containers");
   fam->require_subcommand(1);
   example(*fam, "assay warriors classify GAME/");
@@ -186,7 +182,9 @@ void register_warriors(Cli& cli) {
     a->json ? print_json(*j) : print_load(*j);
     if (j->contains("error")) cli.fail(kExitProblems);
   });
+}
 
+void add_pack_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
   auto* pd = cli.pack->add_subcommand("warriors", "rebuild WARRIORS.DIR/.WAD like DISC with files replaced");
   pd->add_option("-o,--output", a->out, "output folder")->required();
   pd->add_option("--like", a->like, "the original disc (folder, DIR or ISO)")->required();
@@ -203,6 +201,15 @@ void register_warriors(Cli& cli) {
   pc->add_flag("-f,--force", a->force, "overwrite an existing file");
   example(*pc, "assay pack warriors-container -o res.bin 0x28=bones.bin");
   pc->callback([&cli, a] { cli.fail(run_pack_container(cli, *a)); });
+}
+
+}  // namespace
+
+void register_warriors(Cli& cli) {
+  cli.hashes["warriors"] = [](const std::string& s) { return hex8(warriors::name_hash(s)); };
+  auto a = std::make_shared<WarriorsArgs>();
+  if (cli.wants("warriors")) add_family_verbs(cli, a);
+  if (cli.pack != nullptr) add_pack_verbs(cli, a);
 }
 
 }  // namespace assay::cli

@@ -1,5 +1,6 @@
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <new>
@@ -64,6 +65,20 @@ void report_memory() {
                static_cast<unsigned long long>(b.peak()), static_cast<unsigned long long>(b.limit()), ru.ru_maxrss);
 }
 
+// ASSAY_DEBUG_VERB_TABLE=1 (tests): with every verb built, exit 2 unless their names are exactly
+// top_level_verbs() (a verb missing there is always built with all the others: slower start-up).
+int check_verb_table(const assay::cli::Cli& cli) {
+  if (std::getenv("ASSAY_DEBUG_VERB_TABLE") == nullptr || !cli.only.empty()) return 0;
+  std::vector<std::string> built;
+  for (const CLI::App* sub : cli.app.get_subcommands({})) built.push_back(sub->get_name());
+  std::vector<std::string> known = assay::cli::top_level_verbs();
+  std::sort(built.begin(), built.end());
+  std::sort(known.begin(), known.end());
+  if (built == known) return 0;
+  std::fprintf(stderr, "assay: the verbs built differ from top_level_verbs()\n");
+  return assay::cli::kExitUsage;
+}
+
 // ASSAY_DEBUG_THROW=exception|bad_alloc|other: a test hook (docs/reliability.md#internal-errors)
 // that throws once the command line is parsed, before the verb's callback runs, so tests can
 // prove the top-level catch reports an internal error naming the files (exit 2) instead of an
@@ -100,6 +115,7 @@ int run(int argc, char** argv) {
     cli.app.require_subcommand(1);
     cli.app.set_version_flag("--version", "assay 0.1.0");
     add_memory_option(cli.app);
+    cli.only = verb_on_command_line(argc, argv, top_level_verbs());  // build that verb alone
     register_common(cli);
     register_igarchive(cli);
     register_igz(cli);
@@ -110,6 +126,7 @@ int run(int argc, char** argv) {
     register_serve(cli);
     register_verbs(cli);
     debug_throw_hook(cli.app);
+    if (const int rc = check_verb_table(cli); rc != 0) return rc;
     cli.app.parse(argc, argv);
     if (const int rc = serve_handoff(cli, argc, argv); rc >= 0) return rc;  // `serve`: exec assay-serve
   } catch (const CLI::ParseError& e) {

@@ -29,6 +29,7 @@ std::filesystem::path companion_path() {
 }  // namespace
 
 void register_serve(Cli& cli) {
+  if (!cli.wants("serve")) return;
   auto* sub = cli.app.add_subcommand("serve", kServeDescription);
   sub->prefix_command();  // everything after `serve` goes to the companion untouched
   sub->set_help_flag();   // so is --help: the companion prints the real options

@@ -297,6 +297,7 @@ int do_verify(Cli& cli, const Args& a) {
 void add_hash(Cli& cli) {
   cli.hashes["crc32"] = [](const std::string& s) { return hex8(crc32(s)); };
   cli.hashes["fnv1a"] = [](const std::string& s) { return hex8(fnv1a32(s)); };
+  if (!cli.wants("hash")) return;
   auto* sub = cli.app.add_subcommand("hash", "print the hash of each STRING (8 hex digits)");
   cli.hash = sub;
   auto algo = std::make_shared<std::string>();
@@ -314,6 +315,25 @@ void add_hash(Cli& cli) {
       return;
     }
     for (const auto& s : *strs) std::cout << it->second(s) << '\n';
+  });
+}
+
+void add_make_samples(Cli& cli) {
+  auto* samples = cli.app.add_subcommand("make-samples", "write small demo files made by assay's own writers");
+  auto dir = std::make_shared<std::string>();
+  samples->add_option("dir", *dir, "output folder")->required();
+  example(*samples, "assay make-samples demo/");
+  samples->callback([&cli, dir] {
+    std::filesystem::create_directories(*dir);
+    for (const Format* f : all_formats()) {
+      if (f->write_samples == nullptr) continue;
+      auto names = f->write_samples(*dir);
+      if (!names) {
+        cli.fail(report(names.error()));
+        continue;
+      }
+      for (const auto& n : *names) std::cout << f->name << ": " << esc(n) << '\n';
+    }
   });
 }
 
@@ -381,31 +401,20 @@ void register_common(Cli& cli) {
   cli.app.add_option("--threads", cli.read.threads, "worker threads (default: all cores)");
   cli.app.add_flag("--json", cli.json, "machine-readable output (docs/cli.md)");
   install_suggestions(cli);
-  cli.pack = cli.app.add_subcommand("pack", "build a container from a folder");
-  cli.pack->require_subcommand(1);
-  example(*cli.pack, "assay pack igarchive -o new.pak folder/   (`assay pack FAMILY --help` for each)");
-  auto* formats = cli.app.add_subcommand("formats", "list the formats assay knows");
-  example(*formats, "assay formats");
-  formats->callback([] {
-    for (const Format* f : all_formats()) std::cout << f->name << "\t" << f->description << '\n';
-  });
+  if (cli.wants("pack")) {
+    cli.pack = cli.app.add_subcommand("pack", "build a container from a folder");
+    cli.pack->require_subcommand(1);
+    example(*cli.pack, "assay pack igarchive -o new.pak folder/   (`assay pack FAMILY --help` for each)");
+  }
+  if (cli.wants("formats")) {
+    auto* formats = cli.app.add_subcommand("formats", "list the formats assay knows");
+    example(*formats, "assay formats");
+    formats->callback([] {
+      for (const Format* f : all_formats()) std::cout << f->name << "\t" << f->description << '\n';
+    });
+  }
   add_hash(cli);
-  auto* samples = cli.app.add_subcommand("make-samples", "write small demo files made by assay's own writers");
-  auto dir = std::make_shared<std::string>();
-  samples->add_option("dir", *dir, "output folder")->required();
-  example(*samples, "assay make-samples demo/");
-  samples->callback([&cli, dir] {
-    std::filesystem::create_directories(*dir);
-    for (const Format* f : all_formats()) {
-      if (f->write_samples == nullptr) continue;
-      auto names = f->write_samples(*dir);
-      if (!names) {
-        cli.fail(report(names.error()));
-        continue;
-      }
-      for (const auto& n : *names) std::cout << f->name << ": " << esc(n) << '\n';
-    }
-  });
+  if (cli.wants("make-samples")) add_make_samples(cli);
 }
 
 void register_verbs(Cli& cli) {
@@ -429,6 +438,7 @@ void register_verbs(Cli& cli) {
        "assay verify --deep --json bootstrap.bld GAME/"},
   };
   for (const Verb& v : verbs) {
+    if (!cli.wants(v.name)) continue;
     auto* sub = cli.app.add_subcommand(v.name, v.help);
     example(*sub, v.example);
     if (v.many) {
