@@ -1,10 +1,15 @@
 #include "assay/core/thread_pool.h"
 
 #include <atomic>
+#include <memory>
+#include <system_error>
 #include <utility>
 
 #ifdef __linux__
+#include <pthread.h>
 #include <sched.h>
+
+#include <cerrno>
 #endif
 
 namespace assay {
@@ -76,36 +81,65 @@ unsigned worker_count(std::size_t n, unsigned threads) {
 
 namespace {
 
-// Called by each new worker first: a worker that starts on the CPU of the thread that created it
-// moves to another CPU it may run on (the mask with that CPU removed, then the whole mask again:
-// the move sticks, the affinity is unchanged). Linux sometimes places a new thread beside its busy
-// creator and balances only at a later tick; on the 2-vCPU machines of docs/PERFORMANCE.md#oni half
-// the runs of `oni check` kept both workers on one CPU for 4 ms slices, a third more wall time.
-void leave_creator_cpu([[maybe_unused]] int creator) {
+// A worker of run_workers, started on a CPU other than its creator's when its affinity allows one
+// (the thread is created with that CPU left out of its mask, then takes the whole mask back: it
+// stays where it started, its affinity unchanged). Left to itself, Linux sometimes places a new
+// thread on its busy creator's CPU, where it waits for a tick before it first runs, and balances
+// the two only later: on the 2-vCPU machines of docs/PERFORMANCE.md#oni, half the runs of
+// `oni check` lost 1.5-4 ms so (a worker's first job starting late, then both on one CPU).
+class WorkerThread {
+ public:
+  WorkerThread(const std::function<void(unsigned)>& body, unsigned w) : body_(body), w_(w) {
 #ifdef __linux__
-  cpu_set_t all;
-  if (creator < 0 || sched_getcpu() != creator || sched_getaffinity(0, sizeof all, &all) != 0) return;
-  cpu_set_t others = all;
-  CPU_CLR(creator, &others);
-  if (CPU_COUNT(&others) == 0 || sched_setaffinity(0, sizeof others, &others) != 0) return;
-  sched_setaffinity(0, sizeof all, &all);
-#endif
-}
-
-int current_cpu() {
-#ifdef __linux__
-  return sched_getcpu();
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0) throw std::system_error(errno, std::generic_category(), "pthread_attr_init");
+    const int creator = sched_getcpu();
+    if (creator >= 0 && sched_getaffinity(0, sizeof all_, &all_) == 0) {
+      cpu_set_t others = all_;
+      CPU_CLR(creator, &others);
+      narrowed_ = CPU_COUNT(&others) > 0 && pthread_attr_setaffinity_np(&attr, sizeof others, &others) == 0;
+    }
+    const int rc = pthread_create(&thread_, &attr, &WorkerThread::start, this);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) throw std::system_error(rc, std::generic_category(), "pthread_create");
 #else
-  return -1;
+    thread_ = std::thread([this] { body_(w_); });
 #endif
-}
+  }
+  WorkerThread(const WorkerThread&) = delete;
+  WorkerThread& operator=(const WorkerThread&) = delete;
+  void join() {
+#ifdef __linux__
+    pthread_join(thread_, nullptr);
+#else
+    thread_.join();
+#endif
+  }
+
+ private:
+#ifdef __linux__
+  static void* start(void* self) {
+    auto* t = static_cast<WorkerThread*>(self);
+    if (t->narrowed_) sched_setaffinity(0, sizeof t->all_, &t->all_);
+    t->body_(t->w_);
+    return nullptr;
+  }
+  pthread_t thread_{};
+  cpu_set_t all_{};
+  bool narrowed_ = false;
+#else
+  std::thread thread_;
+#endif
+  const std::function<void(unsigned)>& body_;
+  unsigned w_;
+};
 
 }  // namespace
 
 void run_workers(unsigned workers, const std::function<void(unsigned)>& body) {
   std::mutex mu;
   std::exception_ptr error;
-  auto guarded = [&](unsigned w) {
+  const std::function<void(unsigned)> guarded = [&](unsigned w) {
     try {
       body(w);
     } catch (...) {
@@ -113,16 +147,16 @@ void run_workers(unsigned workers, const std::function<void(unsigned)>& body) {
       if (!error) error = std::current_exception();
     }
   };
-  std::vector<std::thread> ts;
+  std::vector<std::unique_ptr<WorkerThread>> ts;  // stable addresses: each thread reads its own
   ts.reserve(workers > 1 ? workers - 1 : 0);
-  const int creator = current_cpu();
-  for (unsigned w = 1; w < workers; ++w)
-    ts.emplace_back([&guarded, w, creator] {
-      leave_creator_cpu(creator);
-      guarded(w);
-    });
+  try {
+    for (unsigned w = 1; w < workers; ++w) ts.push_back(std::make_unique<WorkerThread>(guarded, w));
+  } catch (...) {
+    for (auto& t : ts) t->join();  // the workers started finish the work; then the failure
+    throw;
+  }
   guarded(0);
-  for (auto& t : ts) t.join();
+  for (auto& t : ts) t->join();
   if (error) std::rethrow_exception(error);
 }
 

@@ -7,6 +7,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 #include "assay/core/thread_pool.h"
 
 namespace assay {
@@ -77,6 +81,32 @@ TEST(ParallelForState, ExceptionReachesTheCaller) {
                                     if (i == 7) throw std::runtime_error("x");
                                   }),
                std::runtime_error);
+}
+
+// run_workers starts each worker away from its creator's CPU when the affinity allows one, then
+// gives it the creator's whole mask back: the workers are distinct threads and end with the same
+// affinity as the caller (thread_pool.cc, WorkerThread).
+TEST(RunWorkers, WorkersAreOwnThreadsWithTheCallersAffinity) {
+  std::mutex mu;
+  std::set<std::thread::id> ids;
+  std::vector<bool> same_mask(4, false);
+#ifdef __linux__
+  cpu_set_t caller;
+  ASSERT_EQ(sched_getaffinity(0, sizeof caller, &caller), 0);
+#endif
+  run_workers(4, [&](unsigned w) {
+    std::lock_guard lk(mu);
+    ids.insert(std::this_thread::get_id());
+#ifdef __linux__
+    cpu_set_t mine;
+    same_mask[w] = sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_EQUAL(&mine, &caller);
+#else
+    same_mask[w] = true;
+#endif
+  });
+  EXPECT_EQ(ids.size(), 4u);
+  EXPECT_TRUE(ids.count(std::this_thread::get_id()));  // worker 0 is the caller
+  for (unsigned w = 0; w < 4; ++w) EXPECT_TRUE(same_mask[w]) << w;
 }
 
 }  // namespace
