@@ -7,7 +7,11 @@ walker below (written from ../shared/specs/oni.md sections 3-7 and docs/cli.md's
 checks that both agree on every count and the hash, and prints the time ratio.
 
 Usage: python3 bench/oni_check_bench.py path/to/assay [workdir]
-Not part of ctest.
+       python3 bench/oni_check_bench.py --verify path/to/assay [workdir]
+The timing run is not part of ctest. --verify (ctest oni_check_reference) generates the same set at a
+twentieth of the scale and only checks that assay (one thread and two) and the reference walker
+agree on every count and the hash: the walk hash's definition (docs/cli.md) pinned by an independent
+implementation.
 """
 import os
 import struct
@@ -98,10 +102,11 @@ def write_level(path, fid, insts, checksums):
         f.write(out)
 
 
-def generate(folder):
+def generate(folder, scale=1):
+    """The set at the seed's scale divided by `scale`."""
     checks = {tag("ZPTS"): 0xA1, tag("ZTEX"): 0xA2, tag("ZLST"): 0xA3, tag("ZANM"): 0xA4}
-    n0, l0 = 9347, 5539
-    rest_n, rest_l = TOTAL_INSTANCES - n0, TOTAL_LINKS - l0
+    n0, l0 = 9347 // scale, 5539 // scale
+    rest_n, rest_l = TOTAL_INSTANCES // scale - n0, TOTAL_LINKS // scale - l0
     k = len(LEVELS) - 1
     for li, level in enumerate(LEVELS):
         if level == 0:
@@ -280,8 +285,9 @@ def reference(folder):
         links = unresolved = into0 = 0
         fh = fnv(0x811C9DC5, f.file_id)  # the file's own hash, folded into the set's below
         for (i, t, end, ls) in f.walked:
+            ih = 0x811C9DC5  # the instance's own hash, folded into the file's below
             for x in (i, t, end, len(ls)):
-                fh = fnv(fh, x)
+                ih = fnv(ih, x)
             for off, target in ls:
                 links += 1
                 res = None
@@ -294,14 +300,15 @@ def reference(folder):
                         if j is not None and g.has_data(j):
                             res = (g, j)
                             break
-                fh = fnv(fh, off)
+                ih = fnv(ih, off)
                 if res is None:
                     unresolved += 1
-                    fh = fnv(fnv(fh, 0), 0)
+                    ih = fnv(fnv(ih, 0), 0)
                 else:
                     if lv != 0 and res[0] is files[0]:
                         into0 += 1
-                    fh = fnv(fnv(fh, res[0].file_id), res[1])
+                    ih = fnv(fnv(ih, res[0].file_id), res[1])
+            fh = fnv(fh, ih)
         h = fnv(h, fh)
         total_links += links
         rows.append(dict(level=lv, instances=f.n, placeholders=sum(1 for d in f.desc if d[4] & 2),
@@ -312,7 +319,33 @@ def reference(folder):
     return rows, dict(levels=len(rows), instances=sum(f.n for f in files.values()), links=total_links, hash=h)
 
 
+def agree(j, rc, rows, all_):
+    ok = rc == 0 and j["all"] == all_
+    for a, b in zip(j["levels"], rows):
+        for k in b:
+            ok = ok and a[k] == b[k]
+    return ok
+
+
+def verify(assay, work):
+    generate(work, scale=20)
+    rows, all_ = reference(work)
+    ok = True
+    for threads in ("1", "2"):
+        out = subprocess.run([assay, "oni", "check", work, "--json", "--threads", threads], capture_output=True, text=True)
+        j = json.loads(out.stdout)
+        good = agree(j, out.returncode, rows, all_)
+        print("threads %s: assay hash %08x, reference %08x, links %d/%d: %s" %
+              (threads, j["all"]["hash"], all_["hash"], j["all"]["links"], all_["links"], "agree" if good else "DIFFER"))
+        ok = ok and good
+    return 0 if ok else 1
+
+
 def main():
+    if sys.argv[1] == "--verify":
+        work = sys.argv[3] if len(sys.argv) > 3 else tempfile.mkdtemp(prefix="oni-verify-")
+        os.makedirs(work, exist_ok=True)
+        return verify(os.path.abspath(sys.argv[2]), work)
     assay = os.path.abspath(sys.argv[1])
     work = sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp(prefix="oni-bench-")
     os.makedirs(work, exist_ok=True)
@@ -367,10 +400,7 @@ def main():
     py = time.perf_counter() - t
     pycpu = time.process_time() - c
     _, j, rc = runs["assay --threads 1"]
-    ok = rc == 0 and j["all"] == all_
-    for a, b in zip(j["levels"], rows):
-        for k in b:
-            ok = ok and a[k] == b[k]
+    ok = agree(j, rc, rows, all_)
     print("reference: %d levels, %d instances, %d links, hash %08x" % (all_["levels"], all_["instances"], all_["links"], all_["hash"]))
     print("assay:     %d levels, %d instances, %d links, hash %08x, exit %d" %
           (j["all"]["levels"], j["all"]["instances"], j["all"]["links"], j["all"]["hash"], rc))
