@@ -94,6 +94,29 @@ inline void store(std::uint8_t* p, T v, Endian e) noexcept {
   return nullptr;
 }
 
+// Byte-wise three-way comparison of a and b (as std::string_view::compare: <0, 0, >0), inline and
+// eight bytes a step: sorted name tables (Oni's name directory, checked entry by entry) compare
+// short strings with long shared prefixes, where a memcmp call per pair cost more than the bytes.
+[[nodiscard]] [[gnu::always_inline]] inline int compare_bytes(std::string_view a, std::string_view b) noexcept {
+  const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) {
+      if constexpr (std::endian::native == std::endian::little) {
+        x = byteswap_value(x);
+        y = byteswap_value(y);
+      }
+      return x < y ? -1 : 1;
+    }
+  }
+  for (; i < n; ++i)
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]) ? -1 : 1;
+  return a.size() == b.size() ? 0 : a.size() < b.size() ? -1 : 1;
+}
+
 // A bounded view with a byte order and a format name for errors.
 // All reads are checked; a failed read returns an Error naming the structure and offset.
 // Offsets are relative to the view; `base` is added in error messages so that a reader over a

@@ -77,7 +77,7 @@ void index_names(LoadedFile& g) {
   for (std::uint32_t k = 0; k < m; ++k) {
     const std::uint32_t idx = g.file.name_entry_index(k);
     // An entry out of range or out of order: the engine's binary search could miss names, so keep it.
-    if (idx >= g.names.size() || (k > 0 && prev.compare(g.names[idx]) >= 0)) return;
+    if (idx >= g.names.size() || (k > 0 && compare_bytes(prev, g.names[idx]) >= 0)) return;
     prev = g.names[idx];
     const std::uint64_t key = detail::name_key(prev);
     std::size_t at = key & (cap - 1);
@@ -110,7 +110,7 @@ static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_v
     const std::uint32_t mid = lo + (hi - lo) / 2;
     const std::uint32_t idx = g.file.name_entry_index(mid);
     if (idx >= g.names.size()) return std::nullopt;
-    const int c = g.names[idx].compare(name);
+    const int c = compare_bytes(g.names[idx], name);
     if (c == 0) return idx;
     if (c < 0) lo = mid + 1;
     else hi = mid;

@@ -187,7 +187,7 @@ struct Checker {
       const std::string_view nm = names[idx];
       if (nm.empty()) continue;  // a bad name, reported with the descriptor
       if (have_prev) {
-        const int c = prev.compare(nm);
+        const int c = compare_bytes(prev, nm);
         if (c == 0) error(s(), base + k * 8, fmt::format("duplicate name {}", nm));
         else if (c > 0) error(s(), base + k * 8, fmt::format("not sorted: {} after {} (the engine binary-searches)", nm, prev));
       }
