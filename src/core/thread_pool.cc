@@ -8,8 +8,6 @@
 #ifdef __linux__
 #include <pthread.h>
 #include <sched.h>
-
-#include <cerrno>
 #endif
 
 namespace assay {
@@ -92,7 +90,7 @@ class WorkerThread {
   WorkerThread(const std::function<void(unsigned)>& body, unsigned w) : body_(body), w_(w) {
 #ifdef __linux__
     pthread_attr_t attr;
-    if (pthread_attr_init(&attr) != 0) throw std::system_error(errno, std::generic_category(), "pthread_attr_init");
+    if (const int rc = pthread_attr_init(&attr); rc != 0) throw std::system_error(rc, std::generic_category(), "pthread_attr_init");
     const int creator = sched_getcpu();
     if (creator >= 0 && sched_getaffinity(0, sizeof all_, &all_) == 0) {
       cpu_set_t others = all_;

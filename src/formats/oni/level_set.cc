@@ -257,7 +257,7 @@ struct LevelResult {
   std::optional<Error> fatal;
   // The level's files once counted (their vectors handed to the worker's pool): freed, and their
   // mappings unmapped, only after the workers have joined. An munmap or a heap trim while the
-  // other worker runs stops both for a TLB shootdown; on a 2-vCPU VM such a stall measured 1-4 ms.
+  // other worker runs stops both for a TLB shootdown; on a 2-vCPU VM such a stall measured 1-2 ms.
   std::vector<std::unique_ptr<LoadedFile>> released;
 };
 
