@@ -35,9 +35,11 @@ std::string verb_on_command_line(int argc, const char* const* argv, const std::v
 }
 
 const std::vector<std::string>& top_level_verbs() {
-  static const std::vector<std::string> verbs{"identify", "info",  "list",   "extract", "verify", "pack",     "formats",
-                                              "hash",     "make-samples", "igz", "dump",   "rw",       "warriors",
-                                              "oni",      "replace",      "add", "remove", "serve"};
+  static const std::vector<std::string> verbs{
+      "identify", "info", "list", "extract", "verify",    // register_verbs
+      "pack", "formats", "hash", "make-samples",          // register_common
+      "igz", "dump", "rw", "warriors", "oni",             // the families
+      "replace", "add", "remove", "serve"};               // register_edit, register_serve
   return verbs;
 }
 
