@@ -64,15 +64,24 @@ std::uint64_t detail::name_key(std::string_view s) noexcept {
 // high half, then descriptor + 1.
 static std::uint8_t name_filter_byte(std::uint64_t key) { return static_cast<std::uint8_t>(key >> 56) | 1; }
 
+// In front of the slots, a blocked Bloom filter (detail::name_bloom_bits): two bits of one 64-bit
+// word per name, a word per 32 slots (8 KB for the bench's level 0 of 9,347 names: it stays in L1),
+// so that a miss, the usual answer for another level's own names, costs one word instead of a walk
+// along the slots (about 6% of the check).
+using detail::name_bloom_bits;
+using detail::name_bloom_word;
+
 void index_names(LoadedFile& g) {
   g.name_index.clear();
   g.name_filter.clear();
+  g.name_bloom.clear();
   if (!g.opened || g.file.is_oni()) return;
   const std::uint32_t m = g.file.name_count();
-  std::size_t cap = 16;
+  std::size_t cap = 32;
   while (cap < std::size_t(m) * 2) cap *= 2;
   std::vector<std::uint32_t> table(2 * cap, 0);
   std::vector<std::uint8_t> filter(cap, 0);
+  std::vector<std::uint64_t> bloom(cap / 32, 0);
   std::string_view prev;
   for (std::uint32_t k = 0; k < m; ++k) {
     const std::uint32_t idx = g.file.name_entry_index(k);
@@ -85,9 +94,11 @@ void index_names(LoadedFile& g) {
     filter[at] = name_filter_byte(key);
     table[2 * at] = static_cast<std::uint32_t>(key >> 32);
     table[2 * at + 1] = idx + 1;
+    bloom[name_bloom_word(key, bloom.size())] |= name_bloom_bits(key);
   }
   g.name_index = std::move(table);
   g.name_filter = std::move(filter);
+  g.name_bloom = std::move(bloom);
 }
 
 // The name directory's lookup (spec: oni.md#oni-3-8): the hash index when index_names built one
@@ -96,6 +107,8 @@ static std::optional<std::uint32_t> find_name(const LoadedFile& g, std::string_v
   if (!g.name_index.empty()) {
     const std::size_t mask = g.name_filter.size() - 1;
     const std::uint64_t key = detail::name_key(name);
+    const std::uint64_t bits = name_bloom_bits(key);
+    if ((g.name_bloom[name_bloom_word(key, g.name_bloom.size())] & bits) != bits) return std::nullopt;
     const auto tag = static_cast<std::uint32_t>(key >> 32);
     const std::uint8_t fb = name_filter_byte(key);
     for (std::size_t at = key & mask; g.name_filter[at] != 0; at = (at + 1) & mask) {

@@ -62,6 +62,7 @@ struct LoadedFile {
   const LayoutSet* layouts = nullptr;      // the set this file was walked with
   std::vector<std::uint32_t> name_index;   // index_names: open addressing, pairs (hash tag, descriptor + 1)
   std::vector<std::uint8_t> name_filter;   // index_names: per slot 0 (empty) or the key's top bits | 1
+  std::vector<std::uint64_t> name_bloom;   // index_names: two bits per name in one word (most misses stop here)
   [[nodiscard]] std::uint32_t file_id() const { return fname ? fname->file_id : 0; }
   [[nodiscard]] unsigned level() const { return fname ? fname->level : 0; }
 };
@@ -88,6 +89,12 @@ void index_names(LoadedFile& g);
 namespace detail {
 // The name index's hash of a full name (index_names); its low bits pick the slot.
 std::uint64_t name_key(std::string_view name) noexcept;
+// The name index's Bloom filter (LoadedFile::name_bloom): the two bits a key sets, in the word
+// name_bloom_word picks among `words` (a power of two).
+[[nodiscard]] inline std::uint64_t name_bloom_bits(std::uint64_t key) noexcept {
+  return (std::uint64_t{1} << ((key >> 36) & 63)) | (std::uint64_t{1} << ((key >> 42) & 63));
+}
+[[nodiscard]] inline std::size_t name_bloom_word(std::uint64_t key, std::size_t words) noexcept { return (key >> 16) & (words - 1); }
 }  // namespace detail
 
 inline constexpr std::uint32_t kUnresolved = 0xFFFFFFFFu;
