@@ -18,15 +18,16 @@ void Cli::add_read_options(CLI::App& sub) {
   for (auto& hook : read_option_hooks) hook(sub, read);
 }
 
-std::string verb_on_command_line(int argc, const char* const* argv, const std::vector<std::string>& known) {
+std::string verb_on_command_line(int argc, const char* const* argv, const CLI::App& app, const std::vector<std::string>& known) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
     if (a == "--") return "";
-    if (a == "--threads" || a == "--max-memory") {  // the global options that take a value
-      ++i;
+    if (a.starts_with("-")) {
+      // A global option that takes a value (`--threads 4`) and has none after `=`: skip the value.
+      const CLI::Option* o = a.find('=') == std::string_view::npos ? app.get_option_no_throw(std::string(a)) : nullptr;
+      if (o != nullptr && o->get_items_expected_min() > 0) ++i;
       continue;
     }
-    if (a.starts_with("-")) continue;
     for (const auto& k : known)
       if (a == k) return k;
     return "";

@@ -41,9 +41,10 @@ struct Cli {
   [[nodiscard]] bool progress() const;
 };
 
-// The top-level verb argv names (its first word that is not a global option or the value of one)
-// when it is one of `known`; "" otherwise (then every verb is built and CLI11 reports the line).
-std::string verb_on_command_line(int argc, const char* const* argv, const std::vector<std::string>& known);
+// The top-level verb argv names (its first word that is not one of app's global options or the
+// value of one) when it is one of `known`; "" otherwise (then every verb is built and CLI11
+// reports the line).
+std::string verb_on_command_line(int argc, const char* const* argv, const CLI::App& app, const std::vector<std::string>& known);
 // The names of every top-level verb (tests check it against the verbs built without Cli::only).
 const std::vector<std::string>& top_level_verbs();
 
@@ -71,8 +72,10 @@ Json diagnostic_json(const Diagnostic& d);
 std::string diagnostic_text(const Diagnostic& d);
 
 // Family registration (tools/assay/family_<name>.cc).
-// Order (main.cc): register_common (global flags, pack, hash), then the families (which add
+// Order (main.cc): add_global_options, register_common (pack, hash), then the families (which add
 // pack subcommands, hashes and read-option hooks), then register_verbs (the common verbs).
+// The global options (-q, --threads, --json, anywhere on the line); before Cli::only is chosen.
+void add_global_options(Cli& cli);
 void register_common(Cli& cli);
 // "did you mean" for mistyped verbs and options (CLI11 failure message).
 void install_suggestions(Cli& cli);

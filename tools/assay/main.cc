@@ -115,7 +115,8 @@ int run(int argc, char** argv) {
     cli.app.require_subcommand(1);
     cli.app.set_version_flag("--version", "assay 0.1.0");
     add_memory_option(cli.app);
-    cli.only = verb_on_command_line(argc, argv, top_level_verbs());  // build that verb alone
+    add_global_options(cli);
+    cli.only = verb_on_command_line(argc, argv, cli.app, top_level_verbs());  // build that verb alone
     register_common(cli);
     register_igarchive(cli);
     register_igz(cli);

@@ -395,11 +395,14 @@ void install_suggestions(Cli& cli) {
   });
 }
 
-void register_common(Cli& cli) {
+void add_global_options(Cli& cli) {
   cli.app.fallthrough();  // global options (-q, --threads, --json) anywhere on the line
   cli.app.add_flag("-q,--quiet", cli.quiet, "no progress or summary lines on stderr");
   cli.app.add_option("--threads", cli.read.threads, "worker threads (default: all cores)");
   cli.app.add_flag("--json", cli.json, "machine-readable output (docs/cli.md)");
+}
+
+void register_common(Cli& cli) {
   install_suggestions(cli);
   if (cli.wants("pack")) {
     cli.pack = cli.app.add_subcommand("pack", "build a container from a folder");

@@ -466,17 +466,17 @@ Result<CheckReport> check_level_set(const std::vector<std::filesystem::path>& in
   if (!have0) base.ready.count_down();
   std::vector<std::size_t> order = largest_first(jobs, have0 ? 1 : 0);
   if (have0) order.insert(order.begin(), 0);
-  // Each worker's pool outlives the workers too (see LevelResult::released).
-  const unsigned workers = worker_count(order.size(), nthreads);
-  std::vector<std::vector<detail::FileBuffers>> pools(workers);
-  std::atomic<std::size_t> next{0};
-  run_workers(workers, [&](unsigned w) {
-    for (std::size_t k; (k = next.fetch_add(1, std::memory_order_relaxed)) < order.size();) {
-      const std::size_t j = order[k];
-      if (have0 && j == 0) run_level0(results[0], jobs[0], layouts, bar, base, pools[w]);
-      else run_level(results[j], jobs[j], base, layouts, bar, pools[w]);
-    }
-  });
+  // Each worker's pool outlives the workers too (see LevelResult::released): its state is a
+  // pointer to one of these, one per worker (each worker makes its state once).
+  std::vector<std::vector<detail::FileBuffers>> pools(worker_count(order.size(), nthreads));
+  std::atomic<std::size_t> pools_given{0};
+  parallel_for_state(
+      order.size(), nthreads, [&] { return &pools[pools_given++]; },
+      [&](std::vector<detail::FileBuffers>* pool, std::size_t k) {
+        const std::size_t j = order[k];
+        if (have0 && j == 0) run_level0(results[0], jobs[0], layouts, bar, base, *pool);
+        else run_level(results[j], jobs[j], base, layouts, bar, *pool);
+      });
   bar.finish();
   Hasher hs;
   std::uint64_t base_links = 0, base_unresolved = 0;
