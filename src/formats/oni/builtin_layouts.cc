@@ -1,4 +1,4 @@
-// The built-in layouts (issue 12 item 1): the layouts file ../shared/specs/oni-templates.txt is
+// The built-in layouts: the project's layouts file data/oni/templates.txt is
 // compiled in (builtin_layouts.cmake generates builtin_layouts_data.cc from it at build time) and
 // split into the two retail template sets (spec: oni.md#oni-3-2, oni-templates.md).
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
-# Oni's built-in template layouts (issue 12 item 1): generated at build time from the shared layouts
-# file ../shared/specs/oni-templates.txt (spec: oni-templates.md) into builtin_layouts_data.cc.
+# Oni's built-in template layouts: generated at build time from the project's own table
+# data/oni/templates.txt (spec: oni-templates.md) into builtin_layouts_data.cc.
 # Included from the top CMakeLists.txt after assay_oni is defined; also run as a script (-P) to
 # generate the file. A missing layouts file fails the configure: never an empty built-in table.
 if(CMAKE_SCRIPT_MODE_FILE)
@@ -21,11 +21,11 @@ if(CMAKE_SCRIPT_MODE_FILE)
   return()
 endif()
 
-set(ASSAY_ONI_TEMPLATES "${CMAKE_SOURCE_DIR}/../shared/specs/oni-templates.txt" CACHE FILEPATH
+set(ASSAY_ONI_TEMPLATES "${CMAKE_SOURCE_DIR}/data/oni/templates.txt" CACHE FILEPATH
     "Oni layouts file compiled into assay as its built-in template table (spec oni-templates.md)")
 if(NOT EXISTS "${ASSAY_ONI_TEMPLATES}")
   message(FATAL_ERROR "Oni built-in layouts: ${ASSAY_ONI_TEMPLATES} not found. assay compiles its Oni template "
-                      "table from that file (../shared/specs/oni-templates.txt next to this checkout); give its "
+                      "table from that file (data/oni/templates.txt in the checkout); give its "
                       "path with -DASSAY_ONI_TEMPLATES=/path/to/oni-templates.txt.")
 endif()
 set(_oni_gen "${CMAKE_BINARY_DIR}/generated/oni/builtin_layouts_data.cc")
