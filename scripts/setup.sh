@@ -7,7 +7,8 @@ pkgs=(build-essential cmake ninja-build pkg-config git python3
       clang libclang-rt-14-dev xorriso
       libcpp-httplib-dev chromium chromium-driver          # assay serve (issue 13)
       pybind11-dev python3-dev python3-pytest            # Python module (issue 14)
-      libimagequant-dev libsquish-dev)                   # texture import (issue 16)
+      libimagequant-dev libsquish-dev                    # texture import (issue 16)
+      ccache)                                            # a second build folder or clone compiles nothing twice
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
