@@ -100,6 +100,9 @@ class Container {
   // By name, path, family alias (hash spellings, case rules) or "#INDEX"; nullptr if none.
   // A hash lookup, not a scan.
   [[nodiscard]] const Entry* find(std::string_view name) const;
+  // True when the file's own lookup ignores case (an igArchive whose flags say so, a Warriors
+  // disc's hashed names): globs then fold case too (core/glob.h, issue 29 item 3).
+  [[nodiscard]] virtual bool case_insensitive() const { return false; }
   // The entry's bytes (viewed in place or decoded; the Input owns them). Thread-safe.
   // `threads` decode one large entry on several cores (0 = all); callers that already read
   // entries in parallel pass 1.
@@ -134,6 +137,10 @@ class Container {
   std::vector<Entry> entries_;
   std::unordered_map<std::string, std::size_t> by_name_;
 };
+
+// "Did you mean" for a name or glob that selects nothing in `c` (core/suggest.h over the
+// entries' paths and names, folding case where c.case_insensitive()); "" when nothing is close.
+std::string suggest_entry(const Container& c, std::string_view selector);
 
 // Opens `in` with the family that identifies it (or `family` when given). Unrecognised input is
 // a data error "unrecognised file format".

@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "assay/core/glob.h"
+#include "assay/core/suggest.h"
 
 namespace assay {
 
@@ -99,6 +100,16 @@ const Entry* Container::find(std::string_view name) const {
     if (ec == std::errc() && p == name.data() + name.size() && i < entries_.size()) return &entries_[i];
   }
   return find_alias(name);
+}
+
+std::string suggest_entry(const Container& c, std::string_view selector) {
+  std::vector<std::string> spellings;
+  spellings.reserve(c.entries().size() * 2);
+  for (const Entry& e : c.entries()) {  // the path first: it is shown with '/'
+    if (!e.path.empty()) spellings.push_back(e.path);
+    if (e.name) spellings.push_back(*e.name);
+  }
+  return suggest_selector(selector, spellings, GlobOptions{c.case_insensitive()});
 }
 
 Error Container::entry_error(const Entry& e, std::string message, ErrorKind kind) const {
@@ -203,8 +214,9 @@ Json list_json(const Container& c, const std::vector<std::string>& globs) {
     if (it.key() != "format" && it.key() != "entries") j[it.key()] = it.value();
   j = normalise_json(std::move(j));
   Json entries = Json::array();
+  const GlobOptions opt{c.case_insensitive()};
   for (const Entry& e : c.entries()) {
-    if (!globs.empty() && !(e.name && glob_any(globs, *e.name)) && !glob_any(globs, e.path)) continue;
+    if (!globs.empty() && !(e.name && glob_any(globs, *e.name, opt)) && !glob_any(globs, e.path, opt)) continue;
     entries.push_back(entry_json(e));
   }
   j["entries"] = std::move(entries);

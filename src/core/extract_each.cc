@@ -12,16 +12,14 @@ namespace assay {
 
 namespace {
 
-bool has_glob_chars(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
-
-// The item's name or one of its aliases matches glob g.
-bool matches(std::string_view g, const ExtractItem& item) {
-  if (glob_match(g, item.name)) return true;
-  return std::any_of(item.aliases.begin(), item.aliases.end(), [&](const std::string& a) { return glob_match(g, a); });
+// The item's name or one of its aliases matches glob g ('/' and '\\' alike; case folded with opt).
+bool matches(std::string_view g, const ExtractItem& item, GlobOptions opt) {
+  if (glob_match(g, item.name, opt)) return true;
+  return std::any_of(item.aliases.begin(), item.aliases.end(), [&](const std::string& a) { return glob_match(g, a, opt); });
 }
 
-bool matches_any(const std::vector<std::string>& globs, const ExtractItem& item) {
-  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return matches(g, item); });
+bool matches_any(const std::vector<std::string>& globs, const ExtractItem& item, GlobOptions opt) {
+  return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return matches(g, item, opt); });
 }
 
 // True when `item`'s first file is already there (--skip-existing).
@@ -88,18 +86,19 @@ void run_batches(Run& run, const std::vector<std::size_t>& chosen, unsigned thre
 
 std::vector<std::size_t> select_items(std::span<const ExtractItem> items, const ExtractPolicy& policy,
                                       std::vector<std::string>* unmatched) {
+  const GlobOptions opt{policy.fold_case};
   std::vector<std::uint8_t> take(items.size(), policy.globs.empty() ? 1 : 0);
   for (const std::string& g : policy.globs) {
     bool any = false;
     if (policy.find && !has_glob_chars(g))
       if (auto k = policy.find(g); k && *k < items.size()) take[*k] = 1, any = true;
     for (std::size_t k = 0; k < items.size(); ++k)
-      if (matches(g, items[k])) take[k] = 1, any = true;
+      if (matches(g, items[k], opt)) take[k] = 1, any = true;
     if (!any && unmatched != nullptr) unmatched->push_back(g);
   }
   std::vector<std::size_t> chosen;
   for (std::size_t k = 0; k < items.size(); ++k)
-    if (take[k] && (policy.excludes.empty() || !matches_any(policy.excludes, items[k]))) chosen.push_back(k);
+    if (take[k] && (policy.excludes.empty() || !matches_any(policy.excludes, items[k], opt))) chosen.push_back(k);
   return chosen;
 }
 

@@ -33,8 +33,10 @@ Error unrecognised(const Input& in) {
 }
 
 Error no_entry(const Container& c, std::string_view name) {
+  const std::string near = suggest_entry(c, name);  // issue 29 item 3
   Error e = make_error(c.format(), "", kNoOffset,
-                       fmt::format("no entry named '{}' (`assay list {}` shows the names)", name, c.input().name));
+                       near.empty() ? fmt::format("no entry named '{}' (`assay list {}` shows the names)", name, c.input().name)
+                                    : fmt::format("no entry named '{}'; did you mean '{}'?", name, near));
   e.file = c.input().name;
   e.kind = ErrorKind::usage;
   return e;
@@ -152,6 +154,7 @@ std::vector<ExtractItem> extract_items(const Container& c) {
 ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x) {
   ExtractPolicy p = extract_policy(x, c.options().read_options());
   p.threads = c.options().threads ? c.options().threads : default_threads();
+  p.fold_case = c.case_insensitive();  // globs as the container's own lookup (issue 29 item 3)
   p.find = [&c](std::string_view name) -> std::optional<std::size_t> {
     const Entry* e = c.find(name);
     return e ? std::optional<std::size_t>(e->index) : std::nullopt;

@@ -12,6 +12,7 @@
 #include "assay/core/extract_each.h"
 #include "assay/core/glob.h"
 #include "assay/core/hash.h"
+#include "assay/core/suggest.h"
 #include "assay/core/text.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
@@ -32,6 +33,7 @@ struct Args {
   bool skip_existing = false;
   bool stop_on_error = false;
   bool mips = false;
+  bool notes = false;  // verify: print notes too (issue 29 item 5)
   unsigned depth = 1;
 };
 
@@ -140,12 +142,19 @@ Result<ExtractOptions> extract_options_of(const Args& a) {
   return x;
 }
 
-// Every selector that matched nothing is named; selecting nothing with a filter exits 1.
+// Every selector that matched nothing is named, with the closest one that selects something
+// (suggest_entry: "did you mean", as for verbs); selecting nothing with a filter exits 1.
 int report_selection(const std::string& file, const std::vector<std::string>& unmatched, std::uint64_t selected,
-                     bool filtered) {
-  for (const auto& g : unmatched)
-    std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", esc(file).c_str(),
-                 esc(g).c_str(), esc(file).c_str());
+                     bool filtered, const Container* c = nullptr) {
+  for (const auto& g : unmatched) {
+    const std::string near = c ? suggest_entry(*c, g) : std::string();
+    if (!near.empty())
+      std::fprintf(stderr, "assay: %s: no entry matches '%s'; did you mean '%s'?\n", esc(file).c_str(), esc(g).c_str(),
+                   esc(near).c_str());
+    else
+      std::fprintf(stderr, "assay: %s: no entry matches '%s' (`assay list %s` shows the names)\n", esc(file).c_str(),
+                   esc(g).c_str(), esc(file).c_str());
+  }
   if (filtered && selected == 0) {
     std::fprintf(stderr, "assay: %s: nothing selected\n", esc(file).c_str());
     return kExitProblems;
@@ -191,7 +200,7 @@ int do_list(Cli& cli, const Args& a) {
       std::fprintf(stderr, "assay: %s: warning: %s\n", esc(a.file).c_str(), esc(j["warning"].get<std::string>()).c_str());
     print_table(j["entries"], columns_for(c->format()));
   }
-  return report_selection(a.file, unmatched, chosen.size(), filtered(a));
+  return report_selection(a.file, unmatched, chosen.size(), filtered(a), c.get());
 }
 
 // ---- extract ----
@@ -199,8 +208,8 @@ int do_list(Cli& cli, const Args& a) {
 // keep-going, progress): the entries' bytes (igarchive, warriors, igz: container.h
 // extract_entries), decoded textures (RenderWare), exported .oni files (Oni). The report is
 // printed here, the same for all.
-int report_extract(const Cli& cli, const Args& a, const ExtractStats& st) {
-  int rc = report_selection(a.file, st.unmatched, st.selected, filtered(a));
+int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const Container* c = nullptr) {
+  int rc = report_selection(a.file, st.unmatched, st.selected, filtered(a), c);
   for (const ExtractFailure& f : st.failed) {
     std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(a.file).c_str(), esc(f.name).c_str(),
                  esc(f.error.str()).c_str());
@@ -241,10 +250,23 @@ int do_extract(Cli& cli, const Args& a) {
   OutputDir dir(a.out_dir, a.force);
   auto st = extract_with_format(cli, a, *c, dir, rc);
   if (!st) return report(st.error().in_file(a.file));
-  return std::max(rc, report_extract(cli, a, *st));
+  return std::max(rc, report_extract(cli, a, *st, c.get()));
 }
 
 // ---- verify ----
+// The text report of one file (issue 29 item 5): errors and warnings, notes only with --notes
+// (their count follows the verdict when hidden); -q prints the verdict line alone.
+void print_verify_text(const Cli& cli, const Args& a, const std::string& file, const Diagnostics& diags) {
+  const std::size_t notes = diags.count(Severity::note);
+  if (!cli.quiet)
+    for (const auto& d : diags.items())
+      if (a.notes || d.severity != Severity::note) std::cout << esc(file) << ": " << diagnostic_text(d) << '\n';
+  std::cout << esc(file) << ": " << (diags.has_errors() ? "FAILED" : "ok") << " (" << diags.count(Severity::error)
+            << " errors, " << diags.count(Severity::warning) << " warnings)";
+  if (notes != 0 && !a.notes) std::cout << ", " << notes << (notes == 1 ? " note" : " notes") << " not shown (--notes)";
+  std::cout << '\n';
+}
+
 // Verifies one input: through its container (and its inner files with --deep) when it opens,
 // else with the family's verify alone (which reports why a broken file does not open).
 int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
@@ -277,9 +299,7 @@ int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
   if (a.json) {
     files.push_back(verify_json(file, fmt_name, diags));
   } else {
-    for (const auto& d : diags.items()) std::cout << esc(file) << ": " << diagnostic_text(d) << '\n';
-    std::cout << esc(file) << ": " << (diags.has_errors() ? "FAILED" : "ok") << " (" << diags.count(Severity::error)
-              << " errors, " << diags.count(Severity::warning) << " warnings)\n";
+    print_verify_text(cli, a, file, diags);
   }
   return diags.has_errors() ? kExitProblems : kExitOk;
 }
@@ -339,30 +359,8 @@ void add_make_samples(Cli& cli) {
 
 }  // namespace
 
-std::string closest(std::string_view word, const std::vector<std::string>& known) {
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-      std::size_t diag = row[0];
-      row[0] = i;
-      for (std::size_t j = 1; j <= b.size(); ++j) {
-        const std::size_t up = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        diag = up;
-      }
-    }
-    return row[b.size()];
-  };
-  std::string best;
-  std::size_t best_d = 3;
-  for (const auto& k : known) {
-    std::size_t d = distance(word, k);
-    if (word.size() >= 2 && k.size() > word.size() && k.compare(0, word.size(), word) == 0) d = std::min<std::size_t>(d, 1);
-    if (d < best_d && d < std::max<std::size_t>(word.size(), 2)) best = k, best_d = d;
-  }
-  return best;
-}
+// The one nearest-word rule, shared with the entry-name suggestions (core/suggest.h).
+std::string closest(std::string_view word, const std::vector<std::string>& known) { return closest_word(word, known); }
 
 void install_suggestions(Cli& cli) {
   cli.app.failure_message([](const CLI::App* app, const CLI::Error& e) -> std::string {
@@ -465,6 +463,7 @@ void register_verbs(Cli& cli) {
     if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");
       sub->add_option("--depth", args->depth, "with --deep: levels of inner files (default 1)");
+      sub->add_flag("--notes", args->notes, "also print notes (by default errors and warnings only; --json has all)");
     }
     cli.add_read_options(*sub);
     sub->callback([&cli, args, run = v.run] {

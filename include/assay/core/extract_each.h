@@ -31,6 +31,7 @@ struct ExtractPolicy {
   bool stop_on_error = false;
   unsigned threads = 1;  // items written in parallel (1 = in order); the writer must be thread-safe
   bool progress = false;  // draw progress on stderr (core Progress)
+  bool fold_case = false;  // globs compare without case (the container's names do: Container::case_insensitive)
   // Exact-name lookup for selectors without glob characters (hash spellings, "#INDEX"); optional.
   std::function<std::optional<std::size_t>(std::string_view)> find;
 };

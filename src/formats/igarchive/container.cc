@@ -5,6 +5,7 @@
 
 #include "assay/container.h"
 #include "assay/core/memory.h"
+#include "assay/core/output.h"
 #include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/report.h"
@@ -27,7 +28,11 @@ class IgArchiveContainer final : public Container {
     for (const iga::FileEntry& f : archive_.files()) {
       Entry e;
       e.name = std::string(f.name);
-      e.path = std::string(f.name);  // extract writes the logical name (iga::write_member)
+      // extract writes the logical name sanitised ('\\' -> '/', iga::write_member through
+      // OutputDir), and `path` says so (issue 29 item 3); a name that does not sanitise stays as
+      // it is (extract then names the error).
+      auto written = sanitize_relative_path(f.name);
+      e.path = written ? *written : std::string(f.name);
       e.offset = f.offset;
       e.size = f.length;
       e.stored_size = stored_size(f);
@@ -85,6 +90,11 @@ class IgArchiveContainer final : public Container {
       return err;
     }
     return Container::open(e);
+  }
+
+  // spec: alchemy.md#iga-hash: flag bit 0, names hashed lower-cased (the lookup folds case).
+  [[nodiscard]] bool case_insensitive() const override {
+    return (archive_.header().flags & iga::kFlagCaseInsensitive) != 0;
   }
 
   void verify(Diagnostics& out) const override {

@@ -62,6 +62,9 @@ class DiscContainer final : public FormatContainer {
   }
 
  protected:
+  // spec: warriors.md#wr-2-2: the game lower-cases a name before hashing it, so globs fold case too.
+  [[nodiscard]] bool case_insensitive() const override { return true; }
+
   // spec: warriors.md#wr-2-4: a name is looked up by its hash (any case, any "./" prefix);
   // "0xHASH" and "<8 hex digits>.bin" name a hash directly (wr::find_selected).
   [[nodiscard]] const Entry* find_alias(std::string_view name) const override {
