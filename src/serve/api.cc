@@ -5,7 +5,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+
+#include "assay/core/thread_pool.h"
 
 #include "assay/formats/igz/report.h"
 #include "assay/formats/oni/oni.h"
@@ -63,6 +67,9 @@ std::string download_name(std::string_view path) {
 constexpr std::size_t kCacheSize = 32;
 constexpr std::size_t kChunk = 256 * 1024;   // bytes per write of a streamed entry
 constexpr std::size_t kMaxDirEntries = 20000;
+// The "container" flags of one list: entries opened at most, time spent at most (the rest null).
+constexpr std::size_t kMaxFlagged = 20000;
+constexpr std::chrono::seconds kFlagTime{4};
 
 }  // namespace
 
@@ -95,9 +102,67 @@ void Api::install(httplib::Server& s) {
 
 // ---- Opening ----------------------------------------------------------------------------------
 
-Result<std::shared_ptr<const Container>> Api::container(const Target& t, std::size_t steps) {
+const Entry* find_step(const Container& c, std::string_view step) {
+  if (const Entry* e = c.find(step)) return e;
+  if (step.find('/') == std::string_view::npos) return nullptr;
+  std::string back(step);
+  std::replace(back.begin(), back.end(), '/', '\\');
+  return c.find(back);
+}
+
+bool entry_is_container(const Container& c, const Entry& e) {
+  if (!e.nested) return false;
+  auto may = c.may_hold_format(e);
+  if (!may || !*may) return false;
+  auto inner = c.open(e);
+  if (!inner) return false;
+  return !((*inner)->format() == c.format() && (*inner)->input().bytes.size() == c.input().bytes.size());
+}
+
+std::string Api::cache_key(const Target& t, std::size_t steps) {
   std::string key = file_key(t.real);
   for (std::size_t i = 0; i < steps; ++i) key += "::" + t.inner[i];
+  return key;
+}
+
+std::shared_ptr<const std::vector<std::int8_t>> Api::container_flags(const std::string& key, const Container& c) {
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = flags_.begin(); it != flags_.end(); ++it)
+      if (it->first == key) {
+        flags_.splice(flags_.begin(), flags_, it);
+        return flags_.front().second;
+      }
+  }
+  const auto entries = c.entries();
+  auto flags = std::make_shared<std::vector<std::int8_t>>(entries.size(), std::int8_t{0});
+  std::vector<std::size_t> nested;
+  for (const Entry& e : entries)
+    if (e.nested) nested.push_back(e.index);
+  const auto deadline = std::chrono::steady_clock::now() + kFlagTime;
+  std::atomic<bool> late{false};
+  // Two workers: the machine's other requests keep a core; each open() may decode one entry.
+  parallel_for(nested.size(), 2, [&](std::size_t k) {
+    std::int8_t& f = (*flags)[nested[k]];
+    if (k >= kMaxFlagged || late.load() || std::chrono::steady_clock::now() > deadline) {
+      if (k < kMaxFlagged) late = true;
+      f = -1;
+      return;
+    }
+    try {
+      f = entry_is_container(c, entries[nested[k]]) ? 1 : 0;
+    } catch (const std::exception&) {
+      f = -1;  // e.g. out of memory for one entry: unknown, the page may still try to open it
+    }
+  });
+  std::lock_guard lock(mutex_);
+  flags_.emplace_front(key, flags);
+  if (flags_.size() > kCacheSize) flags_.pop_back();
+  return flags;
+}
+
+Result<std::shared_ptr<const Container>> Api::container(const Target& t, std::size_t steps) {
+  const std::string key = cache_key(t, steps);
   {
     std::lock_guard lock(mutex_);
     for (auto it = cache_.begin(); it != cache_.end(); ++it)
@@ -113,7 +178,7 @@ Result<std::shared_ptr<const Container>> Api::container(const Target& t, std::si
     ASSAY_TRY(made, assay::open(std::move(in), opt_));
   } else {
     ASSAY_TRY(auto parent, container(t, steps - 1));
-    const Entry* e = parent->find(t.inner[steps - 1]);
+    const Entry* e = find_step(*parent, t.inner[steps - 1]);
     if (e == nullptr)
       return io_error(parent->input().name, "no entry named '" + t.inner[steps - 1] + "'");
     ASSAY_TRY(made, parent->open(*e));
@@ -128,7 +193,7 @@ Result<std::shared_ptr<const Container>> Api::container(const Target& t, std::si
 Result<Api::EntryRef> Api::entry_of(const Target& t) {
   if (t.inner.empty()) return usage_error("this endpoint needs an entry: path=FILE::ENTRY");
   ASSAY_TRY(auto c, container(t, t.inner.size() - 1));
-  const Entry* e = c->find(t.inner.back());
+  const Entry* e = find_step(*c, t.inner.back());
   if (e == nullptr) return io_error(c->input().name, "no entry named '" + t.inner.back() + "'");
   return EntryRef{std::move(c), e};
 }
@@ -178,10 +243,24 @@ void Api::dir(const httplib::Request&, httplib::Response& res, const Target& t) 
   send_json(res, Json{{"path", t.file_spec}, {"format", c ? Json((*c)->format()) : Json(nullptr)}, {"entries", entries}});
 }
 
-void Api::list(const httplib::Request&, httplib::Response& res, const Target& t) {
+// list_json plus, per entry, "container": whether it opens as a container of its own (the tree
+// expands it, the page opens it), and with select=STEP "selected": the index of the entry STEP
+// names (as the ::STEP of a path finds it) or null.
+void Api::list(const httplib::Request& req, httplib::Response& res, const Target& t) {
   auto c = container(t);
   if (!c) return send_error(res, c.error());
-  send_json(res, list_json(**c));
+  Json j = list_json(**c);
+  const auto flags = container_flags(cache_key(t, t.inner.size()), **c);
+  for (Json& e : j["entries"]) {
+    const auto i = e["index"].get<std::uint64_t>();
+    const std::int8_t f = i < flags->size() ? (*flags)[i] : std::int8_t{-1};
+    e["container"] = f < 0 ? Json(nullptr) : Json(f == 1);
+  }
+  if (req.has_param("select")) {
+    const Entry* e = find_step(**c, req.get_param_value("select"));
+    j["selected"] = e != nullptr ? Json(e->index) : Json(nullptr);
+  }
+  send_json(res, j);
 }
 
 void Api::info(const httplib::Request&, httplib::Response& res, const Target& t) {

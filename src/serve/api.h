@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <cstdint>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -49,12 +50,25 @@ class Api {
     const Entry* entry = nullptr;
   };
   Result<EntryRef> entry_of(const Target& t);
+  // The cache key of the container at target's first `steps` steps (the file's identity + steps).
+  static std::string cache_key(const Target& t, std::size_t steps);
+  // Per entry of `c` (cached under `key`): 1 when the entry opens as a Container of its own,
+  // 0 when it does not, -1 when not checked (over the time or count budget).
+  std::shared_ptr<const std::vector<std::int8_t>> container_flags(const std::string& key, const Container& c);
 
   std::vector<Root> roots_;
   ContainerOptions opt_;
   std::mutex mutex_;
   std::list<std::pair<std::string, std::shared_ptr<const Container>>> cache_;  // most recent first
+  std::list<std::pair<std::string, std::shared_ptr<const std::vector<std::int8_t>>>> flags_;  // most recent first
 };
+
+// An ::INNER step as the page or a user spells it: find(), then with each '/' read as a
+// backslash (an archive that stores `actors\zap.igz` answers `actors/zap.igz` too). nullptr if none.
+const Entry* find_step(const Container& c, std::string_view step);
+// True when `e` opens as a Container of its own (Container::open, by content) that is not `c`'s
+// own bytes again (a RenderWare stream of one section would nest itself without end).
+bool entry_is_container(const Container& c, const Entry& e);
 
 // {"error": {"kind", "message", "file", "format", "structure", "offset"}} with its status:
 // usage 400, io 404, data and unsupported 422.

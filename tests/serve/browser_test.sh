@@ -1,13 +1,18 @@
 #!/bin/bash
-# usage: browser_test.sh ASSAY CHROMIUM OUTDIR  (see browser.cmake)
-# Serves the make-samples output, opens two deep links in headless Chromium and checks the DOM:
-#   1. ss/demo_v8_lzma.bld: the entry table has the archive's 3 rows (JAPANESE.pak, levels.txt,
-#      readme.txt, as make-samples writes them);
-#   2. ss/rw_ps2.txd::ramp_pal8: the preview <img> decoded a 64-pixel-wide PNG (data-loaded="1",
-#      data-width="64": the page copies naturalWidth after the browser decoded the image).
-# Then saves a screenshot of the TXD view to OUTDIR/serve.png.
+# usage: browser_test.sh ASSAY CHROMIUM OUTDIR [SAMPLES]  (see browser.cmake)
+# Serves the make-samples output (plus nest.pak: an igArchive holding an igz, an igArchive and a
+# text file, packed here) and, when SAMPLES (../shared/samples) exists, the real samples too.
+# 1. Two deep links opened with --dump-dom, the DOM checked:
+#   ss/demo_v8_lzma.bld: the entry table has the archive's 3 rows (JAPANESE.pak, levels.txt,
+#     readme.txt, as make-samples writes them);
+#   ss/rw_ps2.txd::ramp_pal8: the preview <img> decoded a 64-pixel-wide PNG (data-loaded="1",
+#     data-width="64": the page copies naturalWidth after the browser decoded the image).
+# 2. browser_click.py (through chromedriver) clicks through files, rows, tabs, Oni links and
+#    containers inside containers in ONE page, as a person would (issue 29 item 1), then follows
+#    deep links into the real samples. Screenshots: OUTDIR/serve.png, OUTDIR/serve-clicks.png,
+#    OUTDIR/serve-zap.png (OUTDIR/serve-failed.png when a step fails).
 set -u
-assay=$1 chromium=${2:-} outdir=$3
+assay=$1 chromium=${2:-} outdir=$3 samples=${4:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 if [[ -z "$chromium" || ! -x "$chromium" ]]; then
   [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromium is missing (required in CI)"
@@ -18,7 +23,14 @@ server=
 cleanup() { [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 "$assay" make-samples "$tmp/ss" >/dev/null 2>&1 || fail "make-samples"
-"$assay" serve --no-open --port 0 "$tmp/ss" >"$tmp/url" 2>"$tmp/serve.err" &
+mkdir -p "$tmp/nest/actors"
+cp "$tmp/ss/sample_v9_be.igz" "$tmp/nest/actors/zap.igz"
+cp "$tmp/ss/demo_v11_be_deflate.arc" "$tmp/nest/inner.arc"
+echo "a text file: not a container" >"$tmp/nest/notes.txt"
+"$assay" pack igarchive --case-insensitive -o "$tmp/ss/nest.pak" "$tmp/nest" >/dev/null 2>&1 || fail "pack nest.pak"
+roots=("$tmp/ss")
+[[ -n "$samples" && -d "$samples/alchemy" ]] && roots+=("$samples") || samples=
+"$assay" serve --no-open --port 0 "${roots[@]}" >"$tmp/url" 2>"$tmp/serve.err" &
 server=$!
 for _ in $(seq 100); do [[ -s "$tmp/url" ]] && break; sleep 0.1; done
 url=$(head -n1 "$tmp/url")
@@ -34,7 +46,7 @@ browse() {  # browse PROFILE ARGS... : a fresh profile each time
 dom=$(browse 1 --dump-dom "$url&path=ss/demo_v8_lzma.bld") || fail "chromium (archive): $(tail -3 "$tmp/chromium.err")"
 grep -q 'data-rows="3"' <<<"$dom" || fail "archive: the entry table does not have 3 rows"
 for name in JAPANESE.pak levels.txt readme.txt; do
-  grep -q "<td>$name</td>" <<<"$dom" || fail "archive: no row for $name"
+  grep -q "<td class=\"long\" title=\"$name\">$name</td>" <<<"$dom" || fail "archive: no row for $name"
 done
 grep -q 'class="status">3 entries · igarchive' <<<"$dom" || fail "archive: status line missing"
 
@@ -50,3 +62,11 @@ browse 3 --window-size=1400,700 --screenshot="$outdir/serve.png" "$url&path=ss/r
   fail "chromium (screenshot)"
 [[ -s "$outdir/serve.png" ]] || fail "no screenshot"
 echo "ok: DOM checks passed, screenshot $outdir/serve.png"
+
+driver=$(command -v chromedriver || true)
+if [[ -z "$driver" ]]; then
+  [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromedriver is missing (required in CI)"
+  echo "SKIP: chromedriver not installed (the click-through needs it)"; exit 77
+fi
+timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" ||
+  fail "click-through (screenshot of the failure: $outdir/serve-failed.png)"

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/writer.h"
 #include "assay/image/png.h"
 #include "assay/serve/server.h"
 #include "testing/testing.h"
@@ -49,6 +51,25 @@ class ServeApi : public ::testing::Test {
     auto bld = testing::read_file(ss / "demo_v8_lzma.bld");
     bld.at(100) ^= 0x5a;
     testing::write_file(ss / "flipped.bld", bld);
+    // Containers inside containers (issue 29 item 1), written by our igArchive writer: nest.pak
+    // (case-insensitive) holds an igArchive, an igz stored as "actors\zap.igz" (as Skylanders
+    // archives spell names) and a text file; strict.pak (case-sensitive) holds the same igz.
+    namespace iga = igarchive;
+    const std::string text = "a text file: not a container\n";
+    std::vector<iga::WriterFile> files;
+    files.push_back({.name = "inner.bld", .data = testing::read_file(ss / "demo_v8_lzma.bld")});
+    files.push_back({.name = "actors\\zap.igz", .data = testing::read_file(ss / "sample_v9_be.igz"),
+                     .compression = iga::Compression::deflate});
+    files.push_back({.name = "notes.txt", .data = ByteBuffer(text.begin(), text.end()), .compression = iga::Compression::stored});
+    iga::WriterOptions wo;
+    wo.flags = iga::kFlagCaseInsensitive;
+    auto nest = iga::write_archive(files, wo);
+    ASSERT_TRUE(nest) << nest.error().str();
+    testing::write_file(ss / "nest.pak", *nest);
+    files.erase(files.begin());
+    auto strict = iga::write_archive(files, iga::WriterOptions{});
+    ASSERT_TRUE(strict) << strict.error().str();
+    testing::write_file(ss / "strict.pak", *strict);
     ServeOptions opt;
     opt.roots = {ss.string()};
     auto s = Server::create(opt);
@@ -159,7 +180,14 @@ TEST_F(ServeApi, ListInfoVerifyAreTheCliJson) {
     const std::string file = (samples() / f).string();
     auto list = get(q("list", "ss/" + f));
     ASSERT_EQ(list->status, 200) << f << list->body;
-    EXPECT_EQ(json_of(list), cli_json("list --json " + shell_quote(file))) << f;
+    // The CLI's JSON, plus "container" on every entry (true, false or null).
+    Json served = json_of(list);
+    for (Json& e : served["entries"]) {
+      ASSERT_TRUE(e.contains("container")) << f;
+      EXPECT_TRUE(e["container"].is_boolean() || e["container"].is_null()) << f;
+      e.erase("container");
+    }
+    EXPECT_EQ(served, cli_json("list --json " + shell_quote(file))) << f;
     auto info = get(q("info", "ss/" + f));
     ASSERT_EQ(info->status, 200) << f;
     EXPECT_EQ(json_of(info), cli_json("info --json " + shell_quote(file))) << f;
@@ -185,6 +213,79 @@ TEST_F(ServeApi, NestedPathsAnyDepth) {
   auto inner = get(q("list", "ss/warriors::%231"));  // "#1"
   ASSERT_EQ(inner->status, 200) << inner->body;
   EXPECT_EQ(json_of(inner), cli_json("list --json " + shell_quote((samples() / "warriors").string() + "::#1")));
+}
+
+// "container" per entry of /api/list: whether the entry opens as a container of its own.
+std::map<std::string, Json> container_flags(const Json& list) {
+  std::map<std::string, Json> out;
+  for (const auto& e : list["entries"]) out[e["name"].is_string() ? e["name"].get<std::string>() : "#" + e["index"].dump()] = e["container"];
+  return out;
+}
+
+TEST_F(ServeApi, ListSaysWhichEntriesAreContainers) {
+  // nest.pak as written in SetUpTestSuite: an igArchive and an igz are containers, text is not.
+  auto flags = container_flags(json_of(get(q("list", "ss/nest.pak"))));
+  ASSERT_EQ(flags.size(), 3u);
+  EXPECT_EQ(flags["inner.bld"], true);
+  EXPECT_EQ(flags["actors\\zap.igz"], true);
+  EXPECT_EQ(flags["notes.txt"], false);
+  // make-samples: demo_v8_lzma.bld's three members are text (JAPANESE.pak too: "language pack:
+  // JAPANESE" lines); a TXD's textures and an Oni level's instances hold no files.
+  for (const auto& [name, f] : container_flags(json_of(get(q("list", "ss/demo_v8_lzma.bld"))))) EXPECT_EQ(f, false) << name;
+  for (const auto& [name, f] : container_flags(json_of(get(q("list", "ss/rw_ps2.txd"))))) EXPECT_EQ(f, false) << name;
+  for (const auto& [name, f] : container_flags(json_of(get(q("list", "ss/level0_Final.dat"))))) EXPECT_EQ(f, false) << name;
+  // The opened inner archive is the sample: JAPANESE.pak, levels.txt, readme.txt.
+  auto inner = json_of(get(q("list", "ss/nest.pak::inner.bld")));
+  ASSERT_EQ(inner["entries"].size(), 3u);
+  EXPECT_EQ(inner["entries"][2]["name"], "readme.txt");
+  auto readme = get(q("entry", "ss/nest.pak::inner.bld::readme.txt"));
+  ASSERT_EQ(readme->status, 200);
+  EXPECT_EQ(readme->body, "A demo igArchive made by assay's own writer.\n");
+  // The disc folder: an entry is a container exactly when `assay list A::B` (a separate process)
+  // opens it.
+  const Json disc = json_of(get(q("list", "ss/warriors")));
+  ASSERT_FALSE(disc["entries"].empty());
+  int containers = 0;
+  for (const auto& e : disc["entries"]) {
+    const std::string step = "#" + e["index"].dump();
+    const auto r = run_cli("list --json " + shell_quote((samples() / "warriors").string() + "::" + step));
+    EXPECT_EQ(e["container"], r.exit_code == 0) << step << " " << r.err;
+    containers += e["container"] == true;
+  }
+  EXPECT_GT(containers, 0);
+}
+
+TEST_F(ServeApi, StepsSpelledWithSlashFindBackslashNames) {
+  // select= answers the index of the entry a step names, as the path lookup finds it.
+  auto sel = [&](const std::string& archive, const std::string& step) {
+    return json_of(get(q("list", archive, "&select=" + step)))["selected"];
+  };
+  // The entries' order is the archive's (its TOC is sorted by hash): look the index up by name.
+  auto index_of = [&](const std::string& archive, const std::string& name) {
+    for (const auto& e : json_of(get(q("list", archive)))["entries"])
+      if (e["name"] == name) return e["index"];
+    return Json(nullptr);
+  };
+  const Json zap = index_of("ss/nest.pak", "actors\\zap.igz");
+  ASSERT_TRUE(zap.is_number());
+  EXPECT_EQ(sel("ss/nest.pak", "actors/zap.igz"), zap);
+  EXPECT_EQ(sel("ss/nest.pak", "ACTORS%5CZAP.IGZ"), zap);  // the archive folds case
+  EXPECT_EQ(sel("ss/nest.pak", "notes.txt"), index_of("ss/nest.pak", "notes.txt"));
+  EXPECT_EQ(sel("ss/nest.pak", "%230"), 0);  // #0
+  EXPECT_TRUE(sel("ss/nest.pak", "nothing.txt").is_null());
+  const Json strict_zap = index_of("ss/strict.pak", "actors\\zap.igz");
+  ASSERT_TRUE(strict_zap.is_number());
+  EXPECT_EQ(sel("ss/strict.pak", "actors/zap.igz"), strict_zap);  // a case-sensitive archive too
+  EXPECT_TRUE(sel("ss/strict.pak", "ACTORS/ZAP.IGZ").is_null());
+  EXPECT_FALSE(json_of(get(q("list", "ss/nest.pak"))).contains("selected"));
+  // Paths through the entry open it, whichever separator they use.
+  for (const std::string p : {"ss/nest.pak::actors/zap.igz", "ss/strict.pak::actors/zap.igz", "ss/strict.pak::actors%5Czap.igz"}) {
+    auto r = get(q("list", p));
+    ASSERT_EQ(r->status, 200) << p << " " << r->body;
+    EXPECT_EQ(json_of(r)["format"], "igz") << p;
+  }
+  const auto igz = testing::read_file(samples() / "sample_v9_be.igz");
+  EXPECT_EQ(get(q("entry", "ss/strict.pak::actors/zap.igz"))->body, std::string(igz.begin(), igz.end()));
 }
 
 TEST_F(ServeApi, EntryBytesAndRanges) {

@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Clicks through the viewer as a person would, in ONE page of headless Chromium (issue 29 item 1).
+
+usage: browser_click.py CHROMEDRIVER CHROMIUM URL SAMPLES_ROOT_OR_EMPTY SCREENSHOT_DIR
+
+Talks W3C WebDriver to chromedriver with the standard library only. URL is the page `assay serve`
+printed; the served roots are `ss` (make-samples output plus nest.pak, built by browser_test.sh
+with `assay pack igarchive` from actors/zap.igz = sample_v9_be.igz, inner.arc =
+demo_v11_be_deflate.arc and notes.txt) and, when given, `samples` (../shared/samples).
+The expected values are the make-samples definitions (src/formats/*/samples), what
+browser_test.sh packed, and the samples' READMEs; never the page's own output.
+"""
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ELEMENT = 'element-6066-11e4-a5c6-52c8ab4d3e4f'
+
+
+class Fail(Exception):
+    pass
+
+
+class Driver:
+    def __init__(self, chromedriver, chromium, profile):
+        with socket.socket() as s:
+            s.bind(('127.0.0.1', 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen([chromedriver, '--port=%d' % self.port], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                if self._call('GET', '/status').get('ready'):
+                    break
+            except (OSError, urllib.error.URLError):
+                pass
+            time.sleep(0.1)
+        args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+                '--disable-background-networking', '--disable-component-update', '--disable-sync',
+                '--window-size=1400,800', '--user-data-dir=' + profile]
+        caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'goog:chromeOptions': {'binary': chromium, 'args': args}}}}
+        self.session = self._call('POST', '/session', caps)['sessionId']
+
+    def _call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request('http://127.0.0.1:%d%s' % (self.port, path), data=data, method=method,
+                                     headers={'Content-Type': 'application/json'})
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read() or b'{}').get('value')
+        except urllib.error.HTTPError as e:
+            raise Fail('webdriver %s %s: %s' % (method, path, e.read()[:500]))
+
+    def cmd(self, method, path, body=None):
+        return self._call(method, '/session/%s%s' % (self.session, path), body)
+
+    def js(self, script, *args):
+        return self.cmd('POST', '/execute/sync', {'script': script, 'args': list(args)})
+
+    def find(self, css):
+        els = self.cmd('POST', '/elements', {'using': 'css selector', 'value': css})
+        return els[0][ELEMENT] if els else None
+
+    def wait(self, what, script, *args, timeout=15):
+        end = time.time() + timeout
+        while time.time() < end:
+            v = self.js(script, *args)
+            if v:
+                return v
+            time.sleep(0.1)
+        raise Fail('timed out waiting for %s; status line: %r; where: %r' % (
+            what, self.js("return document.getElementById('status').textContent"),
+            self.js("return document.getElementById('where').textContent")))
+
+    def click(self, css, what=None):
+        eid = self.wait(what or css, 'return document.querySelector(arguments[0]) !== null', css) and self.find(css)
+        self.cmd('POST', '/element/%s/click' % eid, {})
+
+    def double_click(self, css):
+        self.wait(css, 'return document.querySelector(arguments[0]) !== null', css)
+        eid = self.find(css)
+        down_up = [{'type': 'pointerDown', 'button': 0}, {'type': 'pointerUp', 'button': 0}]
+        self.cmd('POST', '/actions', {'actions': [{'type': 'pointer', 'id': 'mouse', 'parameters': {'pointerType': 'mouse'},
+                                                   'actions': [{'type': 'pointerMove', 'origin': {ELEMENT: eid}, 'x': 0, 'y': 0}] + down_up + down_up}]})
+        self.cmd('DELETE', '/actions')
+
+    def screenshot(self, path):
+        with open(path, 'wb') as f:
+            f.write(base64.b64decode(self.cmd('GET', '/screenshot')))
+
+    def quit(self):
+        try:
+            self.cmd('DELETE', '')
+        except Exception:
+            pass
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+# ---- page helpers (CSS selectors of the page's own structure) --------------------------------
+def q(s):
+    return s.replace('\\', '\\\\').replace('"', '\\"')
+
+
+def node(path):
+    return '.node[data-path="%s"]' % q(path)
+
+
+def row(name):
+    return '#entries tbody tr[data-index] td[title="%s"]' % q(name)
+
+
+def tab_button(name):
+    return '#tabs button[data-tab="%s"]' % name
+
+
+STATUS = "return document.getElementById('status').textContent"
+
+
+def wait_status(d, prefix):
+    d.wait('status "%s"' % prefix, "const s = document.getElementById('status');"
+           "return !s.classList.contains('err') && s.textContent.startsWith(arguments[0])", prefix)
+
+
+def tabs_shown(d):
+    return d.js("return Array.from(document.querySelectorAll('#tabs button')).filter((b) => !b.hidden).map((b) => b.textContent)")
+
+
+def detail(d, key):
+    return d.js("const r = Array.from(document.querySelectorAll('#details tr')).find((t) => t.cells[0].textContent === arguments[0]);"
+                "return r ? r.cells[1].textContent : null", key)
+
+
+def expect(cond, msg):
+    if not cond:
+        raise Fail(msg)
+
+
+def no_page_error(d):
+    s = d.js(STATUS)
+    expect('Cannot' not in s and 'null' not in s, 'status line shows a script error: %r' % s)
+    errs = d.js('return window.__errors || []')
+    expect(not errs, 'uncaught errors in the page: %r' % errs)
+
+
+def watch_errors(d):
+    d.js("window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message));"
+         "window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)))")
+
+
+# ---- the walk through the make-samples files ----------------------------------------------------
+def walk_samples(d, url, shots):
+    d.cmd('POST', '/url', {'url': url})
+    watch_errors(d)
+    # Landing page: what to do, no table, no Links/Loader tab.
+    d.wait('landing page', "return document.getElementById('landing') && !document.getElementById('landing').hidden")
+    landing = d.js("return document.getElementById('landing').textContent")
+    expect('Pick a file' in landing and 'Double-click' in landing, 'landing text: %r' % landing[:200])
+    expect(tabs_shown(d) == ['Details'], 'landing tabs: %r' % tabs_shown(d))
+    d.wait('start-up', "return document.body.dataset.ready === '1'")
+    if not d.find(node('ss/rw_ps2.txd')):  # one root folder is expanded at start; with two, open ss
+        d.click(node('ss'))
+    d.click(node('ss/rw_ps2.txd'))
+    wait_status(d, '2 entries · renderware')  # make-samples: checker_pal4, ramp_pal8
+    expect(d.js("return document.getElementById('landing').hidden"), 'landing still shown')
+    # The useful columns come first.
+    cols = d.js("return Array.from(document.querySelectorAll('#entries th')).map((t) => t.dataset.col)")
+    expect(cols[:3] == ['name', 'size', 'stored_size'] and cols.index('width') < cols.index('kind'), 'columns: %r' % cols)
+    d.click(row('ramp_pal8'))
+    d.wait('64-pixel preview', "const i = document.getElementById('texture'); return i.dataset.loaded === '1' && i.dataset.width === '64'")
+    shown = tabs_shown(d)
+    expect('Preview' in shown and 'Links' not in shown and 'Loader' not in shown, 'txd tabs: %r' % shown)
+    d.click(tab_button('details'))
+    expect(detail(d, 'width') == '64' and detail(d, 'height') == '64', 'details width/height: %r %r' % (detail(d, 'width'), detail(d, 'height')))
+    expect(d.js("return document.querySelector('#pane-details details.raw summary').textContent") == 'Raw JSON', 'no raw JSON toggle')
+    # Another file after a row was clicked: the bug of issue 29 item 1 (showInfo wrote to a <pre> selectEntry had removed).
+    d.click(node('ss/demo_v8_lzma.bld'))
+    wait_status(d, '3 entries · igarchive')
+    d.wait('info of the archive', "const r = Array.from(document.querySelectorAll('#details tr')).find((t) => t.cells[0].textContent === 'format');"
+           "return r && r.cells[1].textContent === 'igarchive'")
+    no_page_error(d)
+    expect('Preview' not in tabs_shown(d), 'Preview shown for an archive: %r' % tabs_shown(d))
+    d.click(row('readme.txt'))
+    d.wait('readme details', "return document.querySelector('#pane-details h3') && document.querySelector('#pane-details h3').textContent === 'readme.txt'")
+    d.click(tab_button('hex'))  # "A demo igArchive made by assay's own writer.\n"
+    d.wait('hex of readme.txt', "return document.getElementById('hex').textContent.includes('41 20 64 65 6d 6f 20 69 67 41 72 63 68 69 76 65')")
+    d.click(tab_button('verify'))
+    d.wait('verify ok', "return document.getElementById('verify').textContent.includes('demo_v8_lzma.bld: ok')")
+    d.click(tab_button('details'))
+    d.click(row('levels.txt'))
+    d.wait('levels.txt details', "return document.querySelector('#pane-details h3').textContent === 'levels.txt'")
+    # Oni: a row's links, then a link into another level file.
+    d.click(node('ss/level1_X.dat'))
+    wait_status(d, '5 entries · oni')  # walk, level1_only, list, missing, brick
+    no_page_error(d)
+    shown = tabs_shown(d)
+    expect('Links' in shown and 'Loader' not in shown, 'oni tabs: %r' % shown)
+    d.click(row('ZLSTlist'))
+    d.click('#graph a[title="ss/level0_Final.dat::ZANMwalk"]', 'the link to ZANMwalk')
+    wait_status(d, '6 entries · oni')  # level 0: walk, brick, (unnamed ZPTS), brick, menu, level1_only
+    d.wait('ZANMwalk selected', "const r = document.querySelector('#entries tr.sel td[title]'); return r && r.title === 'ZANMwalk'")
+    expect(d.js("return document.getElementById('where').textContent") == 'ss/level0_Final.dat::ZANMwalk', 'where after the link')
+    d.wait('tree follows the link', "const n = document.querySelector('.node.sel'); return n && n.dataset.path === 'ss/level0_Final.dat'")
+    d.click(node('ss/rw_ps2.txd'))  # and back to a file after following a link
+    wait_status(d, '2 entries · renderware')
+    no_page_error(d)
+    # Containers inside containers: nest.pak holds an igz and an igArchive; notes.txt is text.
+    d.click(node('ss/nest.pak'))
+    wait_status(d, '3 entries · igarchive · 2 with entries of their own')
+    d.wait('inner containers in the tree', "return !!document.querySelector('.node[data-path=\"ss/nest.pak::actors/zap.igz\"]') &&"
+           "!!document.querySelector('.node[data-path=\"ss/nest.pak::inner.arc\"]')")
+    expect(not d.find(node('ss/nest.pak::notes.txt')), 'notes.txt shown as a container')
+    d.double_click(row('inner.arc'))
+    wait_status(d, '3 entries · igarchive')  # demo_v11_be_deflate.arc: spyro, cynder, fonts
+    d.wait('inner archive rows', "return !!document.querySelector('#entries td[title=\"actors/cynder.txt\"]')")
+    expect(d.js("return document.getElementById('where').textContent") == 'ss/nest.pak::inner.arc', 'where after double-click')
+    d.click(node('ss/nest.pak'))
+    d.click(row('actors/zap.igz'))
+    d.click('#pane-details button[data-act="open"]', 'the Open button')
+    d.wait('Open of the igz', "return document.getElementById('status').textContent.includes(' · igz') && document.getElementById('where').textContent === 'ss/nest.pak::actors/zap.igz'")
+    shown = tabs_shown(d)
+    expect('Links' in shown and 'Loader' not in shown and 'Preview' not in shown, 'igz tabs: %r' % shown)
+    d.click(node('ss/nest.pak::inner.arc'))  # a tree node of an inner container
+    wait_status(d, '3 entries · igarchive')
+    expect(d.js("return document.getElementById('where').textContent") == 'ss/nest.pak::inner.arc', 'tree click on an inner container')
+    # Warriors: the Loader tab only here.
+    d.click(node('ss/warriors_level1.lev'))
+    d.wait('warriors list', "return document.getElementById('status').textContent.includes(' · warriors')")
+    expect('Loader' in tabs_shown(d) and 'Links' not in tabs_shown(d), 'warriors tabs: %r' % tabs_shown(d))
+    d.click(tab_button('trace'))
+    d.wait('loader trace', "return document.getElementById('trace').textContent.includes('loaded')")
+    no_page_error(d)
+    d.click(node('ss/rw_ps2.txd'))
+    wait_status(d, '2 entries · renderware')
+    d.click(row('checker_pal4'))
+    d.wait('preview', "return document.getElementById('texture').dataset.loaded === '1'")
+    d.screenshot(os.path.join(shots, 'serve-clicks.png'))
+
+
+def deep_links(d, url, samples):
+    # A deep link spelled in another case and with '/' (the archive is case-insensitive): opens the igz.
+    d.cmd('POST', '/url', {'url': url + '&path=ss/nest.pak::ACTORS/ZAP.IGZ'})
+    watch_errors(d)
+    d.wait('deep link to an inner igz', "return document.getElementById('status').textContent.includes(' · igz')")
+    expect(d.js("return document.getElementById('where').textContent") == 'ss/nest.pak::actors/zap.igz', 'deep link not rewritten')
+    d.wait('tree expanded to the igz', "const n = document.querySelector('.node.sel'); return n && n.dataset.path === 'ss/nest.pak::actors/zap.igz'")
+    no_page_error(d)
+    if not samples:
+        return
+    # skylanders_zap.pak stores "actors\zap.igz" (alchemy/README.md: 88 files, 59 of them igz).
+    d.cmd('POST', '/url', {'url': url + '&path=samples/alchemy/skylanders_zap.pak'})
+    wait_status(d, '88 entries · igarchive · 59 with entries of their own')
+    d.cmd('POST', '/url', {'url': url + '&path=samples/alchemy/skylanders_zap.pak::actors/zap.igz'})
+    d.wait('zap.igz opened', "return document.getElementById('status').textContent.includes(' · igz')")
+    where = d.js("return document.getElementById('where').textContent")
+    expect(where == 'samples/alchemy/skylanders_zap.pak::actors\\zap.igz', 'where: %r' % where)
+    d.wait('tree expanded to zap.igz', "const n = document.querySelector('.node.sel'); return n && n.dataset.path === arguments[0]", where)
+    d.screenshot(os.path.join(shots_dir, 'serve-zap.png'))
+    # A deep link to a row far down the table: it is selected and scrolled into view. HUD has 70
+    # textures (renderware/more2/README.md); the last row is below the fold of an 800-pixel window.
+    d.cmd('POST', '/url', {'url': url + '&path=samples/renderware/more2/gtasa_ps2_HUD_70tex.txd::%2369'})
+    wait_status(d, '70 entries · renderware')
+    d.wait('row 69 selected and visible', "const r = document.querySelector('#entries tr.sel'); if (!r || r.dataset.index !== '69') return false;"
+           "const b = r.getBoundingClientRect(), c = document.getElementById('center').getBoundingClientRect();"
+           "return b.top >= c.top && b.bottom <= c.bottom")
+    # Oni: level 1 (19 instances) links into level 0 (31 instances) (oni/README.md).
+    d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level1_Final.dat'})
+    wait_status(d, '19 entries · oni')
+    d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level0_Final.dat'})
+    wait_status(d, '31 entries · oni')
+    # VEHICLE2: one 32x32 texture vehmirref32.
+    d.cmd('POST', '/url', {'url': url + '&path=samples/renderware/more2/gtasa_ps2_VEHICLE2_pal4.txd::vehmirref32'})
+    d.wait('32-pixel preview', "const i = document.getElementById('texture'); return i.dataset.loaded === '1' && i.dataset.width === '32'")
+    no_page_error(d)
+
+
+shots_dir = '.'
+
+
+def main():
+    global shots_dir
+    chromedriver, chromium, url, samples, shots_dir = sys.argv[1:6]
+    os.makedirs(shots_dir, exist_ok=True)
+    with tempfile.TemporaryDirectory() as profile:
+        d = Driver(chromedriver, chromium, profile)
+        try:
+            walk_samples(d, url, shots_dir)
+            deep_links(d, url, samples)
+        except Fail as e:
+            try:
+                d.screenshot(os.path.join(shots_dir, 'serve-failed.png'))
+            except Exception:
+                pass
+            print('FAIL:', e, file=sys.stderr)
+            return 1
+        finally:
+            d.quit()
+    print('ok: clicked through the viewer')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
