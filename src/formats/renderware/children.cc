@@ -39,6 +39,25 @@ Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, s
   return out;
 }
 
+Result<std::vector<Child>> read_intact_children(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
+  ASSAY_TRY(SectionHeader parent, read_section_header(bytes, offset, base));
+  std::vector<Child> out;
+  std::uint64_t pos = offset + SectionHeader::kSize;
+  const std::uint64_t end = pos + parent.size;
+  // stop at a tail too short for a header (R2, the walker's) or where the end of the bytes cuts
+  while (end - pos >= SectionHeader::kSize && bytes.size() > pos && bytes.size() - pos >= SectionHeader::kSize) {
+    const SectionHeader h = records::decode_at<SectionHeader>(bytes, pos);
+    if (h.size > end - pos - SectionHeader::kSize)
+      return make_error(kFormat, describe(h.type), base + pos,
+                        fmt::format("body of {} bytes runs past the end of its parent {} at 0x{:x} (R1)", h.size,
+                                    describe(parent.type), base + offset));
+    if (h.size > bytes.size() - pos - SectionHeader::kSize) break;  // the first child the end cuts
+    out.push_back({h, pos, bytes.subspan(pos + SectionHeader::kSize, h.size)});
+    pos += SectionHeader::kSize + h.size;
+  }
+  return out;
+}
+
 std::string_view string_body(const Child& c, std::uint64_t base, const DiagSink& diag) {
   const auto* p = reinterpret_cast<const char*>(c.body.data());
   const void* nul = c.body.empty() ? nullptr : std::memchr(p, 0, c.body.size());

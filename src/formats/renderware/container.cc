@@ -22,14 +22,22 @@ class RenderWareContainer final : public FormatContainer {
 
   // The family's list fields and entry details come from its Format record, read once here.
   Result<void> load() {
-    ASSAY_TRY(rw::SectionTree t, rw::walk(input().bytes, 0, {}));
-    if (t.top.empty()) return make_error("renderware", "stream", 0, "no section");
-    const rw::Section& top = t.sections[t.top[0]];
+    // The listing first: it knows a texture dictionary the end of the file cuts (issue 29 item 4),
+    // which the walk refuses; its "truncated" and "problems" fields say where it is cut.
     ASSAY_TRY(Json listing, kRenderWareFormat.list(input(), options().read_options()));
+    const bool cut = listing.contains("truncated");
+    rw::SectionTree t;
+    if (!cut) {
+      ASSAY_TRY(t, rw::walk(input().bytes, 0, {}));
+      if (t.top.empty()) return make_error("renderware", "stream", 0, "no section");
+    }
+    const std::uint32_t top_type = cut ? rw::id::kTextureDictionary : t.sections[t.top[0]].header.type;
     Json& rows = listing["entries"];
     std::vector<Entry> entries;
-    if (top.header.type == rw::id::kTextureDictionary) {
-      ASSAY_TRY(rw::TextureDictionary d, rw::TextureDictionary::open(input().bytes, 0));
+    if (top_type == rw::id::kTextureDictionary) {
+      rw::TextureOptions to;
+      to.allow_cut = cut;
+      ASSAY_TRY(rw::TextureDictionary d, rw::TextureDictionary::open(input().bytes, 0, {}, to));
       dict_ = std::move(d);
       std::set<std::string> used;
       for (std::size_t i = 0; i < dict_->textures().size(); ++i) {
@@ -38,7 +46,8 @@ class RenderWareContainer final : public FormatContainer {
         e.name = std::string(tex.name);
         std::string base = tex.name.empty() ? fmt::format("texture{}", i) : std::string(tex.name);
         if (!used.insert(base).second) used.insert(base = fmt::format("{}.{}", base, i));
-        e.path = base + ".png";  // what extract writes for the top mip
+        // what extract writes: the top mip, or the stored section of a GameCube native (issue 29)
+        e.path = base + (tex.platform == rw::kPlatformGameCube && tex.error.empty() ? ".rws" : ".png");
         e.offset = tex.offset;
         auto h = rw::read_section_header(input().bytes, tex.offset);
         if (h) e.size = e.stored_size = rw::SectionHeader::kSize + h->size;
@@ -46,7 +55,7 @@ class RenderWareContainer final : public FormatContainer {
         e.details["pixel_format"] = tex.format_name();
         entries.push_back(std::move(e));
       }
-    } else if (top.header.type == rw::id::kClump) {
+    } else if (top_type == rw::id::kClump) {
       for (std::size_t i = 0; i < rows.size(); ++i) {
         Entry e = from_row(rows[i]);
         e.path.clear();  // an atomic is not extracted

@@ -14,6 +14,7 @@
 #include "assay/formats/renderware/walker.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/image/dxt.h"
+#include "cut_dictionary.h"
 
 namespace assay {
 
@@ -27,11 +28,15 @@ bool top_level_id(std::uint32_t t) {
          t == id::kUvAnimDictionary || t == id::kGeometry || t == id::kTextureNative || t == id::kGeometryList;
 }
 
-// A library stamp RenderWare 3.0-3.7 wrote (spec: #rw-2-2, #rw-real): the old form only up to
-// 3.1.0.0 (0x300-0x310), the new form from 3.1.0.1 to 3.7.x.
+// A library stamp of a RenderWare 3.0-3.7 stream (spec: #rw-2-2, #rw-real): the new form from
+// 3.1.0.1 to 3.7.x, and the old form (no high bits) for every version 3.0-3.7 it unpacks to.
+// spec: renderware.md#rw-2-2 says the old form stops at 3.1.0.0 (0x300-0x310): too narrow
+// (issue 29 item 7). RenderWare unpacks any stamp without high bits as version = stamp << 8
+// (librw rwbase.h libraryIDUnpackVersion), and a shipped Xbox GTA III mod stamps every chunk
+// 0x350 (3.5.0.0), which librw reads. So 0x300-0x37F; 0x250 (2.5) or 0x400 (4.0) stay refused.
 bool known_stamp(std::uint32_t stamp) {
-  if ((stamp & 0xFFFF0000u) == 0) return stamp >= 0x300 && stamp <= 0x310;
   const Version v = decode_stamp_raw(stamp);
+  if (v.old_form) return v.version >= 0x30000 && v.version <= 0x37FFF;
   return v.version > 0x31000 && v.version <= 0x37FFF;
 }
 
@@ -56,7 +61,10 @@ bool plausible_at(ByteView b, std::uint64_t off, std::uint64_t end) {
 // the score of a stream that already qualifies; it never makes one (mh2_ps2_DSFE.TXD is Z2HM).
 int identify(const Input& in) {
   const ByteView b = in.bytes;
-  if (in.is_directory || b.size() < SectionHeader::kSize || !plausible_at(b, 0, b.size())) return 0;
+  if (in.is_directory || b.size() < SectionHeader::kSize) return 0;
+  // a texture dictionary the end of the file cuts is still one (issue 29 item 4)
+  if (rw::detail::cut_dictionary_header(b, known_stamp)) return lower_ext(in) == ".txd" ? 90 : 60;
+  if (!plausible_at(b, 0, b.size())) return 0;
   const SectionHeader h = *read_section_header(b, 0);
   if (!top_level_id(h.type)) return 0;
   if (h.size < SectionHeader::kSize) return 0;  // every top-level section above holds children
@@ -118,7 +126,7 @@ Json texture_json(const TextureNative& t, std::size_t i) {
   e["addressing"] = (t.filter_addressing >> 8) & 0xFF;
   e["filter_addressing"] = t.filter_addressing;
   if (t.platform == kPlatformD3D9) e["d3d_format"] = t.d3d_format;
-  if (t.platform != kPlatformPS2) e["d3d_flags"] = t.d3d_flags;
+  if (t.platform != kPlatformPS2 && t.platform != kPlatformGameCube) e["d3d_flags"] = t.d3d_flags;
   if (t.platform == kPlatformPS2) {
     e["layout_version"] = t.ps2.layout_version;
     e["tex0"] = t.ps2.tex0;
@@ -191,7 +199,27 @@ Json geometry_json(const GeometrySummary& g) {
   return j;
 }
 
+// info of a cut dictionary: what its header says, what is intact and where it is cut.
+Result<Json> cut_info(const Input& in) {
+  ASSAY_TRY(rw::detail::CutDictionary c, rw::detail::open_cut_dictionary(in.bytes));
+  const SectionHeader top = *read_section_header(in.bytes, 0);  // cut_dictionary_header read it
+  Json j;
+  j["format"] = "renderware";
+  j["top_id"] = top.type;
+  j["top_name"] = std::string(section_name(top.type));
+  j["top_size"] = top.size;
+  j.update(version_json(top.stamp));
+  j["stamp_hex"] = fmt::format("0x{:08X}", top.stamp);
+  j["kind"] = "texture_dictionary";
+  j["textures"] = c.declared();
+  j["device_id"] = c.dict.device_id();
+  j["device"] = std::string(device_name(c.dict.device_id()));
+  j.update(c.fields());
+  return j;
+}
+
 Result<Json> info(const Input& in, const ReadOptions&) {
+  if (rw::detail::cut_dictionary_header(in.bytes, known_stamp)) return cut_info(in);
   ASSAY_TRY(TopLevel t, top_level(in));
   const Section& top = t.first();
   Json j;
@@ -224,7 +252,22 @@ Result<Json> info(const Input& in, const ReadOptions&) {
   return j;
 }
 
+// list of a cut dictionary: the intact textures, then where it is cut (an error: exit 1).
+Result<Json> cut_list(const Input& in) {
+  ASSAY_TRY(rw::detail::CutDictionary c, rw::detail::open_cut_dictionary(in.bytes));
+  Json j;
+  j["format"] = "renderware";
+  j["kind"] = "texture_dictionary";
+  j["device_id"] = c.dict.device_id();
+  j.update(c.fields());
+  Json entries = Json::array();
+  for (std::size_t i = 0; i < c.intact(); ++i) entries.push_back(texture_json(c.dict.textures()[i], i));
+  j["entries"] = std::move(entries);
+  return j;
+}
+
 Result<Json> list(const Input& in, const ReadOptions&) {
+  if (rw::detail::cut_dictionary_header(in.bytes, known_stamp)) return cut_list(in);
   ASSAY_TRY(TopLevel t, top_level(in));
   const Section& top = t.first();
   Json j;
@@ -290,6 +333,13 @@ Result<Json> list(const Input& in, const ReadOptions&) {
 
 // A bar over the stream's bytes (core Progress; drawn only when opt.progress).
 void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
+  if (rw::detail::cut_dictionary_header(in.bytes, known_stamp)) {  // where it is cut, then the intact textures
+    Diagnostics content;
+    auto c = rw::detail::open_cut_dictionary(in.bytes, content.sink());
+    out.add(c ? c->diagnostic() : Diagnostic{Severity::error, c.error()});
+    out.append(content);
+    return;
+  }
   Progress bar("verify", in.bytes.size(), opt.progress);
   bar.set_bytes();
   VerifyOptions vo;
@@ -317,9 +367,14 @@ void forward_dictionary_diags(const Diagnostics& from, const TextureDictionary& 
     if (g.severity != Severity::error || !texture_errors.count(g.where.str())) to.add(g);
 }
 
-// Texture i as NAME.png (with mips, NAME.mip<k>.png for the further levels).
-Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, const std::string& name, bool mips,
-                                   const OutputDir& dir) {
+// A texture assay lists but does not decode, written as its stored Texture Native section
+// (NAME.rws, a RenderWare stream of its own): GameCube natives (issue 29 item 7).
+bool stored_as_section(const TextureNative& t) { return t.platform == kPlatformGameCube && t.error.empty(); }
+
+// Texture i as NAME.png (with mips, NAME.mip<k>.png for the further levels); NAME.rws for a
+// texture stored_as_section.
+Result<ExtractCount> write_texture(ByteView bytes, const TextureDictionary& d, std::size_t i, const std::string& name,
+                                   bool mips, const OutputDir& dir) {
   const TextureNative& tex = d.textures()[i];
   if (!tex.error.empty())  // could not be read (spec: #rw-real); open() went on with the next one
     return make_error("", "", kNoOffset, tex.error);  // the reader's message, which names it
@@ -334,25 +389,39 @@ Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, co
     n.files++;
     n.bytes += png.size();
   }
+  if (stored_as_section(tex)) {
+    ASSAY_TRY(ByteView section, section_bytes(bytes, tex.offset));
+    ASSAY_CHECK(dir.write(name + ".rws", section));
+    return ExtractCount{1, section.size()};
+  }
   return n;
 }
 
 Result<ExtractStats> extract(const Input& in, const ReadOptions& ro, const ExtractOptions& x, const OutputDir& dir,
                              Diagnostics& diags) {
-  ASSAY_TRY(TopLevel t, top_level(in));
-  const Section& top = t.first();
-  if (top.header.type != id::kTextureDictionary) {
-    Error e = make_error(kFormat, std::string(section_name(top.header.type)), top.offset,
-                         "only texture dictionaries (.txd) hold files to extract");
-    e.kind = ErrorKind::unsupported;
-    return e;
-  }
-  // a texture that cannot be read or decoded is a failed entry; the others are written
-  // (exit 1; spec: #rw-real)
-  TextureOptions to;
-  to.keep_going = true;
+  // a cut dictionary: where it is cut (an error, exit 1), then the intact textures (issue 29 item 4)
+  std::optional<rw::detail::CutDictionary> cut;
+  std::optional<TextureDictionary> whole;
   Diagnostics opened;
-  ASSAY_TRY(auto d, TextureDictionary::open(in.bytes, 0, opened.sink(), to));
+  if (rw::detail::cut_dictionary_header(in.bytes, known_stamp)) {
+    ASSAY_TRY(cut, rw::detail::open_cut_dictionary(in.bytes, opened.sink()));
+    diags.add(cut->diagnostic());
+  } else {
+    ASSAY_TRY(TopLevel t, top_level(in));
+    const Section& top = t.first();
+    if (top.header.type != id::kTextureDictionary) {
+      Error e = make_error(kFormat, std::string(section_name(top.header.type)), top.offset,
+                           "only texture dictionaries (.txd) hold files to extract");
+      e.kind = ErrorKind::unsupported;
+      return e;
+    }
+    // a texture that cannot be read or decoded is a failed entry; the others are written
+    // (exit 1; spec: #rw-real)
+    TextureOptions to;
+    to.keep_going = true;
+    ASSAY_TRY(whole, TextureDictionary::open(in.bytes, 0, opened.sink(), to));
+  }
+  const TextureDictionary& d = cut ? cut->dict : *whole;
   forward_dictionary_diags(opened, d, diags);
   std::vector<ExtractItem> items;
   std::vector<std::string> names;
@@ -361,9 +430,12 @@ Result<ExtractStats> extract(const Input& in, const ReadOptions& ro, const Extra
     const TextureNative& tex = d.textures()[i];
     names.push_back(texture_file_name(tex, i, used));
     const std::uint64_t stored = tex.levels.empty() ? 0 : tex.levels[0].data.size();
-    items.push_back({std::string(tex.name), {names.back()}, names.back() + ".png", stored});
+    items.push_back({std::string(tex.name), {names.back()}, names.back() + (stored_as_section(tex) ? ".rws" : ".png"),
+                     stored});
   }
-  auto write = [&](std::size_t i, const OutputDir& out, unsigned) { return write_texture(d, i, names[i], x.mips, out); };
+  auto write = [&](std::size_t i, const OutputDir& out, unsigned) {
+    return write_texture(in.bytes, d, i, names[i], x.mips, out);
+  };
   return extract_stats(extract_each(items, write, extract_policy(x, ro), dir));
 }
 

@@ -17,6 +17,7 @@ std::string_view platform_name(std::uint32_t platform) {
     case kPlatformD3D8: return "d3d8";
     case kPlatformD3D9: return "d3d9";
     case kPlatformXbox: return "xbox";
+    case kPlatformGameCube: return "gamecube";
     default: return {};
   }
 }
@@ -76,6 +77,8 @@ Result<void> read_native_into(ByteView bytes, std::uint64_t offset, std::uint64_
     case kPlatformD3D8:
     case kPlatformD3D9:
     case kPlatformXbox: return detail::read_d3d_native(bytes, base, kids, tex, diag, opt);
+    case kPlatformGameCube:
+    case kPlatformGameCubeBE: return detail::read_gamecube_native(base, kids, tex, diag);
     default:
       tex.unsupported = fmt::format("platform 0x{:X} is not supported", tex.platform);
       detail::report(diag, Severity::warning, "Texture Native", base + offset,
@@ -109,14 +112,17 @@ Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level
 // spec: #rw-5-1
 Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t base, const DiagSink& diag,
                                                   const TextureOptions& opt) {
-  ASSAY_TRY(Child self, detail::read_one(bytes, 0, base));
-  if (self.h.type != id::kTextureDictionary)
-    return make_error(kFormat, detail::describe(self.h.type), base, "expected a Texture Dictionary (0x16)");
-  ASSAY_CHECK(decode_stamp(self.h.stamp));
-  ASSAY_TRY(auto kids, detail::read_children(bytes, 0, base));
+  ASSAY_TRY(SectionHeader self, read_section_header(bytes, 0, base));
+  // a cut dictionary (TextureOptions::allow_cut) reads what lies before the end; else R1
+  const bool cut = opt.allow_cut && self.size > bytes.size() - SectionHeader::kSize;
+  if (!cut) ASSAY_CHECK(detail::read_one(bytes, 0, base));
+  if (self.type != id::kTextureDictionary)
+    return make_error(kFormat, detail::describe(self.type), base, "expected a Texture Dictionary (0x16)");
+  ASSAY_CHECK(decode_stamp(self.stamp));
+  ASSAY_TRY(auto kids, cut ? detail::read_intact_children(bytes, 0, base) : detail::read_children(bytes, 0, base));
   TextureDictionary d;
   d.offset_ = base;
-  d.stamp_ = self.h.stamp;
+  d.stamp_ = self.stamp;
   const auto st = kids.empty() || kids[0].h.type != id::kStruct
                       ? std::nullopt
                       : records::leading<records::DictionaryStruct>(kids[0].body);  // spec: #rw-5-1
@@ -125,7 +131,7 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
   d.device_id_ = st->device_id;
   std::size_t natives = 0;
   for (std::size_t i = 1; i < kids.size(); ++i) natives += kids[i].h.type == id::kTextureNative;
-  if (natives != d.count_)  // R7
+  if (natives != d.count_ && !(cut && natives < d.count_))  // R7 (a cut dictionary holds fewer)
     return make_error(kFormat, "Texture Dictionary", base,
                       fmt::format("struct says {} textures but {} Texture Native sections follow (R7)", d.count_,
                                   natives));

@@ -13,6 +13,9 @@ Result<void> read_ps2_native(ByteView bytes, std::uint64_t base, const std::vect
                              TextureNative& tex, const DiagSink& diag, const TextureOptions& opt);
 Result<void> read_d3d_native(ByteView bytes, std::uint64_t base, const std::vector<Child>& children,
                              TextureNative& tex, const DiagSink& diag, const TextureOptions& opt);
+// GameCube natives (texture_gamecube.cc): name, mask and size read, never decoded.
+Result<void> read_gamecube_native(std::uint64_t base, const std::vector<Child>& children, TextureNative& tex,
+                                  const DiagSink& diag);
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level);
 Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level);
 

@@ -21,7 +21,11 @@ inline constexpr std::uint32_t kPlatformXbox = 5;
 inline constexpr std::uint32_t kPlatformD3D8 = 8;
 inline constexpr std::uint32_t kPlatformD3D9 = 9;
 inline constexpr std::uint32_t kPlatformPS2 = 0x00325350;  // "PS2\0"
-std::string_view platform_name(std::uint32_t platform);  // "ps2", "d3d8", "d3d9", "xbox", ""
+// GameCube (librw's Platform enum leaves 6 to it; Magic-RW's reader): the native's Struct is
+// big-endian, so the word reads 0x06000000 little-endian. Listed by name, not decoded.
+inline constexpr std::uint32_t kPlatformGameCube = 6;
+inline constexpr std::uint32_t kPlatformGameCubeBE = 0x06000000;
+std::string_view platform_name(std::uint32_t platform);  // "ps2", "d3d8", "d3d9", "xbox", "gamecube", ""
 
 // Raster format bits (spec: #rw-5-4).
 namespace raster {
@@ -105,6 +109,11 @@ struct TextureOptions {
   // TextureNative::error set, and open() goes on with the next one. Structural errors of the
   // dictionary itself (R1, R2, R7) always fail open(). false: the first bad texture fails open().
   bool keep_going = true;
+  // A dictionary whose header claims more bytes than the view holds (a truncated file, issue 29
+  // item 4): read the texture natives that lie whole before the end and skip R7; open() fails
+  // as before when even the dictionary's first Struct is cut. The caller says where the file is
+  // cut (truncation.h). false: such a dictionary fails open() (R1).
+  bool allow_cut = false;
 };
 
 // The number of mip levels a width x height texture can hold (1 + log2 of the larger side;

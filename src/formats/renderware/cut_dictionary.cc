@@ -1,0 +1,99 @@
+// A texture dictionary cut by the end of the file (issue 29 item 4). spec: renderware.md#rw-5-1
+// (dictionary), #rw-5-2 (PS2 name: the String after the first Struct), #rw-6-1 (D3D/Xbox name:
+// char[32] at +8 of the first Struct).
+#include "cut_dictionary.h"
+
+#include <fmt/format.h>
+
+#include "assay/container.h"
+#include "children.h"
+#include "records.h"
+
+namespace assay::rw::detail {
+
+namespace {
+
+// The name of the texture native at `offset`, read from the bytes before the cut: a PS2
+// native's String child when it is whole, a D3D/Xbox native's char[32] at +8 of its first Struct
+// when those 40 bytes are there (the Struct itself, which holds the texels, is usually cut).
+std::string cut_native_name(ByteView b, std::uint64_t offset) {
+  const std::uint64_t st = offset + SectionHeader::kSize, body = st + SectionHeader::kSize;
+  if (!range_ok(body, 4, b.size())) return {};
+  if (records::decode_at<SectionHeader>(b, st).type != id::kStruct) return {};
+  const std::uint32_t platform = records::u32_at(b, body);
+  if (platform == kPlatformPS2) {
+    auto kids = read_intact_children(b, offset, 0);
+    if (!kids || kids->size() < 2 || (*kids)[1].h.type != id::kString) return {};
+    return std::string(string_body((*kids)[1], 0, {}));
+  }
+  const bool d3d = platform == kPlatformD3D8 || platform == kPlatformD3D9 || platform == kPlatformXbox;
+  if (!d3d || !range_ok(body + 8, 32, b.size())) return {};
+  const auto* name = reinterpret_cast<const char*>(b.data() + body + 8);
+  std::size_t len = 0;
+  while (len < 32 && name[len] != 0) ++len;
+  return std::string(name, len);
+}
+
+}  // namespace
+
+bool cut_dictionary_header(ByteView b, bool (*known_stamp)(std::uint32_t)) {
+  if (b.size() < SectionHeader::kSize) return false;
+  const SectionHeader h = records::decode_at<SectionHeader>(b, 0);
+  if (h.type != id::kTextureDictionary || !known_stamp(h.stamp) || h.size <= b.size() - SectionHeader::kSize)
+    return false;
+  if (b.size() < 2 * SectionHeader::kSize) return true;  // the header alone: all there is to judge
+  const SectionHeader c = records::decode_at<SectionHeader>(b, SectionHeader::kSize);
+  return c.type == id::kStruct && c.stamp == h.stamp && h.size >= SectionHeader::kSize &&
+         c.size <= h.size - SectionHeader::kSize;
+}
+
+Result<CutDictionary> open_cut_dictionary(ByteView b, const DiagSink& diag) {
+  auto where = find_truncation(b);
+  if (!where) return make_error(kFormat, "Texture Dictionary", 0, "not cut by the end of the file");
+  TextureOptions to;
+  to.allow_cut = true;
+  to.keep_going = true;
+  auto d = TextureDictionary::open(b, 0, diag, to);
+  if (!d) {  // the end cuts the dictionary's own Struct: the cut is the whole story
+    Error e = where->error();
+    if (where->deepest().offset != 0) e.message += "; " + d.error().str();
+    return e;
+  }
+  CutDictionary c{*where, std::move(*d), {}, {}};
+  for (const CutSection& s : where->path)
+    if (s.type == id::kTextureNative) {
+      c.cut_offset = s.offset;
+      c.cut_name = cut_native_name(b, s.offset);
+      break;
+    }
+  return c;
+}
+
+Diagnostic CutDictionary::diagnostic() const {
+  Error e = where.error();
+  e.message += fmt::format("; {} of {} textures intact", intact(), declared());
+  if (cut_offset && intact() < declared()) {
+    e.message += cut_name.empty() ? fmt::format(", texture {} (at 0x{:x}) cut", intact(), *cut_offset)
+                                  : fmt::format(", texture {} '{}' (at 0x{:x}) cut", intact(), cut_name, *cut_offset);
+    if (declared() > intact() + 1) e.message += fmt::format(", {} after it lost", declared() - intact() - 1);
+  } else if (declared() > intact()) {
+    e.message += fmt::format(", {} lost", declared() - intact());
+  }
+  return {Severity::error, std::move(e)};
+}
+
+Json CutDictionary::fields() const {
+  const CutSection& d = where.deepest();
+  Json t = {{"structure", where.header_cut ? Json(nullptr) : Json(std::string(section_name(d.type)))},
+            {"offset", d.offset},
+            {"needs", d.needs},
+            {"file_size", where.file_end},
+            {"missing", where.missing()},
+            {"textures_declared", declared()},
+            {"textures_intact", intact()},
+            {"cut_texture", cut_name.empty() ? Json(nullptr) : Json(cut_name)},
+            {"message", where.message()}};
+  return {{"truncated", std::move(t)}, {"problems", Json::array({problem_json(diagnostic())})}};
+}
+
+}  // namespace assay::rw::detail
