@@ -378,6 +378,11 @@ Result<ExtractCount> write_texture(ByteView bytes, const TextureDictionary& d, s
   const TextureNative& tex = d.textures()[i];
   if (!tex.error.empty())  // could not be read (spec: #rw-real); open() went on with the next one
     return make_error("", "", kNoOffset, tex.error);  // the reader's message, which names it
+  if (stored_as_section(tex)) {
+    ASSAY_TRY(ByteView section, section_bytes(bytes, tex.offset));
+    ASSAY_CHECK(dir.write(name + ".rws", section));
+    return ExtractCount{1, section.size()};
+  }
   if (!tex.unsupported.empty())  // listed, not decoded
     return make_error(kFormat, fmt::format("texture native '{}'", tex.name), tex.offset, tex.unsupported);
   ExtractCount n;
@@ -388,11 +393,6 @@ Result<ExtractCount> write_texture(ByteView bytes, const TextureDictionary& d, s
     ASSAY_CHECK(dir.write(k == 0 ? name + ".png" : fmt::format("{}.mip{}.png", name, k), png));
     n.files++;
     n.bytes += png.size();
-  }
-  if (stored_as_section(tex)) {
-    ASSAY_TRY(ByteView section, section_bytes(bytes, tex.offset));
-    ASSAY_CHECK(dir.write(name + ".rws", section));
-    return ExtractCount{1, section.size()};
   }
   return n;
 }
