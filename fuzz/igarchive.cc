@@ -1,10 +1,11 @@
-// libFuzzer target: igArchive open + list + read every file + verify.
+// libFuzzer target: igArchive open + list + read every file + verify, and the cut-archive open.
 // Decoded sizes are capped (1 MiB per member, 8 MiB per input) so the fuzzer explores parsing,
 // not memory; every size is still checked by the reader before it allocates.
 #include <cstddef>
 #include <cstdint>
 
 #include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/verify.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,6 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       ByteBuffer out;
       if (a->read(f, out, 1, 1u << 20)) budget -= f.length;
     }
+  }
+  // A cut archive: the intact files, the lost ones and their words (issue 29 item 4).
+  if (auto s = igarchive::open_salvage(bytes, "fuzz", nullptr)) {
+    (void)igarchive::cut_json(s->archive, s->cut);
+    (void)igarchive::cut_findings(s->archive, s->cut);
   }
   if (size < (1u << 20)) {
     igarchive::VerifyOptions vo;

@@ -405,6 +405,46 @@ std::uint64_t Archive::data_bound(const FileEntry& f) const {
   return bound;
 }
 
+// Issue 29 item 4 (a cut archive, 7-Zip's "unexpected end of data"). spec: alchemy.md#iga-assembly:
+// block j starts at offset + sector_j x S; a compressed one holds its prefix, LZMA properties and
+// C payload bytes, a raw one usize bytes. Each is bounded by its span (the next entry's sector;
+// for the last block with terminator 0, the next file or the name table): bytes a bad prefix
+// claims beyond that are a broken block, which read() reports, not a cut.
+std::optional<Shortfall> Archive::past_end(const FileEntry& f) const {
+  const std::uint64_t size = data_.size();
+  if (f.compression == Compression::stored) {
+    if (f.length == 0 || range_ok(f.offset, f.length, size)) return std::nullopt;
+    return Shortfall{f.offset, f.offset + f.length};
+  }
+  if (f.num_blocks == 0 || (f.word >> 28) > 3) return std::nullopt;
+  auto run = block_run(f);
+  if (!run) return std::nullopt;
+  const std::uint64_t S = header_.sector_size;
+  // The structural bound of a last block with terminator 0: the next file or the name table.
+  std::uint64_t bound = ~std::uint64_t{0};
+  if (header_.name_table_offset > f.offset) bound = header_.name_table_offset;
+  auto next_file = std::upper_bound(by_offset_.begin(), by_offset_.end(), f.offset,
+                                    [&](std::uint64_t off, std::uint32_t i) { return off < files_[i].offset; });
+  if (next_file != by_offset_.end()) bound = std::min(bound, files_[*next_file].offset);
+  const std::uint64_t props = f.compression == Compression::lzma ? 5 : 0;
+  std::uint64_t need = f.offset;
+  for (std::uint32_t j = 0; j < f.num_blocks; ++j) {
+    const BlockEntry e = (*run)[j];
+    const std::uint64_t at = f.offset + std::uint64_t{e.sector} * S;
+    const std::uint32_t next = (*run)[j + 1].sector;
+    const std::uint64_t span_end = next > e.sector ? f.offset + std::uint64_t{next} * S : std::max(bound, at);
+    std::uint64_t end = at + block_usize(f.length, j);
+    if (e.compressed) {
+      end = at + prefix_width_;  // the prefix itself may be cut
+      if (range_ok(at, prefix_width_, size))
+        if (auto C = records::read_size_prefix(data_, at, prefix_width_, prefix_little_)) end += props + *C;
+    }
+    need = std::max(need, std::min(end, span_end));
+  }
+  if (need <= size) return std::nullopt;
+  return Shortfall{f.offset, need};
+}
+
 // spec: alchemy.md#iga-assembly steps 2-4
 Result<std::vector<Block>> Archive::blocks(const FileEntry& f) const {
   std::vector<Block> out;

@@ -9,6 +9,7 @@
 #include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/report.h"
+#include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
 
@@ -20,12 +21,16 @@ namespace iga = igarchive;
 
 class IgArchiveContainer final : public Container {
  public:
-  IgArchiveContainer(Input in, ContainerOptions opt, iga::Archive a)
-      : Container("igarchive", std::move(in), std::move(opt)), archive_(std::move(a)) {
+  // A cut archive (issue 29 item 4): only its intact files are entries; list_fields names the
+  // lost ones (iga::cut_json, "problems").
+  IgArchiveContainer(Input in, ContainerOptions opt, iga::Salvaged s)
+      : Container("igarchive", std::move(in), std::move(opt)), archive_(std::move(s.archive)), cut_(std::move(s.cut)) {
     std::vector<Entry> entries;
     entries.reserve(archive_.files().size());
     const bool has_path = archive_.version() >= 0x0A;
-    for (const iga::FileEntry& f : archive_.files()) {
+    entry_of_.assign(archive_.files().size(), kLost);
+    for (const std::uint32_t i : cut_.intact) {
+      const iga::FileEntry& f = archive_.files()[i];
       Entry e;
       e.name = std::string(f.name);
       // extract writes the logical name sanitised ('\\' -> '/', iga::write_member through
@@ -48,6 +53,9 @@ class IgArchiveContainer final : public Container {
                    {"ordinal", f.ordinal},
                    {"time", f.time}};
       e.details.update(iga::name_entry_json(f));  // spec: alchemy.md#corrections C1, C7
+      if (cut_.names_lost) e.name = e.path = iga::member_name(archive_, cut_, f);  // "<hash>.bin"
+      entry_of_[i] = entries.size();
+      file_of_.push_back(i);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -60,11 +68,18 @@ class IgArchiveContainer final : public Container {
   }
 
   [[nodiscard]] Json list_fields() const override {
-    return Json{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
+    Json j{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
+    if (cut_.cut()) {  // the list verb prints "problems" and exits 1 (docs/cli.md#igarchive)
+      j["truncated"] = iga::cut_json(archive_, cut_);
+      Json problems = Json::array();
+      for (const Diagnostic& d : iga::cut_findings(archive_, cut_)) problems.push_back(problem_json(d));
+      j["problems"] = std::move(problems);
+    }
+    return j;
   }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned threads) const override {
-    const iga::FileEntry& f = archive_.files()[e.index];
+    const iga::FileEntry& f = file_of(e);
     const std::string name = input().name + "::" + std::string(f.name);
     // The process-wide budget (--max-memory) is held as long as the bytes live (issue 15 item 6).
     ASSAY_TRY(MemoryLease lease, MemoryBudget::process().acquire(f.length, name));
@@ -83,7 +98,7 @@ class IgArchiveContainer final : public Container {
   [[nodiscard]] Result<std::unique_ptr<Container>> open(const Entry& e) const override {
     ASSAY_TRY(std::size_t seen, unclaimed_prefix(e));
     if (seen != 0) {
-      const iga::FileEntry& f = archive_.files()[e.index];
+      const iga::FileEntry& f = file_of(e);
       Error err = make_error("", fmt::format("identified from its first {} of {} bytes", seen, f.length), kNoOffset,
                              "unrecognised file format");
       err.file = input().name + "::" + std::string(f.name);
@@ -109,14 +124,14 @@ class IgArchiveContainer final : public Container {
   // Build paths and the hash lookup under the archive flags (case rules).
   [[nodiscard]] const Entry* find_alias(std::string_view name) const override {
     const iga::FileEntry* f = archive_.find(name);
-    return f == nullptr ? nullptr : &entries()[f->index];
+    return f == nullptr || entry_of_[f->index] == kLost ? nullptr : &entries()[entry_of_[f->index]];
   }
 
  private:
   // For a member above kIdentifyWholeUpTo that no family claims from its first block: the bytes
   // looked at; 0 when it is small or claimed (then it is read whole and identified as usual).
   Result<std::size_t> unclaimed_prefix(const Entry& e) const {
-    const iga::FileEntry& f = archive_.files()[e.index];
+    const iga::FileEntry& f = file_of(e);
     if (f.length <= iga::kIdentifyWholeUpTo) return std::size_t{0};
     ASSAY_TRY(ByteBuffer head, iga::read_file_prefix(archive_, f));
     const std::size_t seen = head.size();
@@ -134,14 +149,20 @@ class IgArchiveContainer final : public Container {
     return n;
   }
 
+  const iga::FileEntry& file_of(const Entry& e) const { return archive_.files()[file_of_[e.index]]; }
+
+  static constexpr std::size_t kLost = ~std::size_t{0};
   iga::Archive archive_;
+  iga::Cut cut_;
+  std::vector<std::uint32_t> file_of_;  // entry index -> TOC index (the intact files)
+  std::vector<std::size_t> entry_of_;   // TOC index -> entry index, kLost for a lost file
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Container>> open_igarchive_container(Input in, const ContainerOptions& opt) {
-  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));
-  return std::unique_ptr<Container>(new IgArchiveContainer(std::move(in), opt, std::move(a)));
+  ASSAY_TRY(iga::Salvaged s, iga::open_salvage(in.bytes, in.name, nullptr));
+  return std::unique_ptr<Container>(new IgArchiveContainer(std::move(in), opt, std::move(s)));
 }
 
 }  // namespace assay

@@ -46,7 +46,7 @@ Result<ExtractCount> write_stored(const Archive& a, const FileEntry& f, const Ou
     return a.error(fmt::format("file[{}]", f.index), f.offset,
                    fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
                                f.offset, data.size()));
-  ASSAY_TRY(AtomicFile out, dir.open(f.name));
+  ASSAY_TRY(AtomicFile out, dir.open(s.name.empty() ? f.name : s.name));
   for (std::uint64_t p = 0; p < f.length; p += s.window) {
     const std::uint64_t n = std::min<std::uint64_t>(s.window, f.length - p);
     ASSAY_CHECK(out.write(data.subspan(f.offset + p, n)));
@@ -149,7 +149,7 @@ Result<ExtractCount> write_member(const Archive& a, const FileEntry& f, const Ou
   ASSAY_TRY(std::vector<Block> blocks, a.blocks(f));  // validated before anything is created
   std::uint64_t total = 0;
   for (const Block& b : blocks) total += b.usize;
-  ASSAY_TRY(AtomicFile out, dir.open(f.name));
+  ASSAY_TRY(AtomicFile out, dir.open(s.name.empty() ? f.name : s.name));
   {
     MemberStream stream(a, f, s, out, total);
     for (const Block& b : blocks) ASSAY_CHECK(stream.add(b));

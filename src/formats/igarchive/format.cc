@@ -11,6 +11,7 @@
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/report.h"
+#include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/verify.h"
 #include "assay/formats/igarchive/writer.h"
 #include "records.h"
@@ -85,19 +86,25 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
 
 // Each member at its logical name through the shared per-entry loop (container.h
 // extract_entries: selection, keep-going, --skip-existing), written by iga::write_member, which
-// streams a large member through two decode windows.
+// streams a large member through two decode windows. A cut archive (issue 29 item 4): its intact
+// files are the entries, each lost one an error in `diags` (exit 1).
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x,
-                             const OutputDir& dir, Diagnostics&) {
+                             const OutputDir& dir, Diagnostics& diags) {
   ASSAY_TRY(ContainerOptions co, container_options(opt));
   ASSAY_TRY(std::unique_ptr<Container> c, open(in, co, "igarchive"));
-  ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, nullptr));  // entry i is file i
+  ASSAY_TRY(iga::Salvaged sv, iga::open_salvage(in.bytes, in.name, nullptr));  // entry i is file intact[i]
+  const iga::Archive& a = sv.archive;
+  for (const Diagnostic& d : iga::cut_findings(a, sv.cut)) diags.add(d);
   iga::MemberSettings s;
   s.member_cap = co.igarchive.member_cap;
   s.release_input_pages = !in.path.empty() && !in.is_directory;  // a read-only file mapping
   const WriteItem write = [&](std::size_t i, const OutputDir& out, unsigned threads) {
     iga::MemberSettings t = s;
     t.threads = threads;
-    return iga::write_member(a, a.files()[i], out, t);
+    const iga::FileEntry& f = a.files()[sv.cut.intact[i]];
+    const std::string name = sv.cut.names_lost ? iga::member_name(a, sv.cut, f) : std::string();
+    t.name = name;
+    return iga::write_member(a, f, out, t);
   };
   return extract_entries(*c, x, dir, write);
 }

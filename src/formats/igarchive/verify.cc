@@ -9,6 +9,7 @@
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/igarchive/archive.h"
+#include "assay/formats/igarchive/salvage.h"
 
 namespace assay::igarchive {
 
@@ -123,6 +124,8 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
   }
   const Archive& a = *opened;
   Ctx c{a, out};
+  // A cut file (issue 29 item 4): how many files it lost, in one line (their blocks are named below).
+  if (const Cut cut = find_cut(a); !cut.lost.empty()) out.add(cut_findings(a, cut).back());
   const Header& h = a.header();
   const std::uint64_t S = h.sector_size;
   check_hashes(c);

@@ -147,6 +147,12 @@ struct BlockReport {
   bool codec_fallback = false;    // v4: decoded as LZMA after the nominal codec failed (Q3)
 };
 
+// Where a file's data run past the end of a cut archive (issue 29 item 4; Archive::past_end).
+struct Shortfall {
+  std::uint64_t offset = 0;  // where the file's data begin (FileEntry::offset)
+  std::uint64_t end = 0;     // where the bytes its blocks use end, by its tables and size prefixes
+};
+
 // Per-thread codec state (liblzma / zlib streams), reused across blocks to avoid allocation churn.
 class BlockDecoder {
  public:
@@ -248,6 +254,11 @@ class Archive {
   // The end (exclusive, absolute) of the bytes file f may occupy: next file's offset, the name
   // table or the end of the archive (spec: alchemy.md#open Q1).
   [[nodiscard]] std::uint64_t data_bound(const FileEntry& f) const;
+  // Where f's data lie (partly) past the end of the archive, as in a file cut short: from its
+  // file info, block run and the size prefixes that are inside (a block is bounded by its span, so
+  // a bad prefix inside the file is not a cut). nullopt when every byte f needs is inside, or when
+  // its block run is broken (read() reports that).
+  [[nodiscard]] std::optional<Shortfall> past_end(const FileEntry& f) const;
   // Decodes block b of f into out (out.size() == b.usize).
   Result<void> read_block(const FileEntry& f, const Block& b, std::span<std::uint8_t> out,
                           BlockDecoder& dec, BlockReport* report = nullptr) const;

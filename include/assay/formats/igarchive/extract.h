@@ -26,6 +26,8 @@ struct MemberSettings {
   // A member longer than this is an error (spec: alchemy.md#verify, default 1 GiB); the CLI's
   // --igarchive-max-member raises it. Extraction streams, so memory does not grow with it.
   std::uint64_t member_cap = kDefaultMemberCap;
+  // The path written, when not the logical name (a cut archive's "<hash>.bin", salvage.h).
+  std::string_view name;
 };
 
 // Writes member `f` at DIR/<logical name> (sanitised by OutputDir): its blocks decoded `window`
