@@ -9,6 +9,8 @@
 #include "assay/core/folder.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
+#include "assay/formats/edit_data.h"
+#include "assay/formats/edit_input.h"
 #include "cli.h"
 
 namespace assay::cli {
@@ -19,6 +21,7 @@ struct EditArgs {
   std::string archive, out, compression, texture_format, dither;
   std::vector<std::string> items;
   bool in_place = false, force = false, json = false;
+  bool resize = false, png_size = false;  // a PNG of another size than the texture (issue 29 item 6)
 };
 
 Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
@@ -30,6 +33,8 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
   if (!a.compression.empty()) req.read.family["compression"] = a.compression;
   if (!a.texture_format.empty()) req.read.family["texture_format"] = a.texture_format;  // issue 16
   if (!a.dither.empty()) req.read.family["dither"] = a.dither;
+  if (a.resize) req.read.family["size"] = "resize";  // assay/formats/edit_input.h
+  if (a.png_size) req.read.family["size"] = "png";
   if (a.in_place == !a.out.empty()) return usage_error("give exactly one of -o OUT and --in-place");
   ASSAY_TRY(std::vector<std::string> items, expand_listfiles(a.items));  // @LIST: one item a line
   for (const std::string& item : items) {
@@ -45,7 +50,8 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
       const std::string file = item.substr(eq + 1);
       std::error_code ec;
       if (!std::filesystem::exists(file, ec)) return io_error(file, "no such file (the FILE of " + item + ")");
-      ASSAY_TRY(c.data, read_regular_file(file));
+      // Read by the family in pieces, or whole below (issue 29 item 9; formats/edit_data.h).
+      req.read.family[edit_source_key(c.name)] = file;  // messages name the file ("x.jpg is a JPEG, not a PNG")
     }
     req.changes.push_back(std::move(c));
   }
@@ -79,10 +85,24 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   if (!fmt) return report(fmt.error());
   if ((*fmt)->edit == nullptr)
     return report(usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", a.archive, (*fmt)->name)));
+  // Families that stream (edit_reads_files) read each FILE in pieces; the others get it whole.
+  std::uint64_t total = 0;
+  for (EditChange& c : req->changes) {
+    if (c.op == EditOp::remove) continue;
+    const std::string& file = req->read.family.at(edit_source_key(c.name));
+    if (edit_reads_files((*fmt)->name)) {
+      std::error_code ec;
+      const auto n = std::filesystem::file_size(file, ec);
+      total += ec ? 0 : static_cast<std::uint64_t>(n);
+      continue;
+    }
+    auto data = read_regular_file(file);
+    if (!data) return report(data.error());
+    c.data = std::move(*data);
+    total += c.data.size();
+  }
   // Progress over the new data's bytes as the family encodes them (families that encode nothing
   // worth showing ignore it).
-  std::uint64_t total = 0;
-  for (const EditChange& c : req->changes) total += c.data.size();
   Progress progress(name_of(op), total, cli.progress() && total != 0);
   progress.set_bytes();
   req->progress = progress.reporter();
@@ -109,8 +129,13 @@ void add_verb(Cli& cli, const char* name, EditOp op, const char* help, const cha
                     "textures from PNG: texel format (PAL8, PAL4, 8888, 888, 565, 555, 1555, 4444, DXT1, DXT3, DXT5; "
                     "default: the texture's own, or the first texture's for add)");
     sub->add_option("--dither", a->dither, "textures from PNG: palette dithering level 0 (off) to 1 (full, default)");
+    auto* resize = sub->add_flag("--resize", a->resize,
+                                 "textures from PNG: scale a PNG of another size to the texture's size (else refused)");
+    sub->add_flag("--png-size", a->png_size, "textures from PNG: give the texture the PNG's size (else refused)")
+        ->excludes(resize);
   }
   cli.add_read_options(*sub);
+  family_help(*sub, [a] { return a->archive; });  // `replace game.pak --help`: igarchive's options only
   example(*sub, op == EditOp::remove    ? "assay remove game.pak -o new.pak old/unused.igz"
                 : op == EditOp::replace ? "assay replace game.pak -o new.pak actors/hero.igz=hero.igz"
                                         : "assay add game.pak --in-place extra/readme.txt=readme.txt");

@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <numeric>
 #include <set>
 
 #include "assay/core/thread_pool.h"
+#include "assay/formats/edit_data.h"
 #include "assay/formats/igarchive/writer.h"
 
 namespace assay::igarchive {
@@ -23,10 +25,50 @@ Error edit_error(std::string msg) { return make_error(kFormatName, "edit", kNoOf
 std::uint64_t align_up(std::uint64_t n, std::uint64_t a) { return (n + a - 1) / a * a; }
 void pad_to(ByteBuffer& out, std::uint64_t a) { out.resize(align_up(out.size(), a), 0); }
 
+// The data area as it is written (issue 29 item 9): small pieces gathered into one buffer, large
+// views (unchanged files' stored bytes) handed straight to the output; size() counts from the
+// start of the data area.
+class Sink {
+ public:
+  explicit Sink(const EditOutput& out) : out_(out) {}
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+  Result<void> put(ByteView b) {
+    size_ += b.size();
+    if (b.size() >= kDirect) {
+      ASSAY_CHECK(flush());
+      return out_.append(b);
+    }
+    buf_.insert(buf_.end(), b.begin(), b.end());
+    return buf_.size() >= kDirect ? flush() : Result<void>();
+  }
+  Result<void> pad_to(std::uint64_t a) {
+    static const ByteBuffer zeros(0x10000, 0);
+    for (std::uint64_t n = align_up(size_, a) - size_; n > 0;) {
+      const std::uint64_t k = std::min<std::uint64_t>(n, zeros.size());
+      ASSAY_CHECK(put(ByteView(zeros).first(static_cast<std::size_t>(k))));
+      n -= k;
+    }
+    return {};
+  }
+  Result<void> flush() {
+    if (buf_.empty()) return {};
+    ASSAY_CHECK(out_.append(buf_));
+    buf_.clear();
+    return {};
+  }
+
+ private:
+  static constexpr std::size_t kDirect = std::size_t{1} << 20;
+  const EditOutput& out_;
+  ByteBuffer buf_;
+  std::uint64_t size_ = 0;
+};
+
 // One file of the result, in new hash order.
 struct Slot {
   const FileEntry* orig = nullptr;  // nullptr for an added file
   const EditFile* data = nullptr;   // new bytes (replace/add); nullptr = unchanged
+  const EditData* src = nullptr;    // where they are read from (with data)
   Compression compression = Compression::stored;
   std::uint32_t hash = 0;
   std::uint32_t ordinal = 0;        // for added files (v0x0A+)
@@ -92,13 +134,12 @@ HeaderFields fields_for(std::uint32_t v) {
 class Editor {
  public:
   Editor(const Archive& a, const EditPlan& p) : a_(a), p_(p), h_(a.header()) {}
-  Result<EditResult> run();
+  Result<EditResult> run(const EditOutput& out);
 
  private:
   Result<void> resolve();
-  Result<void> encode();
-  Result<void> layout_data(ByteBuffer& out);
-  Result<void> write_new(ByteBuffer& out, Slot& s);
+  Result<void> layout_data(Sink& out);
+  Result<void> write_new(Sink& out, Slot& s);
   Result<ByteBuffer> name_table();
   Result<std::array<std::vector<std::uint32_t>, 3>> tables();
 
@@ -108,7 +149,7 @@ class Editor {
   std::vector<Slot> slots_;                         // new hash order
   std::map<std::uint32_t, const EditFile*> replaced_;  // by original index
   std::set<std::uint32_t> removed_;
-  std::vector<std::vector<ByteBuffer>> encoded_;    // per slot, per block (empty = raw)
+  std::map<const EditFile*, EditData> src_;         // each change's new bytes (held or a file)
   EditResult res_;
 };
 
@@ -122,16 +163,28 @@ Result<void> Editor::resolve() {
     if (!touched.insert(f->index).second) return usage_error(fmt::format("'{}' is named twice", name));
     return f;
   };
+  for (const auto* list : {&p_.replace, &p_.add})
+    for (const EditFile& e : *list) {
+      if (e.file.empty()) {
+        src_[&e] = EditData::of_bytes(e.data);
+      } else {
+        ASSAY_TRY(src_[&e], EditData::of_file(e.file));
+      }
+    }
   for (const EditFile& r : p_.replace) {
     ASSAY_TRY(const FileEntry* f, find(r.name, "replace"));
-    res_.changes.push_back({"replace", std::string(f->name), f->hash, f->length, r.data.size(), 0,
+    const EditData& src = src_.at(&r);
+    res_.changes.push_back({"replace", std::string(f->name), f->hash, f->length, src.size(), 0,
                             r.compression.value_or(f->compression)});
-    // The same bytes with the same codec: the stored bytes stay (an unmodified round trip).
-    if (r.data.size() == f->length && r.compression.value_or(f->compression) == f->compression) {
+    // The same bytes with the same codec: the stored bytes stay (an unmodified round trip). Only
+    // compared up to 64 MiB (both are read whole); a larger file is written anew.
+    if (src.size() == f->length && f->length <= (std::uint64_t{64} << 20) &&
+        r.compression.value_or(f->compression) == f->compression) {
       ByteBuffer old;
       ASSAY_CHECK(a_.read(*f, old, p_.threads ? p_.threads : default_threads(),
                           std::max<std::uint64_t>(kDefaultMemberCap, f->length)));
-      if (old == r.data) {
+      ASSAY_TRY(ByteBuffer now, src.head(src.size()));
+      if (old == now) {
         res_.changes.back().unchanged = true;
         continue;
       }
@@ -180,72 +233,79 @@ Result<void> Editor::resolve() {
     s.compression = f.compression.value_or(codec);
     s.ordinal = std::min<std::uint32_t>(++max_ord, 0xFFFFFEu);
     slots_.push_back(s);
-    res_.changes.push_back({"add", f.name, s.hash, 0, f.data.size(), 0, s.compression});
+    res_.changes.push_back({"add", f.name, s.hash, 0, src_.at(&f).size(), 0, s.compression});
   }
-  for (const Slot& s : slots_)
-    if (s.data && s.data->data.size() > 0xFFFFFFFFull)
-      return edit_error(fmt::format("'{}' is larger than 4 GiB", s.data->name));
+  for (Slot& s : slots_) {
+    if (!s.data) continue;
+    s.src = &src_.at(s.data);
+    if (s.src->size() > 0xFFFFFFFFull) return edit_error(fmt::format("'{}' is larger than 4 GiB", s.data->name));
+    // The table follows from the length alone, so the TOC's size is known before any data is
+    // written (run(): header and TOC first as placeholders).
+    if (s.compression != Compression::stored) {
+      s.table = table_for_length(s.src->size(), static_cast<std::uint32_t>(h_.sector_size));
+      s.run.assign(block_count(s.src->size()) + 1, 0);
+    }
+  }
   std::stable_sort(slots_.begin(), slots_.end(), [](const Slot& x, const Slot& y) { return x.hash < y.hash; });
   return {};
 }
 
-// spec: alchemy.md#iga-writer rule 7, in parallel over every block of every new file.
-Result<void> Editor::encode() {
-  const WriterOptions o = options_like(a_);
-  struct Job { std::size_t slot; std::uint64_t j; };
-  std::vector<Job> jobs;
-  encoded_.assign(slots_.size(), {});
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    const Slot& s = slots_[i];
-    if (!s.data || s.compression == Compression::stored) continue;
-    encoded_[i].resize(block_count(s.data->data.size()));
-    if (s.compression == Compression::none) continue;
-    for (std::uint64_t j = 0; j < encoded_[i].size(); ++j) jobs.push_back({i, j});
+// New data: each block on a sector boundary, B entries + terminator (rules 5-7). The blocks are
+// read and compressed a batch at a time (in parallel) and written before the next batch is read,
+// so a file of any size takes a few MiB (issue 29 item 9).
+Result<void> Editor::write_new(Sink& out, Slot& s) {
+  const std::uint64_t S = h_.sector_size;
+  const EditData& d = *s.src;
+  const std::uint64_t size = d.size();
+  ASSAY_CHECK(out.pad_to(S));
+  s.offset = out.size();
+  s.run.clear();
+  if (s.compression == Compression::stored) {
+    ASSAY_CHECK(d.each_piece(std::uint64_t{1} << 20, [&](std::uint64_t, ByteView b) -> Result<void> {
+      ASSAY_CHECK(out.put(b));
+      if (p_.progress) p_.progress(b.size(), s.data->name);
+      return {};
+    }));
+    s.stored = size;
+    return out.pad_to(S);
   }
+  const WriterOptions o = options_like(a_);
   const unsigned pw = o.prefix_width ? o.prefix_width : (h_.version >= 0x0C ? 4 : 2);
   const bool ple = o.prefix_little.value_or(h_.version != 4);
-  parallel_for(jobs.size(), p_.threads ? p_.threads : default_threads(), [&](std::size_t k) {
-    const Slot& s = slots_[jobs[k].slot];
-    const ByteBuffer& d = s.data->data;
-    const ByteView raw(d.data() + jobs[k].j * kBlockSize, block_usize(d.size(), jobs[k].j));
-    encoded_[jobs[k].slot][jobs[k].j] = encode_block(s.compression, raw, pw, ple, p_.lzma_preset);
-    if (p_.progress) p_.progress(raw.size(), s.data->name);
-  });
-  for (const Job& j : jobs) res_.encoded_blocks += !encoded_[j.slot][j.j].empty();
-  return {};
-}
-
-// New data: each block on a sector boundary, B entries + terminator (rules 5-6).
-Result<void> Editor::write_new(ByteBuffer& out, Slot& s) {
-  const std::uint64_t S = h_.sector_size;
-  const ByteBuffer& d = s.data->data;
-  pad_to(out, S);
-  s.offset = out.size();
-  if (s.compression == Compression::stored) {
-    out.insert(out.end(), d.begin(), d.end());
-    s.stored = d.size();
-    pad_to(out, S);
-    return {};
-  }
-  s.table = table_for_length(d.size(), static_cast<std::uint32_t>(S));
+  const unsigned threads = p_.threads ? p_.threads : default_threads();
   const std::uint32_t flag = flag_bit(s.table);
-  const std::size_t si = static_cast<std::size_t>(&s - slots_.data());
-  for (std::uint64_t j = 0; j < block_count(d.size()); ++j) {
-    pad_to(out, S);
-    const std::uint64_t sector = (out.size() - s.offset) / S;
-    if (sector >= flag) return edit_error(fmt::format("{}: block sector {} does not fit the {} table", s.data->name, sector, to_string(s.table)));
-    const ByteBuffer& enc = encoded_[si][j];
-    if (!enc.empty()) {
-      s.run.push_back(static_cast<std::uint32_t>(sector) | flag);
-      out.insert(out.end(), enc.begin(), enc.end());
-    } else {
-      s.run.push_back(static_cast<std::uint32_t>(sector));
-      const ByteView raw(d.data() + j * kBlockSize, block_usize(d.size(), j));
-      out.insert(out.end(), raw.begin(), raw.end());
+  const std::uint64_t B = block_count(size), batch = std::uint64_t{64} * std::max(threads, 1u);
+  std::vector<ByteBuffer> raw, enc;
+  std::vector<Error> errors;
+  for (std::uint64_t j0 = 0; j0 < B; j0 += batch) {
+    const std::size_t n = static_cast<std::size_t>(std::min(batch, B - j0));
+    raw.resize(n), enc.assign(n, {}), errors.assign(n, Error{});
+    std::atomic<bool> failed{false};
+    parallel_for(n, threads, [&](std::size_t k) {
+      raw[k].resize(block_usize(size, j0 + k));
+      if (auto r = d.read((j0 + k) * kBlockSize, raw[k]); !r) {
+        errors[k] = r.error();
+        failed = true;
+        return;
+      }
+      if (s.compression != Compression::none) enc[k] = encode_block(s.compression, raw[k], pw, ple, p_.lzma_preset);
+      if (p_.progress) p_.progress(raw[k].size(), s.data->name);
+    });
+    if (failed)
+      for (Error& e : errors)
+        if (!e.message.empty()) return e;
+    for (std::size_t k = 0; k < n; ++k) {
+      ASSAY_CHECK(out.pad_to(S));
+      const std::uint64_t sector = (out.size() - s.offset) / S;
+      if (sector >= flag) return edit_error(fmt::format("{}: block sector {} does not fit the {} table", s.data->name, sector, to_string(s.table)));
+      const bool packed = !enc[k].empty();
+      s.run.push_back(static_cast<std::uint32_t>(sector) | (packed ? flag : 0));
+      ASSAY_CHECK(out.put(packed ? ByteView(enc[k]) : ByteView(raw[k])));
+      res_.encoded_blocks += packed;
     }
   }
   s.stored = out.size() - s.offset;
-  pad_to(out, S);
+  ASSAY_CHECK(out.pad_to(S));
   const std::uint64_t total = (out.size() - s.offset) / S;
   if (total >= flag) return edit_error(fmt::format("{}: {} sectors do not fit the {} table", s.data->name, total, to_string(s.table)));
   s.run.push_back(options_like(a_).zero_terminator ? 0 : static_cast<std::uint32_t>(total));
@@ -255,7 +315,7 @@ Result<void> Editor::write_new(ByteBuffer& out, Slot& s) {
 // spec C6: the data stays in offset order; each unchanged file's region (its bytes up to the
 // next file's offset: blocks and padding) is copied verbatim; replaced files keep their place,
 // added files go last.
-Result<void> Editor::layout_data(ByteBuffer& out) {
+Result<void> Editor::layout_data(Sink& out) {
   const auto files = a_.files();
   const std::uint64_t S = h_.sector_size, toc_end = a_.toc_end(), nto = h_.name_table_offset;
   std::vector<std::uint32_t> order;
@@ -278,9 +338,9 @@ Result<void> Editor::layout_data(ByteBuffer& out) {
       ASSAY_CHECK(write_new(out, s));
       continue;
     }
-    if (f.offset % S == 0) pad_to(out, S);
+    if (f.offset % S == 0) ASSAY_CHECK(out.pad_to(S));
     s.offset = out.size();
-    out.insert(out.end(), data.begin() + f.offset, data.begin() + end);
+    ASSAY_CHECK(out.put(data.subspan(f.offset, end - f.offset)));  // a view of the input, not a copy
     ++res_.copied_files;
   }
   for (Slot& s : slots_)
@@ -292,8 +352,8 @@ Result<void> Editor::layout_data(ByteBuffer& out) {
       s.keep_offset = true;
       ++res_.copied_files;
     }
-  if (nto % S == 0) pad_to(out, S);
-  return {};
+  if (nto % S == 0) ASSAY_CHECK(out.pad_to(S));
+  return out.flush();
 }
 
 // spec: alchemy.md#iga-block-tables: each file's run of entries (B + terminator, and any entries
@@ -398,21 +458,18 @@ Result<ByteBuffer> Editor::name_table() {
   return w.take();
 }
 
-Result<EditResult> Editor::run() {
+Result<EditResult> Editor::run(const EditOutput& sink) {
   if (!a_.names_ok()) return edit_error("the name table is unreadable; the archive cannot be edited");
   const std::uint64_t nto = h_.name_table_offset;
   if (nto < a_.toc_end() || nto + h_.name_table_size > a_.data().size())
     return edit_error("the name table is not after the file data; rebuild with pack instead");
   ASSAY_CHECK(resolve());
-  ASSAY_CHECK(encode());
   const std::uint64_t H = header_size(h_.version), F = file_info_size(h_.version), n = slots_.size();
 
-  // Data first (into its own buffer), then tables, then the TOC and header around them.
-  ByteBuffer body;
-  ASSAY_CHECK(layout_data(body));
-  ASSAY_TRY(auto tabs, tables());
-  ASSAY_TRY(ByteBuffer names, name_table());
-  const std::uint64_t toc = n * (4 + F) + 4 * tabs[2].size() + 2 * tabs[1].size() + tabs[0].size();
+  // The TOC's size from the block counts alone (placeholder runs; resolve()), so the header and
+  // TOC go first as placeholders, the data streams after them, and they are written last.
+  ASSAY_TRY(auto sizes, tables());
+  const std::uint64_t toc = n * (4 + F) + 4 * sizes[2].size() + 2 * sizes[1].size() + sizes[0].size();
   if (toc > 0xFFFFFFFFull) return edit_error("TOC larger than 4 GiB");
 
   // Where the data started: keep the TOC pad verbatim when the TOC kept its size; otherwise keep
@@ -427,13 +484,19 @@ Result<EditResult> Editor::run() {
   const std::uint64_t first_data = a_.toc_end() + pad.size();
   if (toc != h_.toc_size && first_data % h_.sector_size == 0) pad_to(out, h_.sector_size);
   const std::uint64_t base = out.size();
-  out.insert(out.end(), body.begin(), body.end());
-  body = ByteBuffer();
-  const std::uint64_t new_nto = out.size();
+  ASSAY_CHECK(sink.append(out));
+  Sink body(sink);
+  ASSAY_CHECK(layout_data(body));
+  ASSAY_TRY(auto tabs, tables());
+  for (int t = 0; t < 3; ++t)
+    if (tabs[t].size() != sizes[t].size()) return edit_error("block tables changed size while the data was written");
+  ASSAY_TRY(ByteBuffer names, name_table());
+  const std::uint64_t new_nto = base + body.size();
   if (h_.version <= 8 && new_nto > 0xFFFFFFFFull) return edit_error("name table offset does not fit the u32 field");
-  out.insert(out.end(), names.begin(), names.end());
+  ASSAY_CHECK(sink.append(names));
   const ByteView tail = a_.data().subspan(nto + h_.name_table_size);
-  out.insert(out.end(), tail.begin(), tail.end());
+  ASSAY_CHECK(sink.append(tail));
+  res_.size = new_nto + names.size() + tail.size();
 
   // Header: only the sizes, counts, offsets, divider and slop change (rule 10).
   const Endian E = h_.endian;
@@ -469,7 +532,7 @@ Result<EditResult> Editor::run() {
     const std::uint64_t off = s.keep_offset ? s.offset : s.offset + base;
     if (s.orig) std::copy_n(old.begin() + old_info + s.orig->index * F, F, out.begin() + at);
     std::uint32_t word = s.orig ? s.orig->word : 0;
-    const std::uint32_t length = s.data ? static_cast<std::uint32_t>(s.data->data.size()) : s.orig->length;
+    const std::uint32_t length = s.data ? static_cast<std::uint32_t>(s.src->size()) : s.orig->length;
     if (s.data) word = s.compression == Compression::stored ? kStoredWord : static_cast<std::uint32_t>(s.compression) << 28;
     if (word != kStoredWord) word = (word & 0xF0000000u) | s.first;
     if (F == 12) {
@@ -496,7 +559,7 @@ Result<EditResult> Editor::run() {
   for (EditReport& r : res_.changes)
     for (const Slot& s : slots_)
       if (s.hash == r.hash) r.stored_size = s.data ? s.stored : 0;
-  res_.bytes = std::move(out);
+  ASSAY_CHECK(sink.write_at(0, out));  // the header and TOC over their placeholders
   return std::move(res_);
 }
 
@@ -515,6 +578,24 @@ bool name_escapes(std::string_view name) {
   return false;
 }
 
-Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan) { return Editor(a, plan).run(); }
+Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan, const EditOutput& out) {
+  return Editor(a, plan).run(out);
+}
+
+Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan) {
+  ByteBuffer bytes;
+  const EditOutput out{[&](ByteView b) -> Result<void> {
+                         bytes.insert(bytes.end(), b.begin(), b.end());
+                         return {};
+                       },
+                       [&](std::uint64_t at, ByteView b) -> Result<void> {
+                         if (!range_ok(at, b.size(), bytes.size())) return edit_error("header write past the end");
+                         std::copy(b.begin(), b.end(), bytes.begin() + static_cast<std::ptrdiff_t>(at));
+                         return {};
+                       }};
+  ASSAY_TRY(EditResult r, Editor(a, plan).run(out));
+  r.bytes = std::move(bytes);
+  return r;
+}
 
 }  // namespace assay::igarchive

@@ -13,7 +13,9 @@
 #include <cstring>
 
 #include "assay/core/mapped_file.h"
+#include "assay/core/temp_file.h"
 #include "assay/core/thread_pool.h"
+#include "assay/formats/edit_data.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
@@ -29,13 +31,33 @@ Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t ex
     return fail(fmt::format("{} files, expected {}", a.files().size(), expected_files));
   for (const FileEntry& f : a.files())  // spec: alchemy.md#iga-lookup, as the game finds files
     if (a.lookup(f.hash) != f.index) return fail(fmt::format("'{}' is not found by the hash lookup", f.name));
+  (void)threads;
   for (const auto* list : {&plan.replace, &plan.add})
     for (const EditFile& e : *list) {
       const FileEntry* f = a.find(e.name);
       if (!f) return fail(fmt::format("'{}' is missing", e.name));
-      ByteBuffer got;
-      ASSAY_CHECK(a.read(*f, got, threads ? threads : default_threads(), std::max<std::uint64_t>(kDefaultMemberCap, e.data.size())));
-      if (got != e.data) return fail(fmt::format("'{}' does not read back as the bytes given", e.name));
+      // Block by block against the bytes given (read in pieces too): bounded memory (issue 29 item 9).
+      ASSAY_TRY(EditData src, e.file.empty() ? Result<EditData>(EditData::of_bytes(e.data)) : EditData::of_file(e.file));
+      if (src.size() != f->length) return fail(fmt::format("'{}' is {} bytes, expected {}", e.name, f->length, src.size()));
+      const auto differs = [&] { return fail(fmt::format("'{}' does not read back as the bytes given", e.name)); };
+      ByteBuffer got, want;
+      if (f->compression == Compression::stored) {
+        if (!range_ok(f->offset, f->length, a.data().size())) return differs();
+        for (std::uint64_t at = 0; at < f->length; at += kBlockSize) {
+          want.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kBlockSize, f->length - at)));
+          ASSAY_CHECK(src.read(at, want));
+          if (!std::equal(want.begin(), want.end(), a.data().begin() + static_cast<std::ptrdiff_t>(f->offset + at))) return differs();
+        }
+        continue;
+      }
+      ASSAY_TRY(std::vector<Block> blocks, a.blocks(*f));
+      BlockDecoder dec;
+      for (const Block& b : blocks) {
+        got.resize(b.usize), want.resize(b.usize);
+        ASSAY_CHECK(a.read_block(*f, b, got, dec));
+        ASSAY_CHECK(src.read(b.out_offset, want));
+        if (got != want) return differs();
+      }
     }
   return {};
 }
@@ -83,48 +105,52 @@ Result<void> write_checked(const fs::path& target, ByteView bytes, bool force,
   std::error_code ec;
   if (!force && fs::symlink_status(target, ec).type() != fs::file_type::not_found)
     return io_error(target.string(), "already exists (use --force to overwrite)");
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string tmp = (dir / (target.filename().string() + ".assay-edit-XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return io_error(target.string(), fmt::format("cannot create a temporary file beside it: {}", std::strerror(errno)));
-  struct Cleanup {
-    std::string path;
-    bool keep = false;
-    ~Cleanup() {
-      if (!keep) ::unlink(path.c_str());
-    }
-  } cleanup{tmp};
-  struct stat st {};
-  const mode_t mode = ::stat(target.c_str(), &st) == 0 ? (st.st_mode & 07777) : [] {
-    const mode_t m = ::umask(0);
-    ::umask(m);
-    return static_cast<mode_t>(0666 & ~m);
-  }();
-  ::fchmod(fd, mode);
-  std::uint64_t done = 0;
-  int err = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, std::min<std::uint64_t>(bytes.size() - done, 1u << 30));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      err = n < 0 ? errno : ENOSPC;
-      break;
-    }
-    done += static_cast<std::uint64_t>(n);
-  }
-  if (!err && ::fsync(fd) != 0) err = errno;
-  if (::close(fd) != 0 && !err) err = errno;
-  if (err) return io_error(target.string(), fmt::format("writing failed ({}); nothing was changed", std::strerror(err)));
+  // Unnamed where the file system allows, else "OUT.assay-edit-<pid>-<start>-XXXXXX", removed on
+  // Ctrl-C and by the next run after a kill (core/temp_file.h; issue 29 item 2).
+  ASSAY_TRY(TempFile tmp, TempFile::create(target, TempStyle::beside));
+  ASSAY_CHECK(tmp.write(bytes));
+  ASSAY_CHECK(tmp.finish());
   {
-    ASSAY_TRY(MappedFile back, MappedFile::open(tmp));
+    ASSAY_TRY(MappedFile back, MappedFile::open(tmp.path()));
     if (!std::equal(back.bytes().begin(), back.bytes().end(), bytes.begin(), bytes.end()))
       return io_error(target.string(), "the written file does not read back as written; nothing was changed");
     if (check) ASSAY_CHECK(check(back.bytes()));
   }
-  fs::rename(tmp, target, ec);
-  if (ec) return io_error(target.string(), "cannot rename the temporary over it: " + ec.message());
-  cleanup.keep = true;
-  return {};
+  return tmp.commit(/*replace=*/true);
+}
+
+Result<void> write_checked_stream(const fs::path& target, bool force, const std::function<Result<void>(const EditOutput&)>& produce,
+                                  const std::function<Result<void>(ByteView)>& check) {
+  std::error_code ec;
+  if (!force && fs::symlink_status(target, ec).type() != fs::file_type::not_found)
+    return io_error(target.string(), "already exists (use --force to overwrite)");
+  ASSAY_TRY(TempFile tmp, TempFile::create(target, TempStyle::beside));
+  {
+    // A second descriptor on the temporary for the header written last (pwrite at 0).
+    const int fd = ::open(tmp.path().c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return io_error(target.string(), fmt::format("cannot reopen the temporary: {}", std::strerror(errno)));
+    struct Close {
+      int fd;
+      ~Close() { ::close(fd); }
+    } close_fd{fd};
+    const EditOutput out{[&](ByteView b) { return tmp.write(b); },
+                         [&](std::uint64_t at, ByteView b) -> Result<void> {
+                           for (std::uint64_t done = 0; done < b.size();) {
+                             const ssize_t k = ::pwrite(fd, b.data() + done, b.size() - done, static_cast<off_t>(at + done));
+                             if (k < 0 && errno == EINTR) continue;
+                             if (k <= 0) return io_error(target.string(), fmt::format("writing failed ({}); nothing was changed", std::strerror(k < 0 ? errno : ENOSPC)));
+                             done += static_cast<std::uint64_t>(k);
+                           }
+                           return {};
+                         }};
+    ASSAY_CHECK(produce(out));
+  }
+  ASSAY_CHECK(tmp.finish());
+  {
+    ASSAY_TRY(MappedFile back, MappedFile::open(tmp.path()));
+    if (check) ASSAY_CHECK(check(back.bytes()));
+  }
+  return tmp.commit(/*replace=*/true);
 }
 
 namespace {
@@ -171,16 +197,24 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (!comp) return usage_error("--compression must be lzma, deflate, lz4, none or stored");
   }
   for (const EditChange& c : req.changes) {
+    fs::path file;  // the FILE given, when the CLI left the data to us (formats/edit_data.h)
+    if (auto it = req.read.family.find(edit_source_key(c.name)); c.data.empty() && it != req.read.family.end()) file = it->second;
     switch (c.op) {
-      case EditOp::replace: plan.replace.push_back({.name = c.name, .data = c.data, .compression = comp}); break;
-      case EditOp::add: plan.add.push_back({.name = c.name, .data = c.data, .compression = comp}); break;
+      // The FILE given is read block by block as it is encoded (issue 29 item 9).
+      case EditOp::replace: plan.replace.push_back({.name = c.name, .data = c.data, .compression = comp, .file = file}); break;
+      case EditOp::add: plan.add.push_back({.name = c.name, .data = c.data, .compression = comp, .file = file}); break;
       case EditOp::remove: plan.remove.push_back(c.name); break;
     }
   }
-  ASSAY_TRY(EditResult r, edit_archive(a, plan));
   const std::uint64_t n = a.files().size() + plan.add.size() - plan.remove.size();
-  ASSAY_CHECK(write_checked(target, r.bytes, req.force || req.in_place,
-                            [&](ByteView b) { return check_edited(b, plan, n, req.read.threads); }));
+  EditResult r;
+  ASSAY_CHECK(write_checked_stream(
+      target, req.force || req.in_place,
+      [&](const EditOutput& out) -> Result<void> {
+        ASSAY_TRY(r, edit_archive(a, plan, out));
+        return {};
+      },
+      [&](ByteView b) { return check_edited(b, plan, n, req.read.threads); }));
   Json changes = Json::array();
   for (const EditReport& c : r.changes) changes.push_back(report_json(c));
   return Json{{"format", kFormatName},
@@ -188,7 +222,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
               {"output", target.string()},
               {"in_place", req.in_place},
               {"files", n},
-              {"bytes", r.bytes.size()},
+              {"bytes", r.size},
               {"copied_files", r.copied_files},
               {"encoded_blocks", r.encoded_blocks},
               {"changes", std::move(changes)}};

@@ -15,7 +15,10 @@
 #include <system_error>
 
 #include "assay/core/output.h"
+#include "assay/formats/edit_data.h"
+#include "assay/formats/edit_input.h"
 #include "assay/image/encode.h"
+#include "assay/image/resize.h"
 #include "assay/formats/oni/oni.h"
 #include "chunks.h"
 #include "records.h"
@@ -130,7 +133,7 @@ struct Editor {
   }
 
   Result<void> replace_oni(std::uint32_t i, ByteView bytes, const std::string& what);
-  Result<void> replace_png(std::uint32_t i, ByteView png, const std::string& format);
+  Result<void> replace_png(std::uint32_t i, ByteView png, const std::string& format, const std::string& source, EditSizeRule size);
 };
 
 // spec: oni.md#oni-8: descriptor 0 is the instance, then its unnamed dependents, then named
@@ -253,7 +256,8 @@ Result<ByteBuffer> encode_txmp_level(const image::Rgba& img, std::uint32_t code)
 
 namespace {
 
-Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::string& format) {
+Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::string& format, const std::string& source,
+                                  EditSizeRule size) {
   const ByteView inst = *f.file.instance_bytes(i);
   const std::string lab = instance_label(i, f.file.descriptor(i).tag, f.names[i]);
   if (inst.size() < records::kTxmpMinSize) return edit_error(lab, "TXMP instance smaller than 0xa4 bytes");
@@ -272,6 +276,12 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   lim.max_width = lim.max_height = kTxmpMaxDim;
   lim.max_pixels = std::uint64_t{8192} * 8192;
   ASSAY_TRY(image::Rgba top, image::read_png(png, lim));
+  // issue 29 item 6: another size than the TXMP's is refused unless --resize or --png-size.
+  if ((top.width != t.width || top.height != t.height) && size != EditSizeRule::png) {
+    if (size == EditSizeRule::refuse)
+      return size_mismatch_error(source, "the TXMP " + std::string(f.names[i]), top.width, top.height, t.width, t.height);
+    ASSAY_TRY(top, image::resize(top, t.width, t.height));
+  }
   const bool mips = t.mipmapped();  // spec: oni.md#oni-9-1 HasMipMaps: every level down to 1x1
   ASSAY_TRY(auto levels, txmp_levels(top.width, top.height, code, mips));
   ASSAY_TRY(auto imgs, image::mip_chain(top, static_cast<std::uint32_t>(levels.size()), 0));
@@ -391,6 +401,19 @@ bool is_oni(ByteView b) {
   return id && id->version == kVersionVR32;
 }
 
+// The most a replacement may hold (issue 29 item 9): it is read whole and decoded, and the level
+// is rebuilt in memory; Oni's largest instances and their .raw parts are a few MiB.
+constexpr std::uint64_t kMaxReplacement = std::uint64_t{64} << 20;
+
+// The refusal of a larger file, from its header alone: what it is, its size, the limit.
+Error too_large(const EditRequest& req, const EditChange& c, std::uint64_t size, ByteView head) {
+  const std::string kind = is_oni(head)   ? "a VR32 .oni"
+                           : is_png(head) ? "a PNG"
+                                          : "not an .oni or a PNG (raw instance data)";
+  return usage_error(fmt::format("{} is {} bytes, {}: an Oni replacement is at most {} MiB (refused after reading its header)",
+                                 edit_source(req, c), size, kind, kMaxReplacement >> 20));
+}
+
 }  // namespace
 
 Result<Json> edit_format(const Input& in, const EditRequest& req) {
@@ -422,15 +445,29 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (ed.new_data.count(*i)) return usage_error(c.name + " given twice");
     const bool txmp = f->file.descriptor(*i).tag == make_tag("TXMP");
     if (req.progress) req.progress(0, c.name);
-    if (is_png(c.data)) {
-      if (!txmp) return usage_error(c.name + ": a PNG replaces TXMP instances only");
-      ASSAY_CHECK(ed.replace_png(*i, c.data, format));
-    } else if (is_oni(c.data)) {
-      ASSAY_CHECK(ed.replace_oni(*i, c.data, c.name + ".oni"));
-    } else {
-      ASSAY_CHECK(ed.replace_raw(*i, c.data));
+    // The header first (issue 29 item 9): what the file is, and whether its size is one an Oni
+    // level can take, before the rest of it is read (a multi-GiB file is refused at once).
+    ASSAY_TRY(const EditData src, EditData::of(req, c));
+    EditChange head{c.op, c.name, {}};
+    ASSAY_TRY(head.data, src.head(kHeaderSize));
+    if (src.size() > kMaxReplacement) return too_large(req, c, src.size(), head.data);
+    ByteBuffer whole;
+    ByteView data = c.data;
+    if (src.is_file()) {
+      ASSAY_TRY(whole, src.head(src.size()));
+      data = whole;
     }
-    if (req.progress) req.progress(c.data.size(), "");  // bytes of new data taken in (EditRequest)
+    if (txmp && !is_png(head.data) && !image::image_file_kind(head.data).empty())  // a JPEG, ...: say so (issue 29 item 6)
+      ASSAY_CHECK(require_png(req, head, "a TXMP"));
+    if (is_png(data)) {
+      if (!txmp) return usage_error(c.name + ": a PNG replaces TXMP instances only");
+      ASSAY_CHECK(ed.replace_png(*i, data, format, edit_source(req, c), edit_size_rule(req)));
+    } else if (is_oni(data)) {
+      ASSAY_CHECK(ed.replace_oni(*i, data, c.name + ".oni"));
+    } else {
+      ASSAY_CHECK(ed.replace_raw(*i, data));
+    }
+    if (req.progress) req.progress(data.size(), "");  // bytes of new data taken in (EditRequest)
   }
   ASSAY_CHECK(ed.check_new());
   ASSAY_TRY(ByteBuffer dat, rebuild(f->file, ed.new_data));

@@ -13,7 +13,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "assay/core/interrupt.h"
 #include "assay/core/mapped_file.h"
+#include "assay/core/temp_file.h"
 
 namespace assay::warriors {
 
@@ -50,10 +52,14 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
   };
   auto copy = [&](std::uint64_t from, std::uint64_t to) { return put(wad.subspan(from, to - from)); };
   auto pad = [&]() { return put(ByteView(zeros).first(align2048(new_pos) - new_pos)); };
-  auto put_new = [&](std::uint32_t hash, ByteView b) -> Result<void> {
+  auto put_new = [&](std::uint32_t hash, const EditData& b) -> Result<void> {
     if (edit.new_data_written) edit.new_data_written(hash, 0);
-    ASSAY_CHECK(put(b));
-    if (edit.new_data_written) edit.new_data_written(hash, b.size());
+    // 1 MiB at a time: a file given is never held whole (issue 29 item 9).
+    ASSAY_CHECK(b.each_piece(std::uint64_t{1} << 20, [&](std::uint64_t, ByteView piece) -> Result<void> {
+      ASSAY_CHECK(put(piece));
+      if (edit.new_data_written) edit.new_data_written(hash, piece.size());
+      return {};
+    }));
     return {};
   };
   struct Row {
@@ -97,64 +103,6 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
 }
 
 namespace {
-
-// A temporary file beside its target, removed unless renamed into place.
-class TempFile {
- public:
-  static Result<TempFile> create(const fs::path& target) {
-    TempFile t;
-    t.target_ = target;
-    t.path_ = (target.has_parent_path() ? target.parent_path() : fs::path(".")) /
-              (target.filename().string() + ".assay-edit-XXXXXX");
-    std::string p = t.path_.string();
-    t.fd_ = ::mkstemp(p.data());
-    if (t.fd_ < 0) return io_error(target.string(), fmt::format("cannot create a temporary beside it: {}", std::strerror(errno)));
-    t.path_ = p;
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0) ::fchmod(t.fd_, st.st_mode & 07777);
-    else ::fchmod(t.fd_, 0644);
-    return t;
-  }
-  TempFile() = default;
-  TempFile(TempFile&& o) noexcept { *this = std::move(o); }
-  TempFile& operator=(TempFile&& o) noexcept {
-    std::swap(fd_, o.fd_), std::swap(path_, o.path_), std::swap(target_, o.target_), std::swap(done_, o.done_);
-    return *this;
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!done_ && !path_.empty()) ::unlink(path_.c_str());
-  }
-  Result<void> write(ByteView b) {
-    std::uint64_t off = 0;
-    while (off < b.size()) {
-      const ssize_t k = ::write(fd_, b.data() + off, std::min<std::uint64_t>(b.size() - off, 1u << 30));
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) return io_error(target_.string(), fmt::format("writing failed ({}); nothing was changed", std::strerror(k < 0 ? errno : ENOSPC)));
-      off += static_cast<std::uint64_t>(k);
-    }
-    return {};
-  }
-  Result<void> finish() {
-    const int a = ::fsync(fd_), b = ::close(fd_);
-    fd_ = -1;
-    if (a != 0 || b != 0) return io_error(target_.string(), fmt::format("writing failed ({}); nothing was changed", std::strerror(errno)));
-    return {};
-  }
-  Result<void> commit() {
-    std::error_code ec;
-    fs::rename(path_, target_, ec);
-    if (ec) return io_error(target_.string(), "cannot rename the temporary over it: " + ec.message());
-    done_ = true;
-    return {};
-  }
-  [[nodiscard]] const fs::path& path() const { return path_; }
-
- private:
-  int fd_ = -1;
-  fs::path path_, target_;
-  bool done_ = false;
-};
 
 std::optional<fs::path> find_ci(const fs::path& folder, std::string_view name) {
   std::error_code ec;
@@ -223,7 +171,11 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     const char* op = c.op == EditOp::replace ? "replace" : c.op == EditOp::add ? "add" : "remove";
     if (escapes(c.name)) return usage_error(fmt::format("{} '{}': the name escapes the folder (.., absolute)", op, c.name));
     const std::uint32_t h = name_hash(c.name);
-    if (c.data.size() > 0xFFFFFFFFull) return usage_error(fmt::format("{} '{}': larger than 4 GiB", op, c.name));
+    EditData data;
+    if (c.op != EditOp::remove) {
+      ASSAY_TRY(data, EditData::of(req, c));  // a FILE given stays on disk, read in pieces
+    }
+    if (data.size() > 0xFFFFFFFFull) return usage_error(fmt::format("{} '{}': larger than 4 GiB", op, c.name));
     const auto row = disc.find(h);
     const std::string* known = names.find(h);
     Json j{{"op", op}, {"name", parse_hash(c.name) ? (known ? Json(*known) : Json(nullptr)) : Json(std::string(base_name(c.name)))},
@@ -232,13 +184,13 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     given[h] = c.name;
     if (c.op == EditOp::add) {
       if (row) return usage_error(fmt::format("add '{}': the DIR already has hash {} (use replace)", c.name, hex8(h)));
-      edit.add.push_back({h, c.data});
-      j["new_size"] = c.data.size();
+      edit.add.push_back({h, data});
+      j["new_size"] = data.size();
     } else {
       if (!row) return usage_error(fmt::format("{} '{}': no row has hash {}", op, c.name, hex8(h)));
       j["index"] = row->index;
       j["old_size"] = row->size;
-      if (c.op == EditOp::replace) edit.replace[row->index] = c.data, j["new_size"] = c.data.size();
+      if (c.op == EditOp::replace) edit.replace[row->index] = data, j["new_size"] = data.size();
       else edit.remove.insert(row->index);
     }
     changes.push_back(std::move(j));
@@ -260,21 +212,34 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (!std::equal(d.bytes().begin(), d.bytes().end(), dir.begin(), dir.end()) || w.bytes().size() != wad_size)
       return io_error(out_dir_file.string(), "the written files do not read back as written; nothing was changed");
     ASSAY_TRY(Disc back, Disc::from_views(d.bytes(), w.bytes()));
-    ASSAY_CHECK(refuse_broken(back));
+    ASSAY_CHECK(refuse_broken(back));  // the DIR's rows against the WAD's size: no WAD byte is read
+    // New entries compared 1 MiB at a time through pread, not the mapping (whose pages would stay
+    // resident): bounded memory whatever their size (issue 29 item 9).
+    ASSAY_TRY(FileReader wad_back, FileReader::open(wad_tmp.path()));
+    ByteBuffer got;
     for (const EditChange& c : req.changes) {
       const auto row = back.find(name_hash(c.name));
       if (c.op == EditOp::remove ? row.has_value() : !row.has_value())
         return edit_error(fmt::format("read-back: '{}' is {}", c.name, row ? "still there" : "missing"));
       if (c.op == EditOp::remove) continue;
-      ASSAY_TRY(ByteView got, back.entry_bytes(*row));
-      if (!std::equal(got.begin(), got.end(), c.data.begin(), c.data.end()))
-        return edit_error(fmt::format("read-back: '{}' does not hold the bytes given", c.name));
+      ASSAY_TRY(EditData want, EditData::of(req, c));
+      const auto differs = [&] { return edit_error(fmt::format("read-back: '{}' does not hold the bytes given", c.name)); };
+      if (row->size != want.size() || !range_ok(row->offset, row->size, wad_back.size())) return differs();
+      ASSAY_CHECK(want.each_piece(std::uint64_t{1} << 20, [&](std::uint64_t at, ByteView piece) -> Result<void> {
+        got.resize(piece.size());
+        ASSAY_CHECK(wad_back.read(row->offset + at, got));
+        if (!std::equal(got.begin(), got.end(), piece.begin(), piece.end())) return differs();
+        return {};
+      }));
     }
   }
   // The WAD first: until the DIR is renamed too, the old DIR no longer matches (a crash here
   // leaves the new WAD with the old DIR; documented in docs/cli.md#edit).
-  ASSAY_CHECK(wad_tmp.commit());
-  ASSAY_CHECK(dir_tmp.commit());
+  {  // Ctrl-C waits until both are in place (core/interrupt.h; issue 29 item 2)
+    SignalShield both;
+    ASSAY_CHECK(wad_tmp.commit());
+    ASSAY_CHECK(dir_tmp.commit());
+  }
   return Json{{"format", kFormat},
               {"input", in.name},
               {"output", req.in_place ? out_dir_file.parent_path().string() : req.output.string()},

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct EditFile {
   std::string name;  // replace: the existing name (logical, flag-folded or build path); add: new logical name
   ByteBuffer data;
   std::optional<Compression> compression;  // default: replace keeps the file's, add the archive's usual codec
+  // Or the file holding the new bytes, read block by block as they are encoded (`data` unused;
+  // issue 29 item 9: a multi-GiB file is never held whole).
+  std::filesystem::path file;
 };
 
 struct EditPlan {
@@ -50,7 +54,8 @@ struct EditReport {
 };
 
 struct EditResult {
-  ByteBuffer bytes;                  // the whole new archive
+  ByteBuffer bytes;                  // the whole new archive (empty when written to an EditOutput)
+  std::uint64_t size = 0;            // its size in bytes
   std::vector<EditReport> changes;   // in plan order: replace, add, remove
   std::uint64_t copied_files = 0;    // files whose stored bytes were copied verbatim
   std::uint64_t encoded_blocks = 0;  // blocks compressed for new data
@@ -63,6 +68,16 @@ bool name_escapes(std::string_view name);
 // duplicate name, a hash collision, an escaping name, or an archive layout that cannot be
 // edited in place (block-table runs that overlap, a name table before the file data).
 Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan);
+
+// Where a streamed edit goes (issue 29 item 9): the archive's bytes in order through `append`,
+// then its header and TOC (placeholders until then) once more at offset 0 through `write_at`.
+// Unchanged files' stored bytes are handed over as views of the input, new data a batch of
+// encoded blocks at a time: memory stays bounded whatever the files' sizes.
+struct EditOutput {
+  std::function<Result<void>(ByteView)> append;
+  std::function<Result<void>(std::uint64_t, ByteView)> write_at;
+};
+Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan, const EditOutput& out);
 
 // Reads back a rewritten archive: it opens cleanly, every file is found by the game's lookup,
 // the file count is `expected_files`, and each replaced/added file decodes to the plan's bytes.
@@ -80,6 +95,11 @@ Result<EditPlan> plan_like(const Archive& a, const std::filesystem::path& dir, s
 // `target` is untouched.
 Result<void> write_checked(const std::filesystem::path& target, ByteView bytes, bool force,
                            const std::function<Result<void>(ByteView)>& check);
+// The same for a streamed edit: `produce` writes the archive through the EditOutput given (into
+// the temporary); `check` then reads the temporary back (mapped) before the rename.
+Result<void> write_checked_stream(const std::filesystem::path& target, bool force,
+                                  const std::function<Result<void>(const EditOutput&)>& produce,
+                                  const std::function<Result<void>(ByteView)>& check);
 
 // The Format record's edit (assay replace/add/remove): options from req.read.family:
 // "compression" (lzma, deflate, lz4, none, stored) for the new data.

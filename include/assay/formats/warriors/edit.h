@@ -12,17 +12,19 @@
 #include <vector>
 
 #include "assay/core/bytes.h"
+#include "assay/formats/edit_data.h"
 #include "assay/formats/format.h"
 #include "assay/formats/warriors/disc.h"
 
 namespace assay::warriors {
 
 struct DiscEdit {
-  std::map<std::uint32_t, ByteView> replace;  // row index -> new bytes
+  // New bytes: held, or a file streamed into the WAD in pieces (issue 29 item 9).
+  std::map<std::uint32_t, EditData> replace;  // row index -> new bytes
   std::set<std::uint32_t> remove;             // row indices
   struct Added {
     std::uint32_t hash = 0;
-    ByteView data;
+    EditData data;
   };
   std::vector<Added> add;  // appended last, in this order
   // Called with an entry's hash and 0 before its new bytes are streamed, and with their size
