@@ -1,9 +1,12 @@
 // assay.FormatError and the translation of assay's Error to Python exceptions (issue 14):
 // data/unsupported -> FormatError(ValueError) with .file .format .structure .offset .message;
 // io -> OSError(errno, message, file); usage -> ValueError.
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
+#include <utility>
 
 #include "bindings.h"
 
@@ -12,6 +15,52 @@ namespace assay::python {
 namespace {
 
 PyObject* g_format_error = nullptr;  // the class object, owned by the module (never freed)
+
+// The library's messages name the CLI's options ("use --force to overwrite"); in Python they
+// name the keyword arguments instead ("use force=True to overwrite"; issue 29 item 6).
+std::string python_names(const std::string& msg) {
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"--force", "force=True"},
+      {"--in-place", "in_place=True"},
+      {"-o OUTDIR", "out=FOLDER"},
+      {"-o OUT", "out=PATH"},
+      {"--resize", "resize=True"},
+      {"--png-size", "png_size=True"},
+      {"--sep", "sep=True"},
+      {"--textures", "textures=True"},
+      {"--layouts FILE", "layouts=PATH"},
+      {"--exe Oni.exe", "exe='Oni.exe'"},
+      {"--compression", "compression"},
+      {"--format", "texture_format"},
+      {"--dither", "dither"},
+      {"--igarchive-max-member", "igarchive_max_member"},
+      {"--igz-pointer-size", "igz_pointer_size"},
+      {"--layouts", "layouts"},
+      {"--exe", "exe"},
+      {"--names", "names"},
+      {"--threads", "threads"},
+  };
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+  std::string out;
+  for (std::size_t i = 0; i < msg.size();) {
+    std::string_view hit, py;
+    if (msg[i] == '-' && (i == 0 || !word_char(msg[i - 1])))
+      for (const auto& [c, p] : kNames) {
+        const std::size_t end = i + c.size();
+        if (msg.compare(i, c.size(), c) == 0 && (end >= msg.size() || !word_char(msg[end]))) {
+          hit = c, py = p;
+          break;
+        }
+      }
+    if (hit.empty()) {
+      out += msg[i++];
+    } else {
+      out += py;
+      i += hit.size();
+    }
+  }
+  return out;
+}
 
 // The errno an io Error stands for: assay's messages carry strerror() text or fixed wording.
 int errno_of(const Error& e) {
@@ -26,20 +75,21 @@ int errno_of(const Error& e) {
 
 void set_format_error(const Error& e) {
   py::object cls = py::reinterpret_borrow<py::object>(g_format_error);
-  py::object exc = cls(py::str(e.str()));
+  py::object exc = cls(py::str(python_names(e.str())));
   exc.attr("file") = e.file.empty() ? py::object(py::none()) : py::object(py::str(e.file));
   exc.attr("format") = e.format.empty() ? py::object(py::none()) : py::object(py::str(e.format));
   exc.attr("structure") = e.structure.empty() ? py::object(py::none()) : py::object(py::str(e.structure));
   exc.attr("offset") = e.offset == kNoOffset ? py::object(py::none()) : py::object(py::int_(e.offset));
-  exc.attr("message") = py::str(e.message);
+  exc.attr("message") = py::str(python_names(e.message));
   exc.attr("unsupported") = py::bool_(e.kind == ErrorKind::unsupported);
   PyErr_SetObject(g_format_error, exc.ptr());
 }
 
 void set_os_error(const Error& e) {
   const int code = errno_of(e);
-  py::object exc = e.file.empty() ? py::reinterpret_borrow<py::object>(PyExc_OSError)(code, e.message)
-                                  : py::reinterpret_borrow<py::object>(PyExc_OSError)(code, e.message, e.file);
+  const std::string message = python_names(e.message);
+  py::object exc = e.file.empty() ? py::reinterpret_borrow<py::object>(PyExc_OSError)(code, message)
+                                  : py::reinterpret_borrow<py::object>(PyExc_OSError)(code, message, e.file);
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
 }
 
@@ -60,7 +110,7 @@ void register_errors(py::module_& m) {
     } catch (const ErrorException& x) {
       const Error& e = x.error;
       if (e.kind == ErrorKind::io) return set_os_error(e);
-      if (e.kind == ErrorKind::usage) return PyErr_SetString(PyExc_ValueError, e.str().c_str());
+      if (e.kind == ErrorKind::usage) return PyErr_SetString(PyExc_ValueError, python_names(e.str()).c_str());
       set_format_error(e);
     }
   });

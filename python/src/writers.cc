@@ -5,6 +5,7 @@
 
 #include "assay/core/folder.h"
 #include "assay/core/hash.h"
+#include "assay/formats/edit_input.h"
 #include "assay/formats/igarchive/pack.h"
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/oni/oni.h"
@@ -149,7 +150,23 @@ py::object pack(const std::string& format, const py::object& source, const py::o
 py::object edit(EditOp op, const py::object& archive, const py::object& changes, const py::object& out, bool in_place,
                 bool force, const std::optional<std::string>& compression, const py::kwargs& kw) {
   EditRequest req;
-  req.read = read_options_of(kw);
+  // Texture options (the CLI's --resize, --png-size, --format, --dither; issue 29 item 6) are
+  // family options of the edit, not reading options.
+  py::kwargs rest;
+  bool resize = false, png_size = false;
+  for (const auto& [k, v] : kw) {
+    const std::string key = k.cast<std::string>();
+    if (key == "resize") resize = v.cast<bool>();
+    else if (key == "png_size") png_size = v.cast<bool>();
+    else if ((key == "texture_format" || key == "dither") && !v.is_none()) req.read.family[key] = py::str(v).cast<std::string>();
+    else rest[k] = v;
+  }
+  if (resize && png_size) throw py::value_error("give at most one of resize=True and png_size=True");
+  const auto family = std::move(req.read.family);
+  req.read = read_options_of(rest);
+  req.read.family.insert(family.begin(), family.end());
+  if (resize) req.read.family["size"] = "resize";  // assay/formats/edit_input.h
+  if (png_size) req.read.family["size"] = "png";
   if (compression) req.read.family["compression"] = *compression;
   req.in_place = in_place;
   req.force = force;
@@ -160,7 +177,10 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
     for (const auto& n : changes) req.changes.push_back(EditChange{op, n.cast<std::string>(), {}});
   } else {
     if (!py::isinstance<py::dict>(changes)) throw py::type_error("changes: a dict {name: bytes or path}");
-    for (const auto& [k, v] : changes.cast<py::dict>()) req.changes.push_back(EditChange{op, k.cast<std::string>(), change_data(v)});
+    for (const auto& [k, v] : changes.cast<py::dict>()) {
+      req.changes.push_back(EditChange{op, k.cast<std::string>(), change_data(v)});
+      if (is_path_like(v)) req.read.family[edit_source_key(req.changes.back().name)] = path_of(v);  // for messages
+    }
   }
   if (req.changes.empty()) throw py::value_error("no changes given");
   const std::string spec = path_of(archive);
@@ -192,8 +212,10 @@ void register_writers(py::module_& m) {
         "version=, compression=, big_endian=, case_insensitive=, threads=; returns bytes when out is None), "
         "'oni' (folder of .oni -> out=levelN_X.dat; sep=, layouts=, exe=), 'warriors' (folder of replacements, "
         "out=FOLDER, like=DISC), 'warriors-container' ({type: bytes} resource, name=; or [resources] pack).");
-  const char* doc_changes = "changes: {name: bytes or path}. Exactly one of out= and in_place=True. Returns the "
-                            "report `assay replace --json` prints (dict).";
+  const char* doc_changes = "changes: {name: bytes or path}. Exactly one of out= and in_place=True. Textures from PNG: "
+                            "resize=True scales a PNG of another size to the texture's, png_size=True gives the texture "
+                            "the PNG's size (else refused); texture_format=, dither=. Returns the report `assay replace "
+                            "--json` prints (dict).";
   for (auto [name, op] : {std::pair{"replace", EditOp::replace}, std::pair{"add", EditOp::add}}) {
     m.def(name, [op](const py::object& archive, const py::object& changes, const py::object& out, bool in_place, bool force,
                      const std::optional<std::string>& compression, const py::kwargs& kw) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "assay/container.h"
 #include "assay/core/progress.h"
@@ -16,6 +17,97 @@ void Cli::add_read_options(CLI::App& sub) {
   sub.add_option("--names", read.names_files, "name list file(s) that turn hashes back into names");
   sub.add_option("--threads", read.threads, "worker threads (default: all cores)");
   for (auto& hook : read_option_hooks) hook(sub, read);
+  for (CLI::Option* o : sub.get_options()) in_family_group(o);  // the hooks' "<family>: ..." options
+}
+
+// ---- help by family (issue 29 item 6) ----
+namespace {
+
+struct FamilyGroup {
+  std::string_view prefix;  // of the option's description
+  std::string_view group;   // the help heading
+  std::vector<std::string_view> families;
+};
+const std::vector<FamilyGroup>& family_groups() {
+  static const std::vector<FamilyGroup> groups{
+      {"igarchive:", "igarchive options", {"igarchive"}},
+      {"igz:", "igz options", {"igz"}},
+      {"oni:", "oni options", {"oni"}},
+      {"textures", "texture options (renderware, oni)", {"renderware", "oni"}},
+  };
+  return groups;
+}
+const FamilyGroup* group_named(std::string_view group) {
+  for (const FamilyGroup& g : family_groups())
+    if (g.group == group) return &g;
+  return nullptr;
+}
+
+// The family of FILE (A::B too), or "" when there is none or it does not open.
+std::string family_of_file(const std::string& file) {
+  if (file.empty()) return "";
+  auto in = resolve_path(file);
+  const Format* f = in ? identify_format(*in) : nullptr;
+  return f == nullptr ? "" : std::string(f->name);
+}
+
+// CLI11's layout (Formatter::make_help) with the other families' groups left out when the verb's
+// FILE is known.
+class FamilyHelp final : public CLI::Formatter {
+ public:
+  explicit FamilyHelp(std::function<std::string()> file) : file_(std::move(file)) {}
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    const std::string file = file_ ? file_() : "";
+    const std::string family = family_of_file(file);
+    std::stringstream out;
+    out << make_description(app);
+    if (!family.empty())
+      out << fmt::format("(the options for {}, a{} {} file; without a FILE, --help shows every family's)\n",
+                         escape_terminal(file), family.front() == 'i' || family.front() == 'o' ? "n" : "", family);
+    out << make_usage(app, name) << make_positionals(app);
+    bool first = true;
+    for (const std::string& group : app->get_groups()) {
+      const FamilyGroup* g = group_named(group);
+      if (g != nullptr && !family.empty() && std::find(g->families.begin(), g->families.end(), family) == g->families.end())
+        continue;
+      auto opts = app->get_options([&](const CLI::Option* o) {
+        return o->get_group() == group && o->nonpositional() && (mode != CLI::AppFormatMode::Sub || app->get_help_ptr() != o);
+      });
+      if (group.empty() || opts.empty()) continue;
+      out << (first ? "" : "\n") << make_group(group, false, opts);
+      first = false;
+    }
+    out << make_subcommands(app, mode) << '\n' << make_footer(app);
+    return out.str();
+  }
+
+ private:
+  std::function<std::string()> file_;
+};
+
+}  // namespace
+
+CLI::Option* in_family_group(CLI::Option* o) {
+  if (o == nullptr || o->get_positional()) return o;
+  for (const FamilyGroup& g : family_groups())
+    if (o->get_description().starts_with(g.prefix)) o->group(std::string(g.group));
+  return o;
+}
+
+void family_help(CLI::App& verb, std::function<std::string()> file) {
+  verb.formatter(std::make_shared<FamilyHelp>(std::move(file)));
+}
+
+std::string human_size(std::uint64_t n) {
+  if (n < 1024) return std::to_string(n);
+  static constexpr char kUnits[] = "KMGTPE";
+  double v = static_cast<double>(n);
+  int u = -1;
+  while (v >= 1024 && u < 5) v /= 1024, ++u;
+  if (v < 9.95) return fmt::format("{:.1f}{}", v, kUnits[u]);
+  if (v < 1023.5 || u == 5) return fmt::format("{:.0f}{}", v, kUnits[u]);
+  return fmt::format("1.0{}", kUnits[u + 1]);
 }
 
 std::string verb_on_command_line(int argc, const char* const* argv, const CLI::App& app, const std::vector<std::string>& known) {
@@ -40,7 +132,8 @@ const std::vector<std::string>& top_level_verbs() {
       "identify", "info", "list", "extract", "verify",    // register_verbs
       "pack", "formats", "hash", "make-samples",          // register_common
       "igz", "dump", "rw", "warriors", "oni",             // the families
-      "replace", "add", "remove", "serve"};               // register_edit, register_serve
+      "replace", "add", "remove", "serve",                // register_edit, register_serve
+      "cat"};                                             // register_cat (from register_verbs)
   return verbs;
 }
 

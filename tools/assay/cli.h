@@ -59,6 +59,18 @@ Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>
 // The footer of a verb's --help: "Example: <example>", the global options and the exit codes.
 void example(CLI::App& verb, std::string_view example);
 
+// Help by family (issue 29 item 6): a family option goes in its family's help group, named by
+// its description's "<family>: " prefix ("igarchive: ...", "oni: ...", "textures...: " for the
+// renderware and oni texture options); family_help makes `assay VERB FILE --help` show only the
+// groups of FILE's family (every group without a FILE). `file` returns the FILE given or "".
+CLI::Option* in_family_group(CLI::Option* o);
+void family_help(CLI::App& verb, std::function<std::string()> file);
+
+// Sizes for people (`list -h`): below 1024 the number of bytes, else one decimal below 10 and
+// none above, in K, M, G, T, P (powers of 1024), as `ls -h` and `du -h`: 1536 -> "1.5K",
+// 10240 -> "10K", 1048576 -> "1.0M".
+std::string human_size(std::uint64_t n);
+
 // Prints "assay: <error>" on stderr; returns the exit code for it (1 data, 2 io/usage).
 int report(const Error& e);
 int exit_code_for(const Error& e);
@@ -82,6 +94,7 @@ void install_suggestions(Cli& cli);
 // The closest of `known` to `word` (edit distance at most 2, or a prefix), or "".
 std::string closest(std::string_view word, const std::vector<std::string>& known);
 void register_verbs(Cli& cli);
+void register_cat(Cli& cli);  // tools/assay/cat.cc: `assay cat A::B` (issue 29 item 6); from register_verbs
 void register_igarchive(Cli& cli);
 void register_igz(Cli& cli);
 void register_renderware(Cli& cli);

@@ -10,6 +10,8 @@
 #include <optional>
 
 #include "assay/core/thread_pool.h"
+#include "assay/formats/edit_input.h"
+#include "assay/image/resize.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/writer.h"
 #include "texture_encode_internal.h"
@@ -121,7 +123,19 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
     }
     auto img = image::read_png(c.data, opt.png);
     if (!img) return edit_error(what, img.error().str());
+    std::string resized;  // issue 29 item 6: a PNG of another size than the texture it replaces
+    if (idx && opt.size_rule != DictionaryEditOptions::SizeRule::keep) {
+      const TextureNative& t = d.textures()[*idx];
+      if (img->width != t.width || img->height != t.height) {
+        const std::string src = k < opt.sources.size() && !opt.sources[k].empty() ? opt.sources[k] : "the PNG";
+        if (opt.size_rule == DictionaryEditOptions::SizeRule::refuse)
+          return size_mismatch_error(src, fmt::format("the texture '{}'", t.name), img->width, img->height, t.width, t.height);
+        resized = fmt::format("resized {} x {} to the texture's {} x {} (--resize)", img->width, img->height, t.width, t.height);
+        ASSAY_TRY(*img, image::resize(*img, t.width, t.height));
+      }
+    }
     ASSAY_TRY(j.image, fit_texture_size(j.spec, std::move(*img), j.note));
+    if (!resized.empty()) j.note = resized + (j.note.empty() ? "" : "; " + j.note);
     jobs.push_back(std::move(j));
   }
   return jobs;
@@ -283,6 +297,16 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   }
   if (req.in_place && (in.path.empty() || in.is_directory))
     return usage_error(in.name + ": only a plain file can be edited in place");
+  // issue 29 item 6: a texture takes a PNG (checked by its magic bytes before anything is
+  // decoded); a replacement of another size is refused unless --resize or --png-size.
+  for (const EditChange& c : req.changes) {
+    if (c.op != EditOp::remove) ASSAY_CHECK(require_png(req, c, fmt::format("the texture '{}'", c.name)));
+    opt.sources.push_back(edit_source(req, c));
+  }
+  const EditSizeRule size = edit_size_rule(req);
+  opt.size_rule = size == EditSizeRule::png      ? DictionaryEditOptions::SizeRule::keep
+                  : size == EditSizeRule::resize ? DictionaryEditOptions::SizeRule::resize
+                                                 : DictionaryEditOptions::SizeRule::refuse;
   Json j{{"format", kFormat}, {"input", in.name}};
   ASSAY_TRY(ByteBuffer out, edit_dictionary(in.bytes, req.changes, opt, j));
   const std::filesystem::path target = req.in_place ? in.path : req.output;

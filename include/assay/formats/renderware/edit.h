@@ -19,6 +19,11 @@ struct DictionaryEditOptions {
   bool force_format = false;
   image::PngLimits png;
   unsigned threads = 0;  // textures encoded in parallel (0 = all cores)
+  // A replacement PNG of another size than the texture (issue 29 item 6): `keep` gives the
+  // texture the PNG's size (sides rounded down to powers of two), `refuse` is a usage error
+  // (the CLI and Python without --resize/--png-size), `resize` scales it to the texture's size.
+  enum class SizeRule : std::uint8_t { keep, refuse, resize } size_rule = SizeRule::keep;
+  std::vector<std::string> sources;  // per change: the file its data came from (messages; may be empty)
   ProgressFn progress;   // PNG bytes of each texture encoded, with its name (empty: no progress)
 };
 
