@@ -42,6 +42,28 @@ std::string template_set(std::uint64_t c) {
   return "unknown";
 }
 
+// Which TXMP layout the file's textures need (issue 29 item 7), from the TXMP checksum (the
+// template entry; a .oni's header set) and the instance sizes: v1.0 0xAC, v1.1 0xB0 (BFW), or v1.1
+// in OniSplit's 0xAC form (-import:sep; spec oni-templates.md). null without TXMP data.
+Json txmp_layout(const InstanceFile& f) {
+  std::uint64_t checksum = f.is_oni() ? 0 : ~std::uint64_t{0};
+  for (std::uint32_t k = 0; k < f.template_count(); ++k)
+    if (f.template_entry(k).tag == make_tag("TXMP")) checksum = f.template_entry(k).checksum;
+  if (f.is_oni()) checksum = f.header().checksum == kChecksumV11 ? 0x8911EEB5Full : f.header().checksum == kChecksumV10 ? 0x891187581ull : 0;
+  std::uint64_t short_form = 0, full = 0;
+  for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+    const Descriptor d = f.descriptor(i);
+    if (d.tag != make_tag("TXMP") || d.placeholder() || d.size == 0) continue;
+    (d.size < 0xB0 ? short_form : full) += 1;
+  }
+  if (short_form + full == 0) return nullptr;
+  if (checksum == 0x891187581ull) return "v1.0 (0xAC, .raw pixels)";
+  if (checksum != 0x8911EEB5Full) return "unknown";
+  if (full == 0) return "v1.1 in OniSplit's 0xAC form (-import:sep; .sep pixels)";
+  if (short_form == 0) return "v1.1 (0xB0, .sep pixels)";
+  return fmt::format("v1.1: {} TXMPs in OniSplit's 0xAC form, {} of 0xB0 (.sep pixels)", short_form, full);
+}
+
 Result<Json> info(const Input& in, const ReadOptions&) {
   ASSAY_TRY(InstanceFile f, InstanceFile::open(in.bytes, in.name));
   const FileHeader& h = f.header();
@@ -70,6 +92,7 @@ Result<Json> info(const Input& in, const ReadOptions&) {
     t.push_back({{"tag", tag_string(e.tag)}, {"checksum", e.checksum}, {"count", e.count}});
   }
   j["template_entries"] = t;
+  j["txmp_layout"] = txmp_layout(f);
   return j;
 }
 

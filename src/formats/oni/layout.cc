@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "assay/formats/oni/instance_file.h"
 #include "assay/formats/oni/names.h"
@@ -320,6 +321,33 @@ Result<WalkResult> walk_instance(const CompiledLayout& l, ByteView inst, std::ve
   return w.res;
 }
 
+namespace {
+
+// spec: oni-templates.md "TXMP v1.1 size 0xB0 vs OniSplit 0xAC" (OniSplit OniMacMetadata.cs: pad 4
+// at 0x9C, the .sep offset at 0xA0, pad 8 at 0xA4, 0xAC bytes): the v1.1 TXMP layout without its
+// last top-level fields, a u8 and a fixed array of 3 u8 (`04 05 03 04 06`, padding only), when it
+// ends so. The v1.0 layout (0x891187581) is 0xAC already and has none.
+constexpr std::uint64_t kTxmpV11Checksum = 0x8911EEB5Full;  // spec: oni.md#oni-9-2
+
+std::optional<CompiledLayout> onisplit_short_form(const CompiledLayout& c) {
+  static constexpr std::uint8_t kTail[] = {0x04, 0x05, 0x03, 0x04, 0x06, 0x06};
+  const ByteBuffer& code = c.layout.code;
+  if (c.tag() != make_tag("TXMP") || c.checksum() != kTxmpV11Checksum || c.code.has_var || code.size() <= sizeof kTail ||
+      !std::equal(std::begin(kTail), std::end(kTail), code.end() - sizeof kTail))
+    return std::nullopt;
+  CompiledLayout s;
+  s.layout = c.layout;
+  s.layout.code.erase(s.layout.code.end() - sizeof kTail, s.layout.code.end() - 1);  // keeps the final 06
+  s.layout.name += " (OniSplit -import:sep form, 4 bytes shorter)";
+  auto compiled = compile_layout(s.layout.code);
+  if (!compiled || compiled->fixed_size + 4 != c.code.fixed_size) return std::nullopt;
+  s.code = std::move(*compiled);
+  s.chunk_rules = c.chunk_rules;  // the .sep offset at 0xA0 is inside the short form
+  return s;
+}
+
+}  // namespace
+
 Result<void> LayoutSet::add(Layout l, Diagnostics* warnings) {
   const auto key = std::make_pair(l.tag, l.checksum);
   if (index_.count(key))
@@ -341,9 +369,21 @@ Result<void> LayoutSet::add(Layout l, Diagnostics* warnings) {
       warnings->warning(make_error(kFormat, s, kNoOffset, "template flag 4 but the variable array has links"));
   }
   c.layout = std::move(l);
+  if (auto s = onisplit_short_form(c)) short_forms_[all_.size()] = std::make_shared<const CompiledLayout>(std::move(*s));
   index_[key] = all_.size();
   all_.push_back(std::move(c));
   return {};
+}
+
+const CompiledLayout* LayoutSet::short_form(const CompiledLayout* l) const {
+  if (short_forms_.empty() || l == nullptr || all_.empty() || l < all_.data() || l >= all_.data() + all_.size()) return nullptr;
+  const auto it = short_forms_.find(static_cast<std::size_t>(l - all_.data()));
+  return it == short_forms_.end() ? nullptr : it->second.get();
+}
+
+const CompiledLayout* LayoutSet::for_size(const CompiledLayout* l, std::uint64_t size) const {
+  const CompiledLayout* s = short_form(l);
+  return s != nullptr && size >= s->code.fixed_size && size < l->code.fixed_size ? s : l;
 }
 
 const CompiledLayout* LayoutSet::find(std::uint32_t tag, std::uint64_t checksum) const {

@@ -66,19 +66,30 @@ struct Loader {
     std::map<std::uint32_t, bool> reported;
     std::uint32_t last_tag = 0;
     const CompiledLayout* last = nullptr;  // instances come grouped by tag: one map lookup per run
+    const CompiledLayout* last_short = nullptr;  // its OniSplit short form (issue 29 item 7)
+    std::uint32_t short_count = 0;
+    std::uint64_t short_size = 0;
+    // An instance of OniSplit's shorter size walks with the short form (LayoutSet::for_size).
+    auto sized = [&](std::uint32_t i, const CompiledLayout* l, const CompiledLayout* s) {
+      if (s == nullptr || l == nullptr) return l;
+      const CompiledLayout* use = layouts->for_size(l, file.descriptor(i).size);
+      if (use == s) ++short_count, short_size = s->code.fixed_size;
+      return use;
+    };
     for (std::uint32_t i = 0; i < file.instance_count(); ++i) {
       const std::uint32_t tag = file.descriptor(i).tag;
       if (!file.is_oni()) {
         if (i == 0 || tag != last_tag) {
           const auto it = by_tag.find(tag);
           last = it != by_tag.end() ? it->second : nullptr;
+          last_short = layouts->short_form(last);
           last_tag = tag;
         }
-        f.layout[i] = last;
+        f.layout[i] = sized(i, last, last_short);
         continue;
       }
       if (auto it = by_tag.find(tag); it != by_tag.end()) {
-        f.layout[i] = it->second;
+        f.layout[i] = sized(i, it->second, layouts->short_form(it->second));
         continue;
       }
       auto c = layouts->choose_without_table(tag, file.header().checksum);
@@ -89,8 +100,15 @@ struct Loader {
         continue;
       }
       by_tag[tag] = *c;
-      f.layout[i] = *c;
+      f.layout[i] = sized(i, *c, layouts->short_form(*c));
     }
+    // Say which layout was used (issue 29 item 7): a note in verify and oni check.
+    if (short_count)
+      detail::capped(f.diags, Severity::note,
+                     err("TXMP", kNoOffset,
+                         fmt::format("{} TXMP instances of 0x{:x} bytes read with the v1.1 layout in OniSplit's form "
+                                     "(-import:sep; the layout's last u8 and 3 pad bytes absent, spec oni-templates.md)",
+                                     short_count, short_size)));
   }
 
   std::string label(std::uint32_t i) const { return instance_label(i, f.file.descriptor(i).tag, f.names[i]); }

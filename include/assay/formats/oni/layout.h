@@ -125,10 +125,19 @@ class LayoutSet {
   [[nodiscard]] Result<const CompiledLayout*> choose_without_table(std::uint32_t tag, std::uint64_t header_checksum) const;
   [[nodiscard]] const std::vector<CompiledLayout>& all() const { return all_; }
   [[nodiscard]] bool empty() const { return all_.empty(); }
+  // OniSplit's short form of layout l (issue 29 item 7), nullptr when it has none. spec:
+  // oni-templates.md "TXMP v1.1 size 0xB0 vs OniSplit 0xAC": OniSplit's v1.1 (Mac) TXMP struct,
+  // which its -import:sep writes, stops before the u8 and 3 pad bytes that end the layout. Made by
+  // add() for a TXMP 0x8911EEB5F layout ending in those fields; same checksum and chunk rules.
+  [[nodiscard]] const CompiledLayout* short_form(const CompiledLayout* l) const;
+  // The layout to walk an instance of `size` bytes with: the short form when l has one and `size`
+  // is at least its size but below l's (a 0xAC TXMP under the 0xB0 layout), else l.
+  [[nodiscard]] const CompiledLayout* for_size(const CompiledLayout* l, std::uint64_t size) const;
   std::string source;  // "layouts file X" or "Oni.exe"
 
  private:
   std::vector<CompiledLayout> all_;
+  std::map<std::size_t, std::shared_ptr<const CompiledLayout>> short_forms_;  // index in all_ -> short form
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> index_;
 };
 
