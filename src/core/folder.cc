@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "assay/core/temp_file.h"
+
 namespace assay {
 
 namespace fs = std::filesystem;
@@ -59,7 +61,8 @@ Result<void> walk(int dir_fd, const fs::path& shown, const std::string& rel,
   errno = 0;
   while (const dirent* de = ::readdir(d)) {
     const std::string n = de->d_name;
-    if (n != "." && n != "..") names.push_back(n);
+    // assay's own temporaries (".assay-tmp-*", "*.assay-edit-*") are never packed (issue 29 item 2).
+    if (n != "." && n != ".." && !is_assay_temporary(n)) names.push_back(n);
   }
   const int read_errno = errno;
   std::sort(names.begin(), names.end());

@@ -11,6 +11,7 @@
 #include <set>
 #include <vector>
 
+#include "assay/core/temp_file.h"
 #include "assay/core/text.h"
 
 namespace assay {
@@ -75,12 +76,20 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
 
 AtomicFile::~AtomicFile() { discard(); }
 
+// An unnamed temporary (temp_ empty) vanishes with its descriptor; a named one is removed and
+// forgotten by the interrupt handler (core/temp_file.h).
 void AtomicFile::discard() noexcept {
   if (f_ != nullptr) std::fclose(f_);
   f_ = nullptr;
-  if (!temp_.empty()) ::unlink(temp_.c_str());
+  drop_temporary(temp_.string());
   temp_.clear();
 }
+
+namespace {
+// OutputDir sweeps each folder once per run (prepare_relative) and turns off the per-file sweep
+// of AtomicFile::create meanwhile (the header stays as it was).
+thread_local bool t_swept_by_output_dir = false;
+}  // namespace
 
 Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
   struct stat st {};
@@ -89,17 +98,18 @@ Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
     if (!force) return io_error(target.string(), "exists (use --force to overwrite)");
     if (S_ISDIR(st.st_mode)) return io_error(target.string(), "is a directory");
   }
-  std::string tmpl = (target.parent_path() / ".assay-tmp-XXXXXX").string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return io_error(target.string(), std::string("cannot create: ") + std::strerror(errno));
-  ::fchmod(fd, 0644);
+  // Unnamed where the file system allows, else ".assay-tmp-<pid>-<start>-XXXXXX" (issue 29 item 2).
+  if (!t_swept_by_output_dir) remove_stale_temporaries(target.has_parent_path() ? target.parent_path() : fs::path("."));
+  ASSAY_TRY(OpenedTemporary t, open_temporary(target, TempStyle::hidden));
+  ::fchmod(t.fd, 0644);
   AtomicFile a;
-  a.f_ = ::fdopen(fd, "wb");
-  a.temp_ = tmpl;
+  a.f_ = ::fdopen(t.fd, "wb");
+  a.temp_ = t.name;
   a.target_ = target;
   a.force_ = force;
   if (a.f_ == nullptr) {
-    ::close(fd);
+    ::close(t.fd);
+    drop_temporary(t.name);
     return io_error(target.string(), "cannot open temporary file");
   }
   return a;
@@ -109,6 +119,7 @@ Result<void> AtomicFile::write(ByteView data) {
   if (f_ == nullptr) return io_error(target_.string(), "file is not open");
   if (!data.empty() && std::fwrite(data.data(), 1, data.size(), f_) != data.size())
     return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
+  debug_slow_write();
   return {};
 }
 
@@ -117,16 +128,18 @@ Result<void> AtomicFile::commit() {
   // A full disk usually shows here (buffered writes): report the errno (issue 15 item 5).
   bool ok = std::fflush(f_) == 0;
   int err = ok ? 0 : errno;
+  // An unnamed temporary is linked into place while its descriptor is open; a named one renamed.
+  // Without --force an existing target is refused atomically (linkat, RENAME_NOREPLACE).
+  Result<void> linked;
+  if (ok && temp_.empty()) linked = link_temporary(::fileno(f_), {}, target_, force_, TempStyle::hidden);
   if (std::fclose(f_) != 0 && ok) ok = false, err = errno;
   f_ = nullptr;
+  if (!linked) return linked;
   if (!ok) return io_error(target_.string(), std::string("write failed: ") + std::strerror(err));
-  // Re-check at the last moment: never replace without --force.
-  struct stat st {};
-  if (!force_ && ::lstat(target_.c_str(), &st) == 0)
-    return io_error(target_.string(), "exists (use --force to overwrite)");
-  if (::rename(temp_.c_str(), target_.c_str()) != 0)
-    return io_error(target_.string(), std::string("rename failed: ") + std::strerror(errno));
-  temp_.clear();
+  if (!temp_.empty()) {
+    ASSAY_CHECK(link_temporary(-1, temp_.string(), target_, force_, TempStyle::hidden));
+    temp_.clear();
+  }
   return {};
 }
 
@@ -139,6 +152,7 @@ Result<void> write_file_atomic(const fs::path& path, ByteView data, bool force) 
 struct OutputDir::Claims {
   std::mutex mu;
   std::set<std::string> files, dirs;  // relative paths claimed in this run
+  std::set<std::string> swept;        // folders cleared of stale temporaries (issue 29 item 2)
   std::function<void(const PathCollision&)> sink;
   std::size_t collisions = 0;
 };
@@ -227,13 +241,24 @@ Result<fs::path> OutputDir::prepare_relative(const std::string& rel) const {
       return io_error(cur.string(), std::string("cannot create folder: ") + std::strerror(errno));
     }
   }
+  // The folder written in, once per run: temporaries a killed run left there are removed (also
+  // under --skip-existing, whose check comes through here).
+  bool first = false;
+  {
+    std::lock_guard lk(claims_->mu);
+    first = claims_->swept.insert(cur.string()).second;
+  }
+  if (first) remove_stale_temporaries(cur);
   return root_ / relp;
 }
 
 Result<AtomicFile> OutputDir::open(std::string_view name) const {
   ASSAY_TRY(std::string rel, claim(name));
   ASSAY_TRY(fs::path p, prepare_relative(rel));
-  return AtomicFile::create(p, force_);
+  t_swept_by_output_dir = true;  // prepare_relative swept the folder
+  auto f = AtomicFile::create(p, force_);
+  t_swept_by_output_dir = false;
+  return f;
 }
 
 Result<void> OutputDir::write(std::string_view name, ByteView data) const {

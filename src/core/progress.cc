@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include "assay/core/interrupt.h"
+
 namespace assay {
 
 bool Progress::stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
@@ -24,6 +26,7 @@ void Progress::finish() {
   if (!enabled_ || finished_) return;
   finished_ = true;
   std::fputs("\r\033[K", stderr);
+  note_progress_line(false);
 }
 
 ProgressFn Progress::reporter() {
@@ -69,6 +72,7 @@ void Progress::draw(bool force) {
   if (line.size() > 110) line = line.substr(0, 107) + "...";
   std::fputs(("\r" + line + "\033[K").c_str(), stderr);
   std::fflush(stderr);
+  note_progress_line(true);  // an interruption clears it (core/interrupt.h)
 }
 
 }  // namespace assay

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "assay/container.h"
+#include "assay/core/interrupt.h"
 #include "assay/core/memory.h"
 #include "assay/core/text.h"
 #include "../assay-serve/handoff.h"
@@ -99,6 +100,9 @@ int run(int argc, char** argv);
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Ctrl-C, SIGTERM, SIGHUP: temporaries removed, progress line cleared, "assay: interrupted",
+  // exit 130 (core/interrupt.h, docs/cli.md#interrupted).
+  assay::install_interrupt_handlers();
   const int rc = run(argc, argv);
   report_memory();
   return rc;

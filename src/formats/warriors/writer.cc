@@ -10,6 +10,7 @@
 #include "assay/core/folder.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
+#include "assay/core/temp_file.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/formats/warriors/chunks.h"
 
@@ -111,6 +112,7 @@ Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(cons
   std::filesystem::directory_iterator it(files_dir, ec);
   if (ec) return io_error(files_dir.string(), "cannot read the folder: " + ec.message());
   for (const auto& de : it) {
+    if (is_assay_temporary(de.path().filename().string())) continue;  // never packed (issue 29 item 2)
     const auto st = de.symlink_status(ec);  // never follow a link (issue 15 item 3)
     if (std::filesystem::is_directory(st)) continue;
     if (!std::filesystem::is_regular_file(st))
