@@ -8,6 +8,7 @@
 #include "assay/formats/format.h"
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
+#include "assay/formats/renderware/truncation.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/walker.h"
 
@@ -28,6 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rw::TextureOptions strict;
   strict.keep_going = false;
   (void)rw::TextureDictionary::open(b, 0, d.sink(), strict);
+  rw::TextureOptions cut;  // a dictionary the end of the data cuts (issue 29 item 4)
+  cut.allow_cut = true;
+  (void)rw::TextureDictionary::open(b, 0, d.sink(), cut);
+  if (auto t = rw::find_truncation(b)) (void)t->message();
   std::uint64_t seen = 0;
   (void)rw::walk_each(b, 0, d.sink(), {}, [&seen](const rw::Section&) { ++seen; },
                       [](std::uint64_t, std::uint64_t) {});
@@ -37,6 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (kRenderWareFormat.identify(in) > 0) {
     (void)kRenderWareFormat.info(in, {});
     (void)kRenderWareFormat.list(in, {});
+    Diagnostics v;
+    kRenderWareFormat.verify(in, {}, v);
   }
   return 0;
 }

@@ -164,6 +164,25 @@ int report_selection(const std::string& file, const std::vector<std::string>& un
 
 bool filtered(const Args& a) { return !a.globs.empty() || !a.excludes.empty(); }
 
+// Errors about a whole file that still opened, in the "problems" of its info/list JSON (a
+// truncated RenderWare TXD lists what is intact; issue 29 item 4): on stderr in text mode, and
+// exit 1 either way (7-Zip's "unexpected end of data").
+int report_file_errors(const std::string& file, const Json& j, bool json) {
+  if (!j.contains("problems") || !j["problems"].is_array()) return kExitOk;
+  int rc = kExitOk;
+  for (const Json& p : j["problems"]) {
+    if (!p.is_object() || p.value("severity", std::string()) != "error") continue;
+    rc = kExitProblems;
+    if (json) continue;
+    const std::string where = p.contains("structure") && p["structure"].is_string() ? p["structure"].get<std::string>() : "";
+    const std::string at = p.contains("offset") && p["offset"].is_number_unsigned()
+                               ? fmt::format(" at 0x{:x}", p["offset"].get<std::uint64_t>()) : "";
+    std::fprintf(stderr, "assay: %s: error: %s%s: %s\n", esc(file).c_str(), esc(where).c_str(), at.c_str(),
+                 esc(p.value("message", std::string())).c_str());
+  }
+  return rc;
+}
+
 int do_info(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, false, rc);
@@ -171,7 +190,7 @@ int do_info(Cli& cli, const Args& a) {
   auto j = info_json(*c);
   if (!j) return report(j.error().in_file(a.file));
   a.json ? print_json(*j) : print_fields(*j);
-  return kExitOk;
+  return report_file_errors(a.file, *j, a.json);
 }
 
 std::vector<std::string> columns_for(std::string_view family) {
@@ -200,7 +219,8 @@ int do_list(Cli& cli, const Args& a) {
       std::fprintf(stderr, "assay: %s: warning: %s\n", esc(a.file).c_str(), esc(j["warning"].get<std::string>()).c_str());
     print_table(j["entries"], columns_for(c->format()));
   }
-  return report_selection(a.file, unmatched, chosen.size(), filtered(a), c.get());
+  return std::max(report_file_errors(a.file, j, a.json),
+                  report_selection(a.file, unmatched, chosen.size(), filtered(a), c.get()));
 }
 
 // ---- extract ----
