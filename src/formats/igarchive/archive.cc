@@ -442,7 +442,9 @@ std::optional<Shortfall> Archive::past_end(const FileEntry& f) const {
     need = std::max(need, std::min(end, span_end));
   }
   if (need <= size) return std::nullopt;
-  return Shortfall{f.offset, need};
+  // Where its data end by the block table (the terminator's sector), when it says.
+  const std::uint32_t term = (*run)[f.num_blocks].sector, last = (*run)[f.num_blocks - 1].sector;
+  return Shortfall{f.offset, term > last ? std::max(need, f.offset + std::uint64_t{term} * S) : need};
 }
 
 // spec: alchemy.md#iga-assembly steps 2-4
