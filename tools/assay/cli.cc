@@ -66,7 +66,6 @@ class FamilyHelp final : public CLI::Formatter {
       out << fmt::format("(the options for {}, a{} {} file; without a FILE, --help shows every family's)\n",
                          escape_terminal(file), family.front() == 'i' || family.front() == 'o' ? "n" : "", family);
     out << make_usage(app, name) << make_positionals(app);
-    bool first = true;
     for (const std::string& group : app->get_groups()) {
       const FamilyGroup* g = group_named(group);
       if (g != nullptr && !family.empty() && std::find(g->families.begin(), g->families.end(), family) == g->families.end())
@@ -75,8 +74,7 @@ class FamilyHelp final : public CLI::Formatter {
         return o->get_group() == group && o->nonpositional() && (mode != CLI::AppFormatMode::Sub || app->get_help_ptr() != o);
       });
       if (group.empty() || opts.empty()) continue;
-      out << (first ? "" : "\n") << make_group(group, false, opts);
-      first = false;
+      out << make_group(group, false, opts);
     }
     out << make_subcommands(app, mode) << '\n' << make_footer(app);
     return out.str();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include "assay/container.h"
 #include "assay/core/extract_each.h"
@@ -34,6 +35,7 @@ struct Args {
   bool stop_on_error = false;
   bool mips = false;
   bool notes = false;  // verify: print notes too (issue 29 item 5)
+  bool human = false;  // list -h: sizes in K, M, G (issue 29 item 6)
   unsigned depth = 1;
 };
 
@@ -199,6 +201,41 @@ std::vector<std::string> columns_for(std::string_view family) {
   return f->list_columns;
 }
 
+// Text `list` (issue 29 item 6): the family's columns, with "packed" after "size" when some
+// entry's stored size differs from its size (compressed data), sizes in human units with -h,
+// and a totals line.
+void print_list_text(const Json& entries, std::vector<std::string> columns, bool human) {
+  std::uint64_t count = 0, size = 0, stored = 0, unsized = 0;
+  bool packed = false;
+  for (const Json& e : entries) {
+    ++count;
+    const Json n = e.value("size", Json()), p = e.value("stored_size", Json());
+    if (n.is_number_unsigned()) size += n.get<std::uint64_t>();
+    else ++unsized;
+    if (p.is_number_unsigned()) stored += p.get<std::uint64_t>();
+    packed = packed || (p.is_number_unsigned() && n.is_number_unsigned() && p != n);
+  }
+  if (packed && std::find(columns.begin(), columns.end(), "packed") == columns.end()) {
+    auto at = std::find(columns.begin(), columns.end(), "size");
+    columns.insert(at == columns.end() ? std::find(columns.begin(), columns.end(), "name") : at + 1, "packed");
+  }
+  const auto text = [&](std::uint64_t n) { return human ? human_size(n) : std::to_string(n); };
+  Json rows = Json::array();
+  for (const Json& e : entries) {
+    Json r = e;
+    if (packed) r["packed"] = e.value("stored_size", Json());
+    if (human)
+      for (const char* k : {"size", "packed"})
+        if (r.contains(k) && r[k].is_number_unsigned()) r[k] = human_size(r[k].get<std::uint64_t>());
+    rows.push_back(std::move(r));
+  }
+  print_table(rows, columns);
+  std::string total = fmt::format("total: {} {}, size {}", count, count == 1 ? "entry" : "entries", text(size));
+  if (packed) total += ", packed " + text(stored);
+  if (unsized != 0) total += fmt::format(" ({} without a size)", unsized);
+  std::cout << total << '\n';
+}
+
 int do_list(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, false, rc);
@@ -217,7 +254,7 @@ int do_list(Cli& cli, const Args& a) {
     // A family's warning about the whole file (a truncated WAD) goes to stderr, not into the table.
     if (j.contains("warning") && j["warning"].is_string())
       std::fprintf(stderr, "assay: %s: warning: %s\n", esc(a.file).c_str(), esc(j["warning"].get<std::string>()).c_str());
-    print_table(j["entries"], columns_for(c->format()));
+    print_list_text(j["entries"], columns_for(c->format()), a.human);
   }
   return std::max(report_file_errors(a.file, j, a.json),
                   report_selection(a.file, unmatched, chosen.size(), filtered(a), c.get()));
@@ -228,18 +265,34 @@ int do_list(Cli& cli, const Args& a) {
 // keep-going, progress): the entries' bytes (igarchive, warriors, igz: container.h
 // extract_entries), decoded textures (RenderWare), exported .oni files (Oni). The report is
 // printed here, the same for all.
+// OutputDir's refusal to replace a file without --force (core/output.cc).
+bool is_existing_file_error(const Error& e) {
+  return e.kind == ErrorKind::io && e.message.starts_with("exists (use --force");
+}
+
 int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const Container* c = nullptr) {
   int rc = report_selection(a.file, st.unmatched, st.selected, filtered(a), c);
+  std::uint64_t existing = 0;  // files already there (no --force): one summary line, not one a file
+  std::string first_existing;
   for (const ExtractFailure& f : st.failed) {
+    rc = std::max(rc, exit_code_for(f.error));
+    if (is_existing_file_error(f.error)) {
+      if (existing++ == 0) first_existing = f.name;
+      continue;
+    }
     std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(a.file).c_str(), esc(f.name).c_str(),
                  esc(f.error.str()).c_str());
-    rc = std::max(rc, exit_code_for(f.error));
   }
+  if (existing != 0)  // issue 29 item 6; exit 2 (docs/cli.md#exit-codes: an existing file without --force)
+    std::fprintf(stderr, "assay: %s: %llu %s in %s (%s%s); use --force to overwrite or --skip-existing to keep them\n",
+                 esc(a.file).c_str(), static_cast<unsigned long long>(existing), existing == 1 ? "file exists" : "files exist",
+                 esc(a.out_dir).c_str(), existing == 1 ? "" : "the first: ", esc(first_existing).c_str());
   if (cli.quiet) return rc;
   std::fprintf(stderr, "%s: extracted %llu files (%llu bytes) to %s", esc(a.file).c_str(),
                static_cast<unsigned long long>(st.files), static_cast<unsigned long long>(st.bytes), esc(a.out_dir).c_str());
   if (st.skipped) std::fprintf(stderr, ", %llu existing skipped", static_cast<unsigned long long>(st.skipped));
-  if (!st.failed.empty()) std::fprintf(stderr, ", %zu not extracted", st.failed.size());
+  if (existing) std::fprintf(stderr, ", %llu existing not overwritten", static_cast<unsigned long long>(existing));
+  if (st.failed.size() > existing) std::fprintf(stderr, ", %llu not extracted", static_cast<unsigned long long>(st.failed.size() - existing));
   std::fprintf(stderr, "\n");
   return rc;
 }
@@ -259,6 +312,34 @@ Result<ExtractStats> extract_with_format(const Cli& cli, const Args& a, const Co
   return r;
 }
 
+int extract_one(Cli& cli, const Args& a, const Container& c) {
+  int rc = kExitOk;
+  OutputDir dir(a.out_dir, a.force);
+  auto st = extract_with_format(cli, a, c, dir, rc);
+  if (!st) return report(st.error().in_file(a.file));
+  return std::max(rc, report_extract(cli, a, *st, &c));
+}
+
+// `extract A.pak B.pak ... -o DIR [GLOB...]` (issue 29 item 6, docs/cli.md#extract-many): after
+// the first archive, an argument is another archive when it is an existing file or folder that
+// assay recognises and no entry of the first archive has that exact name; any other argument
+// is a name or GLOB, applied to every archive.
+bool is_another_archive(const Container& first, const std::string& arg) {
+  std::error_code ec;
+  if (arg.empty() || arg.front() == '@' || !std::filesystem::exists(arg, ec) || first.find(arg) != nullptr) return false;
+  auto in = resolve_path(arg);
+  return in && identify_format(*in) != nullptr;
+}
+
+// The folder under DIR an archive extracts into when there are several: its file name
+// (`out/zap.pak/`; for A::B the inner file's name).
+std::string archive_folder_name(const std::string& spec) {
+  std::string name = spec.substr(spec.rfind("::") == std::string::npos ? 0 : spec.rfind("::") + 2);
+  while (name.size() > 1 && (name.back() == '/' || name.back() == '\\')) name.pop_back();
+  const auto slash = name.find_last_of("/\\");
+  return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
 int do_extract(Cli& cli, const Args& a) {
   if (a.force && a.skip_existing) {
     std::fprintf(stderr, "assay: --force and --skip-existing exclude each other\n");
@@ -267,10 +348,28 @@ int do_extract(Cli& cli, const Args& a) {
   int rc = kExitOk;
   auto c = open_or_report(cli, a.file, true, rc);
   if (!c) return rc;
-  OutputDir dir(a.out_dir, a.force);
-  auto st = extract_with_format(cli, a, *c, dir, rc);
-  if (!st) return report(st.error().in_file(a.file));
-  return std::max(rc, report_extract(cli, a, *st, c.get()));
+  Args one = a;
+  one.globs.clear();
+  std::vector<std::string> archives{a.file};
+  for (const std::string& g : a.globs) (is_another_archive(*c, g) ? archives : one.globs).push_back(g);
+  if (archives.size() == 1) return extract_one(cli, one, *c);
+  std::map<std::string, std::string> folders;  // folder name -> archive
+  for (const std::string& f : archives) {
+    const std::string name = archive_folder_name(f);
+    auto [it, fresh] = folders.emplace(name, f);
+    if (!fresh || name.empty() || name == "." || name == "..")
+      return report(usage_error(fmt::format("{} and {} would both extract into {}/{}/: extract them one at a time",
+                                            it->second, f, a.out_dir, name)));
+  }
+  for (std::size_t i = 0; i < archives.size(); ++i) {
+    one.file = archives[i];
+    one.out_dir = (std::filesystem::path(a.out_dir) / archive_folder_name(archives[i])).string();
+    int open_rc = kExitOk;
+    if (i > 0) c = open_or_report(cli, archives[i], true, open_rc);
+    rc = std::max(rc, c ? extract_one(cli, one, *c) : open_rc);
+    c.reset();
+  }
+  return rc;
 }
 
 // ---- verify ----
@@ -453,8 +552,8 @@ void register_verbs(Cli& cli) {
       {"info", "print the header of FILE", do_info, false, false, true, "assay info --json bootstrap.bld::x.igz"},
       {"list", "list the entries of FILE, optionally filtered by GLOBs", do_list, false, true, true,
        "assay list bootstrap.bld '*.igz' --exclude 'levels/*'"},
-      {"extract", "extract entries of FILE to -o DIR", do_extract, false, true, false,
-       "assay extract bootstrap.bld -o out '*.igz' --skip-existing"},
+      {"extract", "extract entries of FILE (of each ARCHIVE: into DIR/<its name>/) to -o DIR", do_extract, false, true, false,
+       "assay extract bootstrap.bld -o out '*.igz' --skip-existing   (or: assay extract *.pak -o out)"},
       {"verify", "check each FILE against every rule of its spec", do_verify, true, false, true,
        "assay verify --deep --json bootstrap.bld GAME/"},
   };
@@ -469,7 +568,11 @@ void register_verbs(Cli& cli) {
       sub->add_option("file", args->file, "input file (A::B::C reads an inner file)")->required();
     }
     if (v.globs) {
-      sub->add_option("globs", args->globs, "select entries by name or glob (@LIST: one per line)");
+      const bool extract = std::string_view(v.name) == "extract";
+      sub->add_option("globs", args->globs,
+                      extract ? "more ARCHIVEs (existing files assay recognises, each into DIR/<its name>/), and names or "
+                                "globs selecting entries (@LIST: one per line)"
+                              : "select entries by name or glob (@LIST: one per line)");
       sub->add_option("--exclude", args->excludes, "leave out entries matching GLOB (repeatable, @LIST)");
     }
     if (v.json) sub->add_flag("--json", args->json, "machine-readable output (docs/cli.md)");
@@ -485,13 +588,19 @@ void register_verbs(Cli& cli) {
       sub->add_option("--depth", args->depth, "with --deep: levels of inner files (default 1)");
       sub->add_flag("--notes", args->notes, "also print notes (by default errors and warnings only; --json has all)");
     }
-    cli.add_read_options(*sub);
+    if (std::string_view(v.name) == "list") {  // -h is human sizes here (ls -h); --help stays
+      sub->set_help_flag("--help", "Print this help message and exit");
+      sub->add_flag("-h,--human-readable", args->human, "sizes in K, M, G (powers of 1024) in the text table");
+    }
+    if (std::string_view(v.name) != "identify") cli.add_read_options(*sub);  // identify reads no option
+    family_help(*sub, [args] { return args->files.empty() ? args->file : args->files.front(); });
     sub->callback([&cli, args, run = v.run] {
       Args a = *args;
       a.json = a.json || cli.json;
       cli.fail(run(cli, a));
     });
   }
+  register_cat(cli);
 }
 
 }  // namespace assay::cli

@@ -136,7 +136,8 @@ TEST(OniEdit, TxmpFromPngInEveryOniSplitFormat) {
     fs::create_directories(out.parent_path());
     // TXMPgrad_bgr32 is 64x64 format 8 with mips (onisplit_view): the PNG sets size and format.
     const fs::path png = t / (c.code == 9 ? "opaque.png" : "in.png");
-    auto r = replace(dir / "level0_Final.dat", out, "TXMPgrad_bgr32=" + shell_quote(png.string()), std::string("--format ") + c.format);
+    auto r = replace(dir / "level0_Final.dat", out, "TXMPgrad_bgr32=" + shell_quote(png.string()),
+                     std::string("--png-size --format ") + c.format);  // 32 x 16 for 64 x 64: the PNG's size asked for
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto f = load_file(out, LayoutSource{});
     const ByteView inst = *f->file.instance_bytes(*f->file.find("TXMPgrad_bgr32"));
@@ -245,7 +246,7 @@ TEST(OniEdit, V11TxmpPixelsGoToTheSep) {
   image::Rgba img{4, 2, ByteBuffer(32)};
   for (std::size_t k = 0; k < img.pixels.size(); ++k) img.pixels[k] = static_cast<std::uint8_t>(k % 4 == 3 ? 255 : k * 7);
   testing::write_file(dir / "new.png", *image::encode_png(img));
-  auto r = testing::run_cli("replace " + shell_quote((dir / "level0_Final.dat").string()) + " --in-place TXMPmac=" + shell_quote((dir / "new.png").string()));
+  auto r = testing::run_cli("replace " + shell_quote((dir / "level0_Final.dat").string()) + " --in-place --png-size TXMPmac=" + shell_quote((dir / "new.png").string()));  // 4 x 2 for 2 x 1
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const ByteBuffer sep_after = testing::read_file(dir / "level0_Final.sep");
   ASSERT_EQ(sep_after.size(), 64u + 32u);  // 32 junk + the old 8 bytes padded to 32, then 4x2x4 new bytes
