@@ -14,8 +14,25 @@ struct Rgba {
   ByteBuffer pixels;  // width * height * 4
 };
 
+// Palette indices, one byte a pixel (rows top to bottom, no padding), and the RGBA palette they
+// index: pixel p is the colour palette[indices[p]] (PAL4/PAL8 textures, issue 29 item 8).
+struct Indexed {
+  std::uint32_t width = 0;
+  std::uint32_t height = 0;
+  ByteBuffer palette;  // 1-256 entries of R, G, B, A (4 bytes each)
+  ByteBuffer indices;  // width * height, each below the palette's entry count
+};
+
 // Encodes to a PNG (8-bit RGBA). Fails on an empty image or a pixel buffer of the wrong size.
 Result<ByteBuffer> encode_png(const Rgba& img);
+// Encodes to an indexed PNG (colour type 3: PLTE, plus tRNS when an entry's alpha is not 255;
+// bit depth 4 for up to 16 entries, else 8; no row filters) that decodes to exactly to_rgba(img).
+// Fails on an empty image, a buffer of the wrong size, 0 or more than 256 entries, or an index
+// past the palette.
+Result<ByteBuffer> encode_png(const Indexed& img);
+// The RGBA pixels of an indexed image (the palette lookup); an empty image when an index is past
+// the palette or the sizes disagree.
+Rgba to_rgba(const Indexed& img);
 // Decodes a PNG to 8-bit RGBA (used by tests to check what we wrote).
 Result<Rgba> decode_png(ByteView png);
 

@@ -367,6 +367,17 @@ void forward_dictionary_diags(const Diagnostics& from, const TextureDictionary& 
     if (g.severity != Severity::error || !texture_errors.count(g.where.str())) to.add(g);
 }
 
+// Level k of texture i as a PNG: PAL4/PAL8 as an indexed PNG (PLTE + tRNS), the same RGBA as
+// decode() with a quarter of the bytes to compress (issue 29 item 8); others as 8-bit RGBA.
+Result<ByteBuffer> level_png(const TextureDictionary& d, std::size_t i, std::uint32_t k) {
+  if (is_paletted(d.textures()[i])) {
+    ASSAY_TRY(image::Indexed img, d.decode_indexed(i, k));
+    return image::encode_png(img);
+  }
+  ASSAY_TRY(image::Rgba img, d.decode(i, k));
+  return image::encode_png(img);
+}
+
 // A texture assay lists but does not decode, written as its stored Texture Native section
 // (NAME.rws, a RenderWare stream of its own): GameCube natives (issue 29 item 7).
 bool stored_as_section(const TextureNative& t) { return t.platform == kPlatformGameCube && t.error.empty(); }
@@ -388,8 +399,7 @@ Result<ExtractCount> write_texture(ByteView bytes, const TextureDictionary& d, s
   ExtractCount n;
   const std::size_t levels = mips ? tex.levels.size() : 1;
   for (std::size_t k = 0; k < levels; ++k) {
-    ASSAY_TRY(image::Rgba img, d.decode(i, static_cast<std::uint32_t>(k)));
-    ASSAY_TRY(ByteBuffer png, image::encode_png(img));
+    ASSAY_TRY(ByteBuffer png, level_png(d, i, static_cast<std::uint32_t>(k)));
     ASSAY_CHECK(dir.write(k == 0 ? name + ".png" : fmt::format("{}.mip{}.png", name, k), png));
     n.files++;
     n.bytes += png.size();

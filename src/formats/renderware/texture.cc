@@ -96,7 +96,10 @@ Result<TextureNative> read_texture_native(ByteView bytes, std::uint64_t offset, 
   return tex;
 }
 
-Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level) {
+namespace {
+
+// Why level `level` of `tex` cannot be decoded, if it cannot.
+Result<void> check_decodable(const TextureNative& tex, std::uint32_t level) {
   if (!tex.unsupported.empty()) {
     Error e = detail::texture_error(tex, tex.offset, "cannot decode: " + tex.unsupported);
     e.kind = ErrorKind::unsupported;
@@ -105,8 +108,27 @@ Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level
   if (level >= tex.levels.size())
     return detail::texture_error(tex, tex.offset,
                                  fmt::format("level {} requested, the texture has {}", level, tex.levels.size()));
+  return {};
+}
+
+}  // namespace
+
+Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level) {
+  ASSAY_CHECK(check_decodable(tex, level));
   if (tex.platform == kPlatformPS2) return detail::decode_ps2(tex, level);
   return detail::decode_d3d(tex, level);
+}
+
+bool is_paletted(const TextureNative& tex) noexcept {
+  return tex.format == TexelFormat::pal4 || tex.format == TexelFormat::pal8;
+}
+
+Result<image::Indexed> decode_texture_indexed(const TextureNative& tex, std::uint32_t level) {
+  if (!is_paletted(tex))
+    return detail::texture_error(tex, tex.offset, fmt::format("{} texels have no palette", to_string(tex.format)));
+  ASSAY_CHECK(check_decodable(tex, level));
+  if (tex.platform == kPlatformPS2) return detail::decode_ps2_indexed(tex, level);
+  return detail::decode_d3d_indexed(tex, level);
 }
 
 // spec: #rw-5-1
@@ -163,6 +185,13 @@ Result<image::Rgba> TextureDictionary::decode(std::size_t index, std::uint32_t l
     return make_error(kFormat, "Texture Dictionary", offset_,
                       fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()));
   return decode_texture(textures_[index], level);
+}
+
+Result<image::Indexed> TextureDictionary::decode_indexed(std::size_t index, std::uint32_t level) const {
+  if (index >= textures_.size())
+    return make_error(kFormat, "Texture Dictionary", offset_,
+                      fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()));
+  return decode_texture_indexed(textures_[index], level);
 }
 
 }  // namespace assay::rw

@@ -235,6 +235,23 @@ Result<image::Rgba> decode_paletted(const TextureNative& tex, const MipLevel& lv
 
 }  // namespace
 
+// decode_paletted before the lookup (issue 29 item 8): the palette's entries in R, G, B, A order
+// and one index per pixel, an index past the palette read as 0 as there.
+Result<image::Indexed> decode_d3d_indexed(const TextureNative& tex, std::uint32_t level) {
+  const MipLevel& lv = tex.levels[level];
+  const bool nibbles = tex.format == TexelFormat::pal4 && tex.depth == 4;
+  const std::uint64_t n = std::uint64_t{lv.width} * lv.height;
+  ASSAY_TRY(const auto palette, palette_table(tex));
+  ASSAY_TRY(const auto indices, index_table(tex, lv, nibbles ? (n + 1) / 2 : n));
+  image::Indexed img{lv.width, lv.height, ByteBuffer(palette.size() * 4), ByteBuffer(n)};
+  for (std::size_t i = 0; i < palette.size(); ++i) put_entry(img.palette.data() + i * 4, palette[i]);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint32_t v = nibbles ? (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF : indices[k].value;
+    img.indices[k] = static_cast<std::uint8_t>(v >= palette.size() ? 0 : v);
+  }
+  return img;
+}
+
 Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];
   if (is_dxt(tex.format)) {

@@ -18,6 +18,8 @@ Result<void> read_gamecube_native(std::uint64_t base, const std::vector<Child>& 
                                   const DiagSink& diag);
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level);
 Result<image::Rgba> decode_d3d(const TextureNative& tex, std::uint32_t level);
+Result<image::Indexed> decode_ps2_indexed(const TextureNative& tex, std::uint32_t level);  // PAL4/PAL8 only
+Result<image::Indexed> decode_d3d_indexed(const TextureNative& tex, std::uint32_t level);  // PAL4/PAL8 only
 
 // D3D texel formats in the image layer's terms (texture_d3d.cc; the encoder uses them too).
 bool is_dxt(TexelFormat f);

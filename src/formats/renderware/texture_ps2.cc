@@ -433,7 +433,39 @@ Result<void> decode_linear(const TextureNative& tex, const MipLevel& lv, const s
   return {};
 }
 
+// decode_linear's indices without the palette lookup (indices into the LUT's order).
+Result<void> linear_indices(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
+  const bool pal8 = tex.format == TexelFormat::pal8;
+  const std::uint64_t n = (std::uint64_t{lv.height} - 1) * lv.stored_width + lv.width;  // indices read
+  ASSAY_TRY(const auto indices, index_table(tex, lv, pal8 ? n : (n + 1) / 2));
+  for (std::uint32_t y = 0; y < lv.height; ++y)
+    for (std::uint32_t x = 0; x < lv.width; ++x) {
+      const std::uint64_t k = std::uint64_t{y} * lv.stored_width + x;
+      *o++ = static_cast<std::uint8_t>(pal8 ? indices[k].value : (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF);
+    }
+  return {};
+}
+
 }  // namespace
+
+// The same texels as decode_ps2 before the lookup; the palette is palette_lut's, so that
+// palette[index] is decode_ps2's pixel (issue 29 item 8).
+Result<image::Indexed> decode_ps2_indexed(const TextureNative& tex, std::uint32_t level) {
+  const MipLevel& lv = tex.levels[level];
+  const bool pal8 = tex.format == TexelFormat::pal8;
+  std::uint32_t lut[256] = {};
+  ASSAY_CHECK(palette_lut(tex, lut));
+  image::Indexed img{lv.width, lv.height, ByteBuffer(std::size_t{tex.palette_entries} * 4),
+                     ByteBuffer(std::size_t{lv.width} * lv.height)};
+  std::memcpy(img.palette.data(), lut, img.palette.size());
+  std::uint8_t* o = img.indices.data();
+  bool ok = true;
+  if (!is_swizzled(tex)) ASSAY_CHECK(linear_indices(tex, lv, o));
+  else if (pal8) ok = image::ps2::unswizzle8(lv.data, lv.stored_width, lv.stored_height, o, lv.width, lv.height);
+  else ok = image::ps2::unswizzle4(lv.data, lv.stored_width, lv.stored_height, o, lv.width, lv.height);
+  if (!ok) return texture_error(tex, lv.offset, fmt::format("level {} cannot be unswizzled", level));
+  return img;
+}
 
 Result<image::Rgba> decode_ps2(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];

@@ -141,6 +141,8 @@ class TextureDictionary {
 
   // Decodes level `level` (0 = top) of texture `index` to 8-bit RGBA.
   [[nodiscard]] Result<image::Rgba> decode(std::size_t index, std::uint32_t level = 0) const;
+  // A PAL4/PAL8 texture's level as indices and palette (decode_texture_indexed).
+  [[nodiscard]] Result<image::Indexed> decode_indexed(std::size_t index, std::uint32_t level = 0) const;
 
  private:
   std::uint64_t offset_ = 0;
@@ -154,6 +156,13 @@ Result<TextureNative> read_texture_native(ByteView bytes, std::uint64_t offset, 
                                           const DiagSink& diag, const TextureOptions& options = {});
 // Decodes one level of a texture native read above.
 Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level = 0);
+// True for PAL4 and PAL8 textures: decode_texture_indexed() applies.
+[[nodiscard]] bool is_paletted(const TextureNative& tex) noexcept;
+// One level of a PAL4/PAL8 texture as palette indices and the palette in index order (PS2: CSM1
+// resolved, alpha 0-128 expanded; D3D: an index past the palette reads entry 0, so every index
+// names an entry): image::to_rgba() of it is decode_texture()'s RGBA, byte for byte. Extract
+// writes it as an indexed PNG (issue 29 item 8). An error for other formats.
+Result<image::Indexed> decode_texture_indexed(const TextureNative& tex, std::uint32_t level = 0);
 
 // device id names (spec: #rw-5-1): "d3d9", "ps2", ...
 std::string_view device_name(std::uint16_t device_id);
