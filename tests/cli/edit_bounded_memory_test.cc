@@ -49,7 +49,7 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20, kGiB = std::uint64_t{1} <
 constexpr std::uint64_t kRssBound = 256 * kMiB;
 constexpr std::uint64_t kAddressBound = 1 * kGiB;  // the child's RLIMIT_AS (non-ASan builds)
 
-struct Run {
+struct ChildRun {
   int exit_code = -1;
   std::uint64_t max_rss = 0;  // bytes
   std::string out, err;
@@ -63,7 +63,7 @@ std::string slurp(const fs::path& p) {
 }
 
 // The CLI in a child with `args`, under RLIMIT_AS = address_limit when non-zero.
-Run run_child(const std::vector<std::string>& args, std::uint64_t address_limit) {
+ChildRun run_child(const std::vector<std::string>& args, std::uint64_t address_limit) {
   testing::TempDir t;
   const fs::path out = t / "out", err = t / "err";
   std::vector<std::string> all = {ASSAY_CLI};
@@ -84,7 +84,7 @@ Run run_child(const std::vector<std::string>& args, std::uint64_t address_limit)
     ::execv(argv[0], argv.data());
     ::_exit(122);
   }
-  Run r;
+  ChildRun r;
   int status = 0;
   rusage ru{};
   if (pid < 0 || ::wait4(pid, &status, 0, &ru) != pid) return r;
@@ -154,7 +154,7 @@ TEST(EditBoundedMemory, IgArchiveReplaceWithMultiGiBFileStreamsThroughTheEncoder
   const std::uint64_t size = 2 * kGiB + kGiB / 4 + 12345;
   sparse_zeros(t / "big", size);
   const std::uint64_t bound = rss_bound((t / "z.pak").string());
-  const Run r = run_child({"replace", (t / "z.pak").string(), "-o", (t / "z2.pak").string(), "--json",
+  const ChildRun r = run_child({"replace", (t / "z.pak").string(), "-o", (t / "z2.pak").string(), "--json",
                            "big.bin=" + (t / "big").string()},
                           address_limit());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -201,7 +201,7 @@ TEST(EditBoundedMemory, OniRefusesAMultiGiBFileThatIsNotAnOniFromItsHeader) {
   const ByteBuffer before = testing::read_file(dat);
   sparse_zeros(t / "big", 3 * kGiB);  // zeros: no VR32 header, no PNG signature
   const std::uint64_t bound = rss_bound(dat.string());
-  const Run r = run_child({"replace", dat.string(), "-o", (t / "out.dat").string(), "ZANMwalk=" + (t / "big").string()},
+  const ChildRun r = run_child({"replace", dat.string(), "-o", (t / "out.dat").string(), "ZANMwalk=" + (t / "big").string()},
                           address_limit());
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;  // a usage error, not a crash or an allocation failure
   EXPECT_NE(r.err.find("not an .oni"), std::string::npos) << r.err;
@@ -209,7 +209,7 @@ TEST(EditBoundedMemory, OniRefusesAMultiGiBFileThatIsNotAnOniFromItsHeader) {
   EXPECT_LT(r.max_rss, bound) << "peak RSS " << r.max_rss / kMiB << " MiB";
   EXPECT_FALSE(fs::exists(t / "out.dat"));
   EXPECT_EQ(testing::read_file(dat), before);
-  for (const auto& e : fs::directory_iterator(t))  // nothing left beside the output
+  for (const auto& e : fs::directory_iterator(t.path()))  // nothing left beside the output
     EXPECT_EQ(e.path().filename().string().find("assay"), std::string::npos) << e.path();
 }
 
@@ -237,7 +237,7 @@ TEST(EditBoundedMemory, WarriorsAddAndReplaceWithLargeFilesStreamIntoTheWad) {
   };
   for (const Case& c : {Case{"add", "new.lua=" + (t / "add").string(), "a", warriors::name_hash("new.lua"), add_size},
                         Case{"replace", "global.lua=" + (t / "rep").string(), "r", h_global, rep_size}}) {
-    const Run r = run_child({c.verb, (t / "disc").string(), "-o", (t / c.out).string(), c.item}, 0);
+    const ChildRun r = run_child({c.verb, (t / "disc").string(), "-o", (t / c.out).string(), c.item}, 0);
     ASSERT_EQ(r.exit_code, 0) << c.verb << r.out << r.err;
     EXPECT_LT(r.max_rss, bound) << c.verb << ": peak RSS " << r.max_rss / kMiB << " MiB";
     {
