@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.request
 
-ELEMENT = 'element-6066-11e4-a5c6-52c8ab4d3e4f'
+ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'  # W3C WebDriver's element key
 
 
 class Fail(Exception):
@@ -66,7 +66,7 @@ class Driver:
 
     def find(self, css):
         els = self.cmd('POST', '/elements', {'using': 'css selector', 'value': css})
-        return els[0][ELEMENT] if els else None
+        return (els[0].get(ELEMENT) or els[0].get('ELEMENT')) if els else None
 
     def wait(self, what, script, *args, timeout=15):
         end = time.time() + timeout
