@@ -40,7 +40,8 @@ std::set<std::string> listed_names(const std::string& args, int expect_exit = 0)
   EXPECT_EQ(r.exit_code, expect_exit) << args << "\n" << r.err;
   std::set<std::string> names;
   if (r.exit_code != 0) return names;
-  for (const auto& e : json::parse(r.out)["entries"]) names.insert(e["name"].get<std::string>());
+  const json j = json::parse(r.out);  // kept alive for the loop
+  for (const auto& e : j["entries"]) names.insert(e["name"].get<std::string>());
   return names;
 }
 
@@ -88,7 +89,8 @@ TEST(GlobNames, JsonPathIsWhatExtractWrites) {
   for (const auto& e : fs::recursive_directory_iterator(t / "x"))
     if (e.is_regular_file()) written.insert(e.path().lexically_relative(t / "x").generic_string());
   std::set<std::string> paths;
-  for (const auto& e : json::parse(l.out)["entries"]) {
+  const json listed = json::parse(l.out);
+  for (const auto& e : listed["entries"]) {
     const std::string name = e["name"], path = e["path"];
     std::string expected = name;
     std::replace(expected.begin(), expected.end(), '\\', '/');

@@ -56,7 +56,8 @@ TEST(VerifyQuiet, NotesOnlyWithNotesFlag) {
   auto j = run_cli("verify --json " + f);
   ASSERT_EQ(j.exit_code, 0) << j.err;
   std::size_t notes = 0, warnings = 0;
-  for (const auto& p : json::parse(j.out)["files"][0]["problems"]) {
+  const json doc = json::parse(j.out);
+  for (const auto& p : doc["files"][0]["problems"]) {
     notes += p["severity"] == "note";
     warnings += p["severity"] == "warning";
   }
