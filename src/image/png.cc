@@ -235,7 +235,8 @@ Result<Rgba> decode_png(ByteView png) {
   img.width = ihdr.width;
   img.height = ihdr.height;
   img.pixels.resize(size);
-  if (int rc = spng_decode_image(ctx.get(), img.pixels.data(), size, SPNG_FMT_RGBA8, 0))
+  // tRNS applied (a palette's alpha, issue 29 item 8), as read_png and every viewer do
+  if (int rc = spng_decode_image(ctx.get(), img.pixels.data(), size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS))
     return png_error("decode", rc);
   return img;
 }
