@@ -569,10 +569,11 @@ Result<void> Archive::read(const FileEntry& f, std::span<std::uint8_t> out, unsi
   if (out.size() != f.length) return error(fmt::format("file[{}]", f.index), f.offset, "output buffer size differs from the file length");
   if (f.compression == Compression::stored) {
     // spec: alchemy.md#iga-stored-files
-    if (!range_ok(f.offset, f.length, data_.size()))
+    if (f.length != 0 && !range_ok(f.offset, f.length, data_.size()))  // an empty file needs no bytes
       return error(fmt::format("file[{}]", f.index), f.offset,
                    fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
                                f.offset, data_.size()));
+    if (f.length == 0) return {};
     ASSAY_TRY(ByteView raw, reader().bytes(f.offset, f.length, fmt::format("file[{}]", f.index)));
     std::copy(raw.begin(), raw.end(), out.begin());
     return {};
@@ -590,7 +591,7 @@ Result<void> Archive::read(const FileEntry& f, ByteBuffer& out, unsigned threads
                  fmt::format("length 0x{:x} is above the member cap 0x{:x}", f.length, cap));
   // Validate before allocating: the length is bounded by the block entries or the file size.
   if (f.compression == Compression::stored) {
-    if (!range_ok(f.offset, f.length, data_.size()))
+    if (f.length != 0 && !range_ok(f.offset, f.length, data_.size()))  // an empty file needs no bytes
       return error(fmt::format("file[{}]", f.index), f.offset,
                    fmt::format("stored file of 0x{:x} bytes at 0x{:x} runs past the file end 0x{:x}", f.length,
                                f.offset, data_.size()));
