@@ -2,6 +2,7 @@
 // edit, the checked write (temporary beside the target, renamed only once read back), and the
 // Format record's edit for `assay replace/add/remove`.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,7 +25,8 @@ namespace assay::igarchive {
 
 namespace fs = std::filesystem;
 
-Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads) {
+Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads,
+                          const std::function<void(std::uint64_t)>& read_up_to) {
   ASSAY_TRY(Archive a, open_strict(bytes, "edited archive", nullptr));
   auto fail = [&](std::string msg) { return make_error(kFormatName, "edit read-back", kNoOffset, std::move(msg)); };
   if (a.files().size() != expected_files)
@@ -57,6 +59,7 @@ Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t ex
         ASSAY_CHECK(a.read_block(*f, b, got, dec));
         ASSAY_CHECK(src.read(b.out_offset, want));
         if (got != want) return differs();
+        if (read_up_to) read_up_to(b.offset);
       }
     }
   return {};
@@ -214,7 +217,19 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
         ASSAY_TRY(r, edit_archive(a, plan, out));
         return {};
       },
-      [&](ByteView b) { return check_edited(b, plan, n, req.read.threads); }));
+      [&](ByteView b) {
+        // The read-back walks the new files' blocks in order: pages of the mapped temporary behind
+        // it are dropped every 16 MiB, so its RSS stays bounded too (read-only file mapping: the
+        // pages are only read again from the file).
+        std::uint64_t dropped = 0;
+        const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        return check_edited(b, plan, n, req.read.threads, [&](std::uint64_t upto) {
+          upto = upto / page * page;
+          if (upto < dropped + (std::uint64_t{16} << 20) || upto > b.size()) return;
+          ::madvise(const_cast<std::uint8_t*>(b.data()) + dropped, upto - dropped, MADV_DONTNEED);
+          dropped = upto;
+        });
+      }));
   Json changes = Json::array();
   for (const EditReport& c : r.changes) changes.push_back(report_json(c));
   return Json{{"format", kFormatName},

@@ -81,7 +81,10 @@ Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan, const Ed
 
 // Reads back a rewritten archive: it opens cleanly, every file is found by the game's lookup,
 // the file count is `expected_files`, and each replaced/added file decodes to the plan's bytes.
-Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads = 0);
+// `read_up_to` (optional) is told, as the new files are read back in data order, the offset
+// below which `bytes` will not be read again (a caller that mapped them can drop those pages).
+Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads = 0,
+                          const std::function<void(std::uint64_t)>& read_up_to = {});
 
 // `pack --like ORIGINAL DIR` as an edit: every file of `dir` whose bytes equal the original's is
 // left as stored; the others replace it; files the original lacks are added with `extra`
