@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "assay/container.h"
 #include "children.h"
 #include "records.h"
@@ -15,7 +17,7 @@ namespace {
 
 // The name of the texture native at `offset`, read from the bytes before the cut: a PS2
 // native's String child when it is whole, a D3D/Xbox native's char[32] at +8 of its first Struct
-// when those 40 bytes are there (the Struct itself, which holds the texels, is usually cut).
+// up to its NUL when that lies before the cut (the Struct, which holds the texels, is usually cut).
 std::string cut_native_name(ByteView b, std::uint64_t offset) {
   const std::uint64_t st = offset + SectionHeader::kSize, body = st + SectionHeader::kSize;
   if (!range_ok(body, 4, b.size())) return {};
@@ -27,11 +29,13 @@ std::string cut_native_name(ByteView b, std::uint64_t offset) {
     return std::string(string_body((*kids)[1], 0, {}));
   }
   const bool d3d = platform == kPlatformD3D8 || platform == kPlatformD3D9 || platform == kPlatformXbox;
-  if (!d3d || !range_ok(body + 8, 32, b.size())) return {};
+  if (!d3d || b.size() <= body + 8) return {};
+  // the name's bytes up to the cut: it counts when its NUL lies before the cut too
+  const std::size_t room = static_cast<std::size_t>(std::min<std::uint64_t>(32, b.size() - body - 8));
   const auto* name = reinterpret_cast<const char*>(b.data() + body + 8);
   std::size_t len = 0;
-  while (len < 32 && name[len] != 0) ++len;
-  return std::string(name, len);
+  while (len < room && name[len] != 0) ++len;
+  return len < room || room == 32 ? std::string(name, len) : std::string();
 }
 
 }  // namespace

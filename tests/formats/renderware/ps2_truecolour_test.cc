@@ -297,16 +297,21 @@ TEST(RwIdentify, ContentDecidesNeverTheName) {
   // Manhunt 2's Z2HM header in a file named .TXD
   ByteBuffer z2hm = {'Z', '2', 'H', 'M', 0xB8, 0xA1, 0, 0, 0x78, 0xDA, 0xC4, 0xBC, 0x0D, 0x70, 0x5B, 0xE7};
   EXPECT_EQ(f.identify(in(z2hm, "DSFE.TXD")), 0);
-  // a damaged .txd is no longer claimed from its name alone
+  // a truncated dictionary is claimed from its content (first header 0x16, a known stamp, its
+  // Struct), 90 with the name (issue 29 item 4; it used to be refused); a cut clump is not
   ByteBuffer cut(txd.begin(), txd.begin() + 40);
-  EXPECT_EQ(f.identify(in(cut, "cut.txd")), 0);
-  // stamps: 3.15 is not a version RenderWare 3 shipped; old form only up to 3.1.0.0
-  for (std::uint32_t stamp : {encode_stamp(0x3F000, 0xFFFF), 0x311u, 0x2FFu}) {
+  EXPECT_EQ(f.identify(in(cut, "cut.txd")), 90);
+  ByteBuffer cut_clump = w::clump({});
+  cut_clump.resize(40);
+  EXPECT_EQ(f.identify(in(cut_clump, "cut.dff")), 0);
+  // stamps: 3.15 is not a version RenderWare 3 shipped; old form (version = stamp << 8) for
+  // 3.0-3.7 only (issue 29 item 7: 0x311 = 3.1.1.0 is now accepted, 0x400 = 4.0 is not)
+  for (std::uint32_t stamp : {encode_stamp(0x3F000, 0xFFFF), 0x400u, 0x380u, 0x2FFu}) {
     ByteBuffer b = w::clump({.stamp = stamp});
     EXPECT_EQ(f.identify(in(b, "x.dff")), 0) << std::hex << stamp;
   }
-  for (std::uint32_t stamp : {0x310u, 0x0800FFFFu, 0x1005FFFFu, 0x1C02000Au, kStampGtaSa}) {  // spec #rw-2-3 stamps
-    ByteBuffer b = w::clump({.stamp = stamp});
+  for (std::uint32_t stamp : {0x310u, 0x311u, 0x350u, 0x0800FFFFu, 0x1005FFFFu, 0x1C02000Au, kStampGtaSa}) {
+    ByteBuffer b = w::clump({.stamp = stamp});  // spec #rw-2-3 stamps, and old-form 3.1.1.0 and 3.5.0.0
     EXPECT_EQ(f.identify(in(b, "x.dff")), 100) << std::hex << stamp;
   }
 }
