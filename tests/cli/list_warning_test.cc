@@ -36,7 +36,7 @@ TEST(ListWarning, TruncatedWadWarnsInTextList) {
   auto r = run_cli("list " + disc);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // a warning alone does not change the exit code
   EXPECT_NE(r.err.find(std::string("warning: ") + kWarning), std::string::npos) << r.err;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << r.out;  // header + 4 rows, no warning inside
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 6) << r.out;  // header + 4 rows + totals, no warning inside
 }
 
 TEST(ListWarning, TruncatedWadWarnsInJsonListLikeInfo) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "assay/formats/igarchive/writer.h"
+#include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/image/png.h"
 #include "testing/testing.h"
@@ -45,7 +46,8 @@ std::size_t files_under(const fs::path& dir) {
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("assay: memory:", 0) != 0) out.push_back(l);  // ASSAY_REPORT_MEMORY set by another test
   return out;
 }
 
@@ -151,7 +153,7 @@ TEST(SevenZipCli, CatWritesOneEntryToStdout) {
   auto r = run_cli("cat " + a + "::hello.txt");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "hello, world\n");
-  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(lines_of(r.err).empty()) << r.err;
   r = run_cli("cat " + a + "::dir/bytes.bin");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(ByteBuffer(r.out.begin(), r.out.end()), all);

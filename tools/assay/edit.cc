@@ -1,6 +1,7 @@
 // `assay replace|add|remove ARCHIVE (-o OUT | --in-place) ...`: targeted edits of a container
 // (issue 10). The family's Format::edit does the work and the writing; this file only parses the
-// arguments, reads the FILEs and prints the report (docs/cli.md#edit).
+// arguments, reads the FILEs and prints the report (docs/cli.md#edit). Texture FILEs: a PNG of the
+// texture's size, or --resize / --png-size (issue 29 item 6, formats/edit_input.h).
 #include <fmt/format.h>
 
 #include <filesystem>

@@ -266,8 +266,11 @@ int do_list(Cli& cli, const Args& a) {
 // extract_entries), decoded textures (RenderWare), exported .oni files (Oni). The report is
 // printed here, the same for all.
 // OutputDir's refusal to replace a file without --force (core/output.cc).
+// A folder in the way is not one of them: it stays a line of its own.
 bool is_existing_file_error(const Error& e) {
-  return e.kind == ErrorKind::io && e.message.starts_with("exists (use --force");
+  std::error_code ec;
+  return e.kind == ErrorKind::io && e.message.starts_with("exists (use --force") &&
+         !(!e.file.empty() && std::filesystem::is_directory(e.file, ec));
 }
 
 int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const Container* c = nullptr) {

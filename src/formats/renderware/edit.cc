@@ -1,6 +1,7 @@
 // Texture dictionary edits (issue 16): replace/add/remove textures, PNG in, natives out; the
 // dictionary's other children and every untouched native are copied byte for byte.
 // spec: renderware.md#rw-5-1 (dictionary struct, natives, extension), #rw-real (GTA IMG padding).
+// Input checks before decoding (issue 29 item 6): formats/edit_input.h.
 #include "assay/formats/renderware/edit.h"
 
 #include <fmt/format.h>
