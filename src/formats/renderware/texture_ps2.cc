@@ -419,31 +419,29 @@ Result<void> palette_lut(const TextureNative& tex, std::uint32_t lut[256]) {
 }
 
 // A linear (unswizzled) transfer: rows of stored_width indices, bytes (PAL8) or nibbles (PAL4,
-// low first); the level's width x height of them to RGBA through the LUT.
-Result<void> decode_linear(const TextureNative& tex, const MipLevel& lv, const std::uint32_t lut[256], std::uint8_t* o) {
+// low first); put(i, index) for each of the level's width x height texels in row order.
+template <class Put>
+Result<void> each_linear_index(const TextureNative& tex, const MipLevel& lv, Put put) {
   const bool pal8 = tex.format == TexelFormat::pal8;
   const std::uint64_t n = (std::uint64_t{lv.height} - 1) * lv.stored_width + lv.width;  // indices read
   ASSAY_TRY(const auto indices, index_table(tex, lv, pal8 ? n : (n + 1) / 2));
+  std::size_t i = 0;
   for (std::uint32_t y = 0; y < lv.height; ++y)
-    for (std::uint32_t x = 0; x < lv.width; ++x) {
+    for (std::uint32_t x = 0; x < lv.width; ++x, ++i) {
       const std::uint64_t k = std::uint64_t{y} * lv.stored_width + x;
-      const std::uint32_t v = pal8 ? indices[k].value : (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF;
-      std::memcpy(o + (std::size_t{y} * lv.width + x) * 4, &lut[v], 4);
+      put(i, pal8 ? indices[k].value : (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF);
     }
   return {};
 }
 
+// The linear transfer to RGBA through the LUT.
+Result<void> decode_linear(const TextureNative& tex, const MipLevel& lv, const std::uint32_t lut[256], std::uint8_t* o) {
+  return each_linear_index(tex, lv, [&](std::size_t i, std::uint32_t v) { std::memcpy(o + i * 4, &lut[v], 4); });
+}
+
 // decode_linear's indices without the palette lookup (indices into the LUT's order).
 Result<void> linear_indices(const TextureNative& tex, const MipLevel& lv, std::uint8_t* o) {
-  const bool pal8 = tex.format == TexelFormat::pal8;
-  const std::uint64_t n = (std::uint64_t{lv.height} - 1) * lv.stored_width + lv.width;  // indices read
-  ASSAY_TRY(const auto indices, index_table(tex, lv, pal8 ? n : (n + 1) / 2));
-  for (std::uint32_t y = 0; y < lv.height; ++y)
-    for (std::uint32_t x = 0; x < lv.width; ++x) {
-      const std::uint64_t k = std::uint64_t{y} * lv.stored_width + x;
-      *o++ = static_cast<std::uint8_t>(pal8 ? indices[k].value : (indices[k >> 1].value >> ((k & 1) * 4)) & 0xF);
-    }
-  return {};
+  return each_linear_index(tex, lv, [&](std::size_t i, std::uint32_t v) { o[i] = static_cast<std::uint8_t>(v); });
 }
 
 }  // namespace
