@@ -61,10 +61,7 @@ void resample_row(const Rgba& src, std::uint32_t y, std::uint32_t w, std::uint32
 }  // namespace
 
 Result<Rgba> downscale(const Rgba& src, std::uint32_t w, std::uint32_t h) {
-  std::uint64_t need = 0;
-  if (src.width == 0 || src.height == 0 || !mul_ok(std::uint64_t{src.width} * src.height, 4, need) ||
-      need != src.pixels.size())
-    return make_error("mip", "image", kNoOffset, "pixel buffer does not match width x height x 4");
+  ASSAY_CHECK(check_rgba_shape(src, "mip"));
   if (w == 0 || h == 0 || w > src.width || h > src.height)
     return make_error("mip", "size", kNoOffset,
                       fmt::format("cannot area-resample {} x {} to {} x {}", src.width, src.height, w, h));

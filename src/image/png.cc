@@ -118,11 +118,16 @@ Error png_error(std::string_view what, int rc) {
 }
 }  // namespace
 
-Result<ByteBuffer> encode_png(const Rgba& img) {
+Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
   std::uint64_t need = 0;
   if (img.width == 0 || img.height == 0 || !mul_ok(std::uint64_t{img.width} * img.height, 4, need) ||
       need != img.pixels.size())
-    return make_error("png", "image", kNoOffset, "pixel buffer does not match width x height x 4");
+    return make_error(family, "image", kNoOffset, "pixel buffer does not match width x height x 4");
+  return {};
+}
+
+Result<ByteBuffer> encode_png(const Rgba& img) {
+  ASSAY_CHECK(check_rgba_shape(img, "png"));
   Ctx ctx = new_encoder();
   if (!ctx) return make_error("png", "encoder", kNoOffset, "out of memory");
   spng_ihdr ihdr{};

@@ -62,10 +62,7 @@ bool starts(ByteView b, std::string_view magic, std::size_t at = 0) {
 }  // namespace
 
 Result<Rgba> resize(const Rgba& src, std::uint32_t w, std::uint32_t h) {
-  std::uint64_t need = 0;
-  if (src.width == 0 || src.height == 0 || !mul_ok(std::uint64_t{src.width} * src.height, 4, need) ||
-      need != src.pixels.size())
-    return make_error("image", "image", kNoOffset, "pixel buffer does not match width x height x 4");
+  ASSAY_CHECK(check_rgba_shape(src, "image"));
   if (w == 0 || h == 0) return make_error("image", "size", kNoOffset, fmt::format("cannot resize to {} x {}", w, h));
   if (w == src.width && h == src.height) return src;
   if (w <= src.width && h <= src.height) return downscale(src, w, h);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "assay/core/bytes.h"
 
@@ -13,6 +14,9 @@ struct Rgba {
   std::uint32_t height = 0;
   ByteBuffer pixels;  // width * height * 4
 };
+
+// An error in `family`'s terms unless `img` is non-empty and pixels holds width x height x 4 bytes.
+Result<void> check_rgba_shape(const Rgba& img, std::string_view family);
 
 // Palette indices, one byte a pixel (rows top to bottom, no padding), and the RGBA palette they
 // index: pixel p is the colour palette[indices[p]] (PAL4/PAL8 textures, issue 29 item 8).
