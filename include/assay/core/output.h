@@ -19,9 +19,10 @@ namespace assay {
 // '_'. Fails (ErrorKind::data) when nothing is left. `changed` tells whether the name was altered.
 Result<std::string> sanitize_relative_path(std::string_view name, bool* changed = nullptr);
 
-// A file being written: bytes go to ".assay-tmp-XXXXXX" in the target's folder (a short name,
-// so a target of up to NAME_MAX bytes works); commit() renames it into place; destruction
-// without commit() removes the temporary.
+// A file being written: bytes go to an unnamed temporary in the target's folder (O_TMPFILE,
+// linked into place by commit()), or where that is not available to ".assay-tmp-PID-START-XXXXXX"
+// (core/temp_file.h; a short name, so a target of up to NAME_MAX bytes works), renamed by
+// commit(); destruction without commit() removes the temporary.
 class AtomicFile {
  public:
   static Result<AtomicFile> create(const std::filesystem::path& target, bool force);
