@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/formats/igarchive/extract.h"
 #include "fuzz_util.h"
 

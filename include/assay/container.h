@@ -32,6 +32,9 @@
 
 namespace assay {
 
+struct OpenContext;  // assay/family.h
+class Siblings;     // assay/family.h
+
 // ---- Options: typed per family, converted once from the CLI's string map -------------------
 namespace igarchive {
 struct ContainerOptions {
@@ -68,6 +71,13 @@ struct ContainerOptions {
 Result<ContainerOptions> container_options(const ReadOptions& ro);
 // "123", "64K", "1M", "2G" (binary: K = 1024), optional "iB"/"B"; usage error otherwise.
 Result<std::uint64_t> parse_size(std::string_view text);
+
+// How write_entry writes one entry (extract's options that reach it).
+struct WriteOptions {
+  unsigned threads = 1;  // cores for one large entry (extract_each gives 1 when entries run in parallel)
+  bool mips = false;     // textures: every mip level
+  bool stored = false;   // the bytes as stored, not converted
+};
 
 // ---- Entries ---------------------------------------------------------------------------------
 struct Entry {
@@ -118,6 +128,20 @@ class Container {
   virtual void verify(Diagnostics& out) const = 0;
   // Decodes mip `mip` of a texture entry to RGBA (unsupported for other entries).
   [[nodiscard]] virtual Result<image::Rgba> texture(const Entry& e, unsigned mip = 0) const;
+  // What `extract` writes for `e` under `dir`: by default its bytes (read()) at e.path; a family
+  // converts where the entry is a texture, model or sound (PNG with mips, .oni, glTF, WAV). With
+  // w.stored, the bytes as stored at stored_path(e). An entry without a path writes nothing.
+  // Thread-safe; an error leaves no file of `e` behind (OutputDir writes atomically).
+  [[nodiscard]] virtual Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
+                                                         const WriteOptions& w) const;
+  // Where w.stored writes `e` (default: e.path).
+  [[nodiscard]] virtual std::string stored_path(const Entry& e) const { return e.path; }
+  // Problems of the file itself that extract reports before its entries (a cut archive's lost
+  // files, a dictionary's damaged textures); an error makes extract exit 1.
+  virtual void extract_findings(Diagnostics&) const {}
+  // An error when the container holds nothing extract writes (e.g. a clump: "only texture
+  // dictionaries (.txd) hold files to extract").
+  [[nodiscard]] virtual Result<void> extractable() const { return {}; }
   // An error about `e` in this container's terms.
   [[nodiscard]] Error entry_error(const Entry& e, std::string message, ErrorKind kind = ErrorKind::data) const;
 
@@ -146,6 +170,12 @@ std::string suggest_entry(const Container& c, std::string_view selector);
 // a data error "unrecognised file format".
 Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt = {},
                                         std::string_view family = {});
+// The same with the siblings the family may open (an Oni level's .raw, a Warriors DIR's WAD).
+Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family,
+                                        const Siblings& siblings);
+// Opens `in`, the bytes of `parent`'s entry `e`: its siblings are parent's other entries.
+Result<std::unique_ptr<Container>> open_entry(const Container& parent, const Entry& e, Input in,
+                                              const ContainerOptions& opt);
 // Opens PATH or PATH::INNER::INNER... (each step found in the container before it, to any
 // depth). A real file whose name contains "::" wins.
 Result<std::unique_ptr<Container>> open_path(const std::string& spec, const ContainerOptions& opt = {});
@@ -167,24 +197,6 @@ struct DeepOptions {
 // entry's name. Time grows linearly with the number of inner files.
 void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt);
 
-// ---- extract (the families whose entries are files: igarchive, warriors, igz) -----------------
-// The container's entries as extract items (core/extract_each.h): globs match the name and the
-// path written; --skip-existing looks at the path; progress counts the sizes.
-std::vector<ExtractItem> extract_items(const Container& c);
-// The extract policy over `c`: x's selection, exact names through find() (hash spellings, build
-// paths, "#INDEX"), the container's threads and progress.
-ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x);
-// Writes each selected entry's bytes at its path through extract_each (a bad entry is in
-// ExtractStats::failed, the others are written). `write` replaces the default writer of one entry
-// (read() then OutputDir::write), e.g. to stream a large member; an entry without a path writes
-// nothing.
-ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir,
-                             const WriteItem& write = {});
-// The Format records' extract for those families: opens `in` as `family` with `ro`, then
-// extract_entries. An Error means nothing could start (the file does not open, a bad option).
-Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
-                                     const ExtractOptions& x, const OutputDir& dir);
-
 // ---- The one serialiser (docs/cli.md#json, docs/schema/*.json) --------------------------------
 // Integers above 2^53 become "0x..." strings, empty strings become null (recursively).
 Json normalise_json(Json j);
@@ -200,11 +212,11 @@ Json problem_json(const Diagnostic& d);
 Json verify_json(std::string_view file, std::optional<std::string_view> format, const Diagnostics& d);
 
 // ---- Families (src/formats/<fmt>/container.cc) -----------------------------------------------
-Result<std::unique_ptr<Container>> open_igarchive_container(Input in, const ContainerOptions& opt);
-Result<std::unique_ptr<Container>> open_igz_container(Input in, const ContainerOptions& opt);
-Result<std::unique_ptr<Container>> open_renderware_container(Input in, const ContainerOptions& opt);
-Result<std::unique_ptr<Container>> open_warriors_container(Input in, const ContainerOptions& opt);
-Result<std::unique_ptr<Container>> open_oni_container(Input in, const ContainerOptions& opt);
+Result<std::unique_ptr<Container>> open_igarchive_container(const OpenContext& ctx);
+Result<std::unique_ptr<Container>> open_igz_container(const OpenContext& ctx);
+Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& ctx);
+Result<std::unique_ptr<Container>> open_warriors_container(const OpenContext& ctx);
+Result<std::unique_ptr<Container>> open_oni_container(const OpenContext& ctx);
 
 // For the families' container.cc: a Container whose info() and verify() delegate to the
 // family's Format record (the string-map API), entries set by the family.

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 
@@ -13,7 +14,7 @@ namespace assay {
 
 namespace {
 
-using Opener = Result<std::unique_ptr<Container>> (*)(Input, const ContainerOptions&);
+using Opener = Result<std::unique_ptr<Container>> (*)(const OpenContext&);
 
 // One line per family: the name of its Format record and its container factory.
 struct FamilyOpener {
@@ -70,7 +71,8 @@ std::vector<std::string> split_spec(const std::string& spec) {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family) {
+Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family,
+                                        const Siblings& siblings) {
   const Format* f = family.empty() ? identify_format(in) : find_format(family);
   if (f == nullptr) {
     if (!family.empty()) return usage_error(fmt::format("unknown format '{}' (`assay formats` lists them)", family));
@@ -78,27 +80,42 @@ Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, s
   }
   for (const FamilyOpener& o : kOpeners)
     if (o.family == f->name) {
-      auto c = o.open(std::move(in), opt);
+      auto c = o.open(OpenContext{std::move(in), opt, siblings});
       if (!c) return std::move(c).error();
       return std::move(*c);
     }
   return usage_error(fmt::format("{}: no container reader for this family", f->name));
 }
 
+Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family) {
+  const std::unique_ptr<Siblings> siblings = folder_siblings(in);
+  return open(std::move(in), opt, family, *siblings);
+}
+
 Result<std::unique_ptr<Container>> Container::open(const Entry& e) const {
   ASSAY_TRY(Input in, read(e));
-  return assay::open(std::move(in), options_);
+  return open_entry(*this, e, std::move(in), options_);
+}
+
+Result<std::unique_ptr<Container>> open_entry(const Container& parent, const Entry& e, Input in,
+                                              const ContainerOptions& opt) {
+  const std::unique_ptr<Siblings> siblings = entry_siblings(parent, e);
+  return open(std::move(in), opt, {}, *siblings);
 }
 
 Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt) {
   const std::vector<std::string> parts = split_spec(spec);
   ASSAY_TRY(Input in, Input::open(parts[0]));
+  std::unique_ptr<Container> parent;
+  const Entry* from = nullptr;  // the entry `in` was read from (its siblings are parent's entries)
   for (std::size_t k = 1; k < parts.size(); ++k) {
-    auto c = assay::open(std::move(in), opt);
+    auto c = from == nullptr ? assay::open(std::move(in), opt) : open_entry(*parent, *from, std::move(in), opt);
     if (!c) return std::move(c).error();
     const Entry* e = (*c)->find(parts[k]);
     if (e == nullptr) return no_entry(**c, parts[k]);
     ASSAY_TRY(in, (*c)->read(*e));
+    parent = std::move(*c);
+    from = e;
     std::string name = parts[0];
     for (std::size_t j = 1; j <= k; ++j) name += "::" + parts[j];
     in.name = std::move(name);
@@ -121,7 +138,7 @@ Result<std::unique_ptr<Container>> open_path(const std::string& spec, const Cont
     if (!maybe) return unrecognised(Input::from_buffer(name, ByteBuffer{}));
     ASSAY_TRY(Input inner, c->read(*e));
     inner.name = name;
-    ASSAY_TRY(c, assay::open(std::move(inner), opt));
+    ASSAY_TRY(c, open_entry(*c, *e, std::move(inner), opt));
   }
   return c;
 }
@@ -141,51 +158,6 @@ std::string unrecognised_hint(const Input& in) {
                        base, (std::filesystem::path(in.name).parent_path() / "WARRIORS.DIR").string());
   if (in.bytes.empty()) return "the file is empty";
   return {};
-}
-
-// ---- extract ----
-std::vector<ExtractItem> extract_items(const Container& c) {
-  std::vector<ExtractItem> items;
-  items.reserve(c.entries().size());
-  for (const Entry& e : c.entries()) items.push_back({e.name ? *e.name : e.path, {e.path}, e.path, e.size.value_or(0)});
-  return items;
-}
-
-ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x) {
-  ExtractPolicy p = extract_policy(x, c.options().read_options());
-  p.threads = c.options().threads ? c.options().threads : default_threads();
-  p.fold_case = c.case_insensitive();  // globs as the container's own lookup (issue 29 item 3)
-  p.find = [&c](std::string_view name) -> std::optional<std::size_t> {
-    const Entry* e = c.find(name);
-    return e ? std::optional<std::size_t>(e->index) : std::nullopt;
-  };
-  return p;
-}
-
-namespace {
-
-// The default writer of one entry: its bytes (read() on `threads` cores) at its path.
-Result<ExtractCount> write_entry_bytes(const Container& c, const Entry& e, const OutputDir& dir, unsigned threads) {
-  if (e.path.empty()) return ExtractCount{};  // nothing of its own to write
-  ASSAY_TRY(Input in, c.read(e, threads));
-  ASSAY_CHECK(dir.write(e.path, in.bytes));
-  return ExtractCount{1, in.bytes.size()};
-}
-
-}  // namespace
-
-ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir, const WriteItem& write) {
-  const WriteItem bytes = [&c](std::size_t i, const OutputDir& out, unsigned threads) {
-    return write_entry_bytes(c, c.entries()[i], out, threads);
-  };
-  return extract_stats(extract_each(extract_items(c), write ? write : bytes, extract_policy(c, x), dir));
-}
-
-Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
-                                     const ExtractOptions& x, const OutputDir& dir) {
-  ASSAY_TRY(ContainerOptions opt, container_options(ro));
-  ASSAY_TRY(std::unique_ptr<Container> c, open(in, opt, family));
-  return extract_entries(*c, x, dir);
 }
 
 // ---- verify --deep ----
@@ -217,7 +189,7 @@ void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const De
   ContainerOptions o = c.options();
   o.threads = 1;
   o.progress = false;
-  auto inner = assay::open(std::move(*in), o);
+  auto inner = open_entry(c, e, std::move(*in), o);
   if (!inner) {
     d.error(inner.error());
   } else {

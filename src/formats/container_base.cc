@@ -133,6 +133,14 @@ Result<Input> Container::slice(const Entry& e) const {
 
 Result<Input> Container::read(const Entry& e, unsigned) const { return slice(e); }
 
+Result<ExtractCount> Container::write_entry(const Entry& e, const OutputDir& dir, const WriteOptions& w) const {
+  const std::string path = w.stored ? stored_path(e) : e.path;
+  if (path.empty()) return ExtractCount{};  // nothing of its own to write
+  ASSAY_TRY(Input in, read(e, w.threads));
+  ASSAY_CHECK(dir.write(path, in.bytes));
+  return ExtractCount{1, in.bytes.size()};
+}
+
 Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
   return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);
 }

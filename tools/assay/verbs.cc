@@ -10,6 +10,7 @@
 #include <map>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/core/extract_each.h"
 #include "assay/core/glob.h"
 #include "assay/core/hash.h"

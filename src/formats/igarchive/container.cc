@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/core/memory.h"
 #include "assay/core/output.h"
 #include "assay/formats/igarchive/prefix.h"
@@ -160,7 +161,9 @@ class IgArchiveContainer final : public Container {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open_igarchive_container(Input in, const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_igarchive_container(const OpenContext& ctx) {
+  Input in = ctx.input;
+  const ContainerOptions& opt = ctx.options;
   ASSAY_TRY(iga::Salvaged s, iga::open_salvage(in.bytes, in.name, nullptr));
   return std::unique_ptr<Container>(new IgArchiveContainer(std::move(in), opt, std::move(s)));
 }

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/formats/format.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/edit.h"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/formats/igz/report.h"
 
 namespace assay {
@@ -40,7 +41,9 @@ class IgzContainer final : public FormatContainer {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open_igz_container(Input in, const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_igz_container(const OpenContext& ctx) {
+  Input in = ctx.input;
+  const ContainerOptions& opt = ctx.options;
   auto c = std::make_unique<IgzContainer>(std::move(in), opt);
   ASSAY_CHECK(c->load());
   return std::unique_ptr<Container>(std::move(c));

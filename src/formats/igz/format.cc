@@ -1,5 +1,6 @@
 // The igz record for the CLI. spec: alchemy.md#igz, #verify-igz
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/core/bytes.h"
 #include "assay/core/progress.h"
 #include "assay/formats/format.h"

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/formats/oni/oni.h"
 #include "formats/texture_budget.h"
 #include "records.h"
@@ -100,7 +101,9 @@ class OniContainer final : public FormatContainer {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open_oni_container(Input in, const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_oni_container(const OpenContext& ctx) {
+  Input in = ctx.input;
+  const ContainerOptions& opt = ctx.options;
   ASSAY_TRY(oni::InstanceFile f, oni::InstanceFile::open(in.bytes, in.name));
   return std::unique_ptr<Container>(new OniContainer(std::move(in), opt, std::move(f)));
 }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/walker.h"
 #include "formats/texture_budget.h"
@@ -104,7 +105,9 @@ class RenderWareContainer final : public FormatContainer {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open_renderware_container(Input in, const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& ctx) {
+  Input in = ctx.input;
+  const ContainerOptions& opt = ctx.options;
   auto c = std::make_unique<RenderWareContainer>(std::move(in), opt);
   ASSAY_CHECK(c->load());
   return std::unique_ptr<Container>(std::move(c));

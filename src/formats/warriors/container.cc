@@ -6,6 +6,7 @@
 #include <map>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/warriors/warriors.h"
 
@@ -111,7 +112,9 @@ class ChunkContainer final : public FormatContainer {
 
 }  // namespace
 
-Result<std::unique_ptr<Container>> open_warriors_container(Input in, const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_warriors_container(const OpenContext& ctx) {
+  Input in = ctx.input;
+  const ContainerOptions& opt = ctx.options;
   if (wr::looks_like_disc(in)) {
     ASSAY_TRY(wr::Disc d, wr::Disc::open(in));
     ASSAY_TRY(wr::NameTable n, wr::NameTable::load(opt.names_files));

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/warriors/edit.h"
