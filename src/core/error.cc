@@ -21,6 +21,12 @@ Error Error::in_file(std::string_view name) const {
   return e;
 }
 
+Error Error::with_code(std::string_view id) const {
+  Error e = *this;
+  e.code = std::string(id);
+  return e;
+}
+
 Error make_error(std::string_view format, std::string_view structure, std::uint64_t offset,
                  std::string message) {
   Error e;

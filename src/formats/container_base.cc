@@ -260,7 +260,7 @@ Json problem_json(const Diagnostic& d) {
   Json j;
   j["severity"] = to_string(d.severity);
   const std::string& m = d.where.message;
-  j["code"] = opt_json(rule_id(m));
+  j["code"] = d.where.code.empty() ? opt_json(rule_id(m)) : Json(d.where.code);  // set where made, else named in the text
   j["structure"] = d.where.structure;
   j["offset"] = d.where.offset == kNoOffset ? Json(nullptr) : Json(d.where.offset);
   j["message"] = m;

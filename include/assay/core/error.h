@@ -23,11 +23,16 @@ struct Error {
   std::string structure;  // "header", "file-info[3]", ...
   std::uint64_t offset = kNoOffset;
   std::string message;
+  // A stable id for the kind of problem (docs/cli.md#codes): the spec's rule id where there is
+  // one ("V13", "R5"), else "<family>.<what>" ("igarchive.toc-bounds"); "" when none is known.
+  std::string code;
 
   // "file: format: structure at 0x1234: message"
   [[nodiscard]] std::string str() const;
   // Returns a copy with the file name filled in when it was empty.
   [[nodiscard]] Error in_file(std::string_view name) const;
+  // Returns a copy with `code` set.
+  [[nodiscard]] Error with_code(std::string_view id) const;
 };
 
 Error make_error(std::string_view format, std::string_view structure, std::uint64_t offset,
