@@ -2,12 +2,27 @@
 // called by each (they only parse arguments and print the results).
 #pragma once
 
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "assay/container.h"
 #include "assay/core/extract_each.h"
+#include "assay/formats/oni/level_set.h"
+#include "assay/formats/renderware/walker.h"
 
 namespace assay {
+
+// ---- verify --------------------------------------------------------------------------------
+struct VerifyOutcome {
+  std::optional<std::string> family;  // nullopt: no family recognised the input
+  Diagnostics diags;                  // every problem (an input that does not open: why)
+  std::string hint;                   // for unrecognised input: a sentence pointing to the fix
+};
+// `assay verify FILE|A::B`: through its container (and its inner files to `deep->depth` levels
+// when deep is given) when it opens, else the family's account of why it does not. An Error only
+// when the input cannot be read at all (a missing file, a bad option).
+Result<VerifyOutcome> verify_file(const std::string& spec, const ContainerOptions& opt, const DeepOptions* deep);
 
 // ---- extract ---------------------------------------------------------------------------------
 // The extract items of `c` (core/extract_each.h): globs match an entry's name and the path it is
@@ -27,5 +42,36 @@ ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const 
                              const WriteItem& write = {});
 Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
                                      const ExtractOptions& x, const OutputDir& dir);
+
+// ---- The family verbs' reports -----------------------------------------------------------------
+// What their --json prints (docs/cli.md); the CLI prints it, Python returns it as a dict.
+struct Report {
+  Json json;
+  Diagnostics diags;    // the problems (also in json["problems"] where the verb prints them there)
+  bool failed = false;  // the data stopped the work (json["error"] says where)
+  [[nodiscard]] bool ok() const { return !failed && !diags.has_errors(); }
+};
+
+// `assay oni check INPUT...`: the level set of folders and files, with the layouts the options
+// choose (--layouts, --exe, else built in); the layout source's warnings join the report's.
+Result<oni::CheckReport> oni_check_report(const std::vector<std::filesystem::path>& inputs, const ReadOptions& ro,
+                                          bool progress = false);
+// Its --json: {"format", "levels": [...], "all", "problems"} (each problem names its file).
+Json oni_check_json(const oni::CheckReport& r);
+Result<Report> oni_check(const std::vector<std::filesystem::path>& inputs, const ReadOptions& ro);
+
+// `assay igz dump SPEC`: json without "problems"; with_problems adds them (notes left out).
+Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro);
+Json with_problems(Json j, const Diagnostics& d);
+
+// `assay rw tree SPEC --json`, held in memory (the CLI streams the same rows: rw_section_json).
+Result<Report> rw_tree(const std::string& spec);
+Json rw_section_json(const rw::Section& s);
+// Where a failed walk stopped: {"message", "offset"}.
+Json walk_error_json(const Error& e);
+
+// `assay warriors load SPEC`: DISC::NAME, DISC::0xHASH or a container file.
+enum class LoadShape : std::uint8_t { automatic, flat, grouped };
+Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro);
 
 }  // namespace assay

@@ -16,17 +16,22 @@ from ._assay import (  # noqa: F401
     Problem,
     __version__,
     add,
+    extract,
     formats,
     identify,
+    igz_dump,
+    oni_check,
     open,
     pack,
     remove,
     replace,
+    rw_tree,
     verify,
+    warriors_load,
 )
 from . import hash  # noqa: F401
 
 __all__ = [
-    "Container", "Entry", "FormatError", "Image", "Problem", "add", "formats", "hash", "identify",
-    "open", "pack", "remove", "replace", "verify",
+    "Container", "Entry", "FormatError", "Image", "Problem", "add", "extract", "formats", "hash", "identify",
+    "igz_dump", "oni_check", "open", "pack", "remove", "replace", "rw_tree", "verify", "warriors_load",
 ]

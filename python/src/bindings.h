@@ -44,5 +44,6 @@ ContainerOptions container_options_of(const py::kwargs& kw);
 
 void register_container(py::module_& m);
 void register_writers(py::module_& m);
+void register_ops(py::module_& m);
 
 }  // namespace assay::python

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "assay/core/thread_pool.h"
+#include "assay/ops.h"
 #include "bindings.h"
 
 namespace assay::python {
@@ -87,27 +88,16 @@ std::vector<Problem> verify_container(const ContainerPtr& c, bool deep, unsigned
 std::vector<Problem> verify_path(const py::handle& src, bool deep, unsigned depth, const py::kwargs& kw) {
   const ContainerOptions opt = container_options_of(kw);
   const std::string spec = path_of(src);
-  Diagnostics d;
-  std::optional<Error> io;
+  Result<VerifyOutcome> v = Error{};
   {
     py::gil_scoped_release nogil;
-    auto in = resolve_path(spec, opt);
-    if (!in) {
-      io = in.error();
-    } else if (const Format* f = identify_format(*in); f == nullptr) {
-      Error e = make_error("", "", kNoOffset, "unrecognised file format");
-      e.file = spec;
-      d.error(e);
-    } else if (auto c = open(*in, opt, f->name); c) {
-      (*c)->verify(d);
-      if (deep) verify_deep(**c, d, DeepOptions{depth, opt.threads, false});
-    } else {
-      if (f->verify != nullptr) f->verify(*in, opt.read_options(), d);
-      if (!d.has_errors()) d.error(c.error());
-    }
+    const DeepOptions d{depth, opt.threads, false};
+    v = verify_file(spec, opt, deep ? &d : nullptr);
   }
-  if (io && io->kind != ErrorKind::data) raise(*io);
-  if (io) d.error(*io);
+  if (!v && v.error().kind != ErrorKind::data) raise(v.error());
+  Diagnostics d;
+  if (v) d = std::move(v->diags);
+  else d.error(v.error());
   return problems_of(d, spec);
 }
 

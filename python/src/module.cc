@@ -36,6 +36,7 @@ PYBIND11_MODULE(_assay, m) {
   register_errors(m);
   register_container(m);
   register_writers(m);
+  register_ops(m);
   register_hashes(m);
   py::list fams;
   for (const Format* f : all_formats()) fams.append(py::str(std::string(f->name)));

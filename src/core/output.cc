@@ -91,17 +91,37 @@ namespace {
 thread_local bool t_swept_by_output_dir = false;
 }  // namespace
 
-Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
+namespace {
+
+// What is at `target` before writing: nothing, or a file --force may replace.
+Result<void> check_target(const fs::path& target, bool force) {
   struct stat st {};
-  if (::lstat(target.c_str(), &st) == 0) {
-    if (S_ISLNK(st.st_mode)) return io_error(target.string(), "refusing to write through a symlink");
-    if (!force) return io_error(target.string(), "exists (use --force to overwrite)");
-    if (S_ISDIR(st.st_mode)) return io_error(target.string(), "is a directory");
-  }
-  // Unnamed where the file system allows, else ".assay-tmp-<pid>-<start>-XXXXXX" (issue 29 item 2).
+  if (::lstat(target.c_str(), &st) != 0) return {};
+  if (S_ISLNK(st.st_mode)) return io_error(target.string(), "refusing to write through a symlink");
+  if (!force) return io_error(target.string(), "exists (use --force to overwrite)");
+  if (S_ISDIR(st.st_mode)) return io_error(target.string(), "is a directory");
+  return {};
+}
+
+constexpr std::size_t kWriteBuffer = std::size_t{64} << 10;
+
+}  // namespace
+
+// Unnamed where the file system allows (mode 0644 less the umask), else
+// ".assay-tmp-<pid>-<start>-XXXXXX" (mode 0644). An unnamed temporary meets an existing target
+// at linkat, which refuses it without --force, so only --force and a named temporary look first:
+// a small file costs open, write, linkat and close.
+Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
   if (!t_swept_by_output_dir) remove_stale_temporaries(target.has_parent_path() ? target.parent_path() : fs::path("."));
   ASSAY_TRY(OpenedTemporary t, open_temporary(target, TempStyle::hidden));
-  ::fchmod(t.fd, 0644);
+  if (force || !t.name.empty()) {
+    if (auto ok = check_target(target, force); !ok) {
+      ::close(t.fd);
+      drop_temporary(t.name);
+      return ok.error();
+    }
+  }
+  if (!t.name.empty()) ::fchmod(t.fd, 0644);
   AtomicFile a;
   a.f_ = ::fdopen(t.fd, "wb");
   a.temp_ = t.name;
@@ -112,6 +132,7 @@ Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
     drop_temporary(t.name);
     return io_error(target.string(), "cannot open temporary file");
   }
+  std::setvbuf(a.f_, nullptr, _IOFBF, kWriteBuffer);  // a size of our own: no fstat for it
   return a;
 }
 
@@ -152,7 +173,8 @@ Result<void> write_file_atomic(const fs::path& path, ByteView data, bool force) 
 struct OutputDir::Claims {
   std::mutex mu;
   std::set<std::string> files, dirs;  // relative paths claimed in this run
-  std::set<std::string> swept;        // folders cleared of stale temporaries (issue 29 item 2)
+  std::set<std::string> swept;        // folders cleared of stale temporaries
+  bool root_made = false;             // the root folder exists (made once per run)
   std::function<void(const PathCollision&)> sink;
   std::size_t collisions = 0;
 };
@@ -225,9 +247,18 @@ Result<fs::path> OutputDir::prepare(std::string_view name) const {
 }
 
 Result<fs::path> OutputDir::prepare_relative(const std::string& rel) const {
-  std::error_code ec;
-  fs::create_directories(root_, ec);
-  if (ec) return io_error(root_.string(), "cannot create output folder: " + ec.message());
+  bool root_made = false;  // the root is made once per run
+  {
+    std::lock_guard lk(claims_->mu);
+    root_made = claims_->root_made;
+  }
+  if (!root_made) {
+    std::error_code ec;
+    fs::create_directories(root_, ec);
+    if (ec) return io_error(root_.string(), "cannot create output folder: " + ec.message());
+    std::lock_guard lk(claims_->mu);
+    claims_->root_made = true;
+  }
   fs::path cur = root_;
   const fs::path relp(rel);
   for (auto it = relp.begin(); it != relp.end(); ++it) {

@@ -177,7 +177,7 @@ std::size_t remove_stale_temporaries(const fs::path& folder) {
 Result<OpenedTemporary> open_temporary(const fs::path& target, TempStyle style) {
   const fs::path dir = folder_of(target);
   if (!named_only() && proc_fd_available()) {
-    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    const int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);  // not seen until linked
     if (fd >= 0) return OpenedTemporary{fd, {}};
     // EOPNOTSUPP, EISDIR (a kernel without O_TMPFILE), EINVAL: a named one below.
   }

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "assay/container.h"
-#include "assay/formats/igz/report.h"
+#include "assay/ops.h"
 #include "cli.h"
 
 namespace assay::cli {
@@ -16,33 +16,16 @@ struct DumpArgs {
 };
 
 int do_dump(Cli& cli, const DumpArgs& a) {
-  auto in = open_input(a.file);  // ARCHIVE::INNER reads the igz from its archive
-  if (!in) return report(in.error());
-  auto f = require_format(*in);
-  if (!f) return report(f.error());
-  if ((*f)->name != "igz") {
-    std::fprintf(stderr, "assay: %s: dump reads igz files; this is %s\n", in->name.c_str(),
-                 std::string((*f)->name).c_str());
-    return kExitUsage;
-  }
-  auto opt = igz::open_options(cli.read);
-  if (!opt) return report(opt.error());
-  Diagnostics diags;
-  auto j = igz::dump_json(in->bytes, *opt, diags);
-  if (!j) return report(j.error().in_file(in->name));
-  Json problems = Json::array();
-  for (const auto& d : diags.items()) {
-    if (d.severity == Severity::note) continue;
-    if (a.json) problems.push_back(problem_json(d));
-    else std::fprintf(stderr, "%s: %s\n", in->name.c_str(), diagnostic_text(d).c_str());
-  }
+  auto r = igz_dump(a.file, cli.read);
+  if (!r) return report(r.error());
   if (a.json) {
-    (*j)["problems"] = problems;
-    print_json(*j);
+    print_json(with_problems(std::move(r->json), r->diags));
   } else {
-    print_fields(*j);
+    for (const auto& d : r->diags.items())
+      if (d.severity != Severity::note) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());
+    print_fields(r->json);
   }
-  return diags.has_errors() ? kExitProblems : kExitOk;
+  return r->ok() ? kExitOk : kExitProblems;
 }
 
 void add_dump(Cli& cli, CLI::App& sub, const std::shared_ptr<DumpArgs>& args) {

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/formats/oni/oni.h"
 #include "cli.h"
 
@@ -30,37 +31,10 @@ void add_check(Cli& cli, CLI::App& oni) {
   sub->callback([&cli, a] {
     a->json = a->json || cli.json;  // the global --json too
     std::vector<std::filesystem::path> in(a->inputs.begin(), a->inputs.end());
-    std::error_code ec;
-    const auto dir = std::filesystem::is_directory(in[0], ec) ? in[0] : in[0].parent_path();
-    Diagnostics lw;
-    auto layouts = layouts_for(cli.read.family, dir.empty() ? "." : dir, &lw);
-    if (!layouts) return cli.fail(report(layouts.error()));
-    auto rep = check_level_set(in, *layouts, cli.read.threads, cli.progress());
+    auto rep = oni_check_report(in, cli.read, cli.progress());
     if (!rep) return cli.fail(report(rep.error()));
-    rep->diags.append(lw);
     if (a->json) {
-      // Each problem names its file (null for the set); a level lists those of files named as its
-      // own (level<N>_*.dat: the loaded ones and those left out, e.g. for a colliding file id).
-      Json problems = Json::array();
-      std::map<unsigned, Json> by_level;
-      for (const auto& d : rep->diags.items()) {
-        Json j = problem_json(d);
-        j["file"] = d.where.file.empty() ? Json(nullptr) : Json(d.where.file);
-        if (auto n = parse_level_file_name(std::filesystem::path(d.where.file).filename().string()))
-          by_level[n->level].push_back(j);
-        problems.push_back(std::move(j));
-      }
-      Json levels = Json::array();
-      for (const auto& l : rep->levels)
-        levels.push_back({{"file", l.files.empty() ? Json(nullptr) : Json(l.files[0])}, {"files", l.files}, {"level", l.level},
-                          {"instances", l.instances}, {"placeholders", l.placeholders}, {"links", l.links},
-                          {"into_level0", l.into_level0 ? Json(*l.into_level0) : Json(nullptr)}, {"unresolved", l.unresolved},
-                          {"errors", l.problems},
-                          {"problems", by_level.count(l.level) ? by_level[l.level] : Json::array()}});
-      print_json({{"format", "oni"},
-                  {"levels", levels},
-                  {"all", {{"levels", rep->levels.size()}, {"instances", rep->instances}, {"links", rep->links}, {"hash", rep->hash}}},
-                  {"problems", problems}});
+      print_json(oni_check_json(*rep));
     } else {
       for (const auto& d : rep->diags.items())
         if (d.severity != Severity::note)

@@ -6,7 +6,7 @@
 
 #include "assay/container.h"
 #include "assay/core/text.h"
-#include "assay/formats/renderware/walker.h"
+#include "assay/ops.h"
 #include "cli.h"
 
 namespace assay::cli {
@@ -18,28 +18,8 @@ struct TreeArgs {
   bool json = false;
 };
 
-Json section_json(const rw::Section& s) {
-  const std::string_view name = rw::section_name(s.header.type);
-  return {{"offset", s.offset},
-          {"id", s.header.type},
-          {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},  // null: an id assay does not know
-          {"size", s.header.size},
-          {"stamp", s.header.stamp},
-          {"version", rw::decode_stamp_raw(s.header.stamp).str()},
-          {"depth", s.depth},
-          {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
-          {"container", s.container},
-          {"children", s.child_count}};
-}
-
 // Core's dump (docs/cli.md#escaping: a string that is not UTF-8 gets a "<key>_bytes" sibling).
 std::string dump(const Json& j) { return dump_json(normalise_json(j)); }
-
-// Where a failed walk stopped, as `warriors load` prints it: {"message", "offset"}.
-Json error_json(const Error& e) {
-  return {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
-          {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
-}
 
 // Sections are printed as the walk reaches them; nothing is kept (spec: renderware.md#rw-real
 // "Memory"). A plain file is walked by rw::walk_file, which drops the pages behind the walk.
@@ -64,7 +44,7 @@ int do_tree(const TreeArgs& a) {
   }
   const rw::SectionVisitor print = [&](const rw::Section& s) {
     if (a.json) {
-      std::cout << (first ? "\n  " : ",\n  ") << dump(section_json(s));
+      std::cout << (first ? "\n  " : ",\n  ") << dump(rw_section_json(s));
       first = false;
       return;
     }
@@ -78,7 +58,7 @@ int do_tree(const TreeArgs& a) {
     std::cout << "\n]";
     if (w) std::cout << fmt::format(", \"stream_end\": {}, \"padding\": {}, \"max_depth\": {}", w->stream_end,
                                     w->padding, w->max_depth);
-    else std::cout << ", \"error\": " << dump(error_json(w.error()));
+    else std::cout << ", \"error\": " << dump(walk_error_json(w.error()));
     std::cout << ", \"problems\": " << dump(problems) << "}\n";
   } else if (w && w->padding) {
     std::cout << fmt::format("{:08x}  ({} bytes of zero padding)\n", w->stream_end, w->padding);

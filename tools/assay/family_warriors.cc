@@ -11,6 +11,7 @@
 #include "assay/core/progress.h"
 #include "assay/formats/warriors/warriors.h"
 #include "assay/formats/warriors/writer.h"
+#include "assay/ops.h"
 #include "cli.h"
 
 namespace assay::cli {
@@ -169,18 +170,11 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
   cli.add_read_options(*load);
   load->callback([&cli, a] {
     a->json = a->json || cli.json;
-    const auto shape = a->flat ? warriors::ContainerShape::flat
-                               : a->grouped ? warriors::ContainerShape::grouped : warriors::ContainerShape::automatic;
-    // DISC::NAME like every verb (the library's load_spec takes DISC:NAME).
-    std::string spec = a->spec;
-    std::error_code ec;
-    if (const auto sep = spec.find("::"); sep != std::string::npos && !std::filesystem::exists(spec, ec) &&
-                                          std::filesystem::exists(spec.substr(0, sep), ec))
-      spec.erase(sep, 1);
-    auto j = warriors::load_spec(spec, shape, cli.read);
-    if (!j) return cli.fail(report(j.error()));
-    a->json ? print_json(*j) : print_load(*j);
-    if (j->contains("error")) cli.fail(kExitProblems);
+    const LoadShape shape = a->flat ? LoadShape::flat : a->grouped ? LoadShape::grouped : LoadShape::automatic;
+    auto r = warriors_load(a->spec, shape, cli.read);
+    if (!r) return cli.fail(report(r.error()));
+    a->json ? print_json(r->json) : print_load(r->json);
+    if (!r->ok()) cli.fail(kExitProblems);
   });
 }
 

@@ -35,6 +35,7 @@ struct Args {
   bool skip_existing = false;
   bool stop_on_error = false;
   bool mips = false;
+  bool stored = false;
   bool notes = false;  // verify: print notes too (issue 29 item 5)
   bool human = false;  // list -h: sizes in K, M, G (issue 29 item 6)
   unsigned depth = 1;
@@ -140,6 +141,7 @@ Result<ExtractOptions> extract_options_of(const Args& a) {
   ASSAY_TRY(x.globs, expand_listfiles(a.globs));
   ASSAY_TRY(x.excludes, expand_listfiles(a.excludes));
   x.mips = a.mips;
+  x.stored = a.stored;
   x.skip_existing = a.skip_existing;
   x.stop_on_error = a.stop_on_error;
   return x;
@@ -393,32 +395,14 @@ void print_verify_text(const Cli& cli, const Args& a, const std::string& file, c
 // Verifies one input: through its container (and its inner files with --deep) when it opens,
 // else with the family's verify alone (which reports why a broken file does not open).
 int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
-  Diagnostics diags;
-  std::optional<std::string> fmt_name;
   auto opt = options_of(cli, true);
   if (!opt) return report(opt.error());
-  auto in = resolve_path(file, *opt);
-  if (!in) return report_open_error(in.error(), file);
-  const Format* f = identify_format(*in);
-  if (f == nullptr) {
-    Error e = make_error("", "", kNoOffset, "unrecognised file format");
-    e.file = file;
-    diags.error(e);
-    const std::string hint = unrecognised_hint(*in);
-    if (!hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(file).c_str(), hint.c_str());
-  } else {
-    fmt_name = std::string(f->name);
-    auto c = open(*in, *opt, f->name);
-    if (c) {
-      (*c)->verify(diags);
-      if (cli.read.deep) verify_deep(**c, diags, DeepOptions{a.depth, opt->threads, opt->progress});
-    } else if (f->verify != nullptr) {
-      f->verify(*in, opt->read_options(), diags);
-      if (!diags.has_errors()) diags.error(c.error());
-    } else {
-      diags.error(c.error());
-    }
-  }
+  const DeepOptions deep{a.depth, opt->threads, opt->progress};
+  auto v = verify_file(file, *opt, cli.read.deep ? &deep : nullptr);
+  if (!v) return report_open_error(v.error(), file);
+  const Diagnostics& diags = v->diags;
+  const std::optional<std::string>& fmt_name = v->family;
+  if (!v->hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(file).c_str(), v->hint.c_str());
   if (a.json) {
     files.push_back(verify_json(file, fmt_name, diags));
   } else {
@@ -586,6 +570,7 @@ void register_verbs(Cli& cli) {
       sub->add_flag("--skip-existing", args->skip_existing, "leave existing files as they are")->excludes(force);
       sub->add_flag("--stop-on-error", args->stop_on_error, "stop at the first entry that cannot be extracted");
       sub->add_flag("--mips", args->mips, "textures: write every mip level");
+      sub->add_flag("--stored", args->stored, "the bytes as stored, not converted to PNG, .oni, ...");
     }
     if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");

@@ -1,0 +1,140 @@
+// The family verbs' reports (assay/ops.h): oni check, igz dump, rw tree, warriors load.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "assay/formats/igz/report.h"
+#include "assay/formats/oni/oni.h"
+#include "assay/formats/warriors/warriors.h"
+#include "assay/ops.h"
+
+namespace assay {
+
+namespace fs = std::filesystem;
+
+// ---- oni check ----
+Result<oni::CheckReport> oni_check_report(const std::vector<fs::path>& inputs, const ReadOptions& ro, bool progress) {
+  if (inputs.empty()) return usage_error("oni check: give a GameDataFolder or level files");
+  std::error_code ec;
+  const fs::path dir = fs::is_directory(inputs[0], ec) ? inputs[0] : inputs[0].parent_path();
+  Diagnostics layout_warnings;
+  ASSAY_TRY(oni::LayoutSource layouts, oni::layouts_for(ro.family, dir.empty() ? "." : dir, &layout_warnings));
+  ASSAY_TRY(oni::CheckReport r, oni::check_level_set(inputs, layouts, ro.threads, progress));
+  r.diags.append(layout_warnings);
+  return r;
+}
+
+// Each problem names its file (null for the set); a level lists those of files named as its own
+// (level<N>_*.dat: the loaded ones and those left out, e.g. for a colliding file id).
+Json oni_check_json(const oni::CheckReport& r) {
+  Json problems = Json::array();
+  std::map<unsigned, Json> by_level;
+  for (const auto& d : r.diags.items()) {
+    Json j = problem_json(d);
+    j["file"] = d.where.file.empty() ? Json(nullptr) : Json(d.where.file);
+    if (auto n = oni::parse_level_file_name(fs::path(d.where.file).filename().string())) by_level[n->level].push_back(j);
+    problems.push_back(std::move(j));
+  }
+  Json levels = Json::array();
+  for (const auto& l : r.levels)
+    levels.push_back({{"file", l.files.empty() ? Json(nullptr) : Json(l.files[0])},
+                      {"files", l.files},
+                      {"level", l.level},
+                      {"instances", l.instances},
+                      {"placeholders", l.placeholders},
+                      {"links", l.links},
+                      {"into_level0", l.into_level0 ? Json(*l.into_level0) : Json(nullptr)},
+                      {"unresolved", l.unresolved},
+                      {"errors", l.problems},
+                      {"problems", by_level.count(l.level) ? by_level[l.level] : Json::array()}});
+  return {{"format", "oni"},
+          {"levels", levels},
+          {"all", {{"levels", r.levels.size()}, {"instances", r.instances}, {"links", r.links}, {"hash", r.hash}}},
+          {"problems", problems}};
+}
+
+Result<Report> oni_check(const std::vector<fs::path>& inputs, const ReadOptions& ro) {
+  ASSAY_TRY(oni::CheckReport r, oni_check_report(inputs, ro));
+  Report out{oni_check_json(r), std::move(r.diags)};
+  return out;
+}
+
+// ---- igz dump ----
+Json with_problems(Json j, const Diagnostics& d) {
+  Json problems = Json::array();
+  for (const auto& x : d.items())
+    if (x.severity != Severity::note) problems.push_back(problem_json(x));
+  j["problems"] = std::move(problems);
+  return j;
+}
+
+Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
+  ASSAY_TRY(ContainerOptions co, container_options(ro));
+  ASSAY_TRY(Input in, resolve_path(spec, co));  // ARCHIVE::INNER reads the igz from its archive
+  const Format* f = identify_format(in);
+  if (f == nullptr) return make_error("", "", kNoOffset, "unrecognised file format").in_file(in.name).with_code("unrecognised");
+  if (f->name != "igz") return usage_error(fmt::format("{}: dump reads igz files; this is {}", in.name, f->name));
+  ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));
+  Report r;
+  auto j = igz::dump_json(in.bytes, opt, r.diags);
+  if (!j) return j.error().in_file(in.name);
+  r.json = std::move(*j);
+  return r;
+}
+
+// ---- rw tree ----
+Json rw_section_json(const rw::Section& s) {
+  const std::string_view name = rw::section_name(s.header.type);
+  return {{"offset", s.offset},
+          {"id", s.header.type},
+          {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},  // null: an id assay does not know
+          {"size", s.header.size},
+          {"stamp", s.header.stamp},
+          {"version", rw::decode_stamp_raw(s.header.stamp).str()},
+          {"depth", s.depth},
+          {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
+          {"container", s.container},
+          {"children", s.child_count}};
+}
+
+Json walk_error_json(const Error& e) {
+  return {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
+          {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
+}
+
+Result<Report> rw_tree(const std::string& spec) {
+  ASSAY_TRY(Input in, resolve_path(spec));
+  Report r;
+  Json sections = Json::array();
+  auto w = rw::walk_each(in.bytes, 0, r.diags.sink(), {}, [&](const rw::Section& s) { sections.push_back(rw_section_json(s)); });
+  r.json = {{"format", "renderware"}, {"file", in.name}, {"sections", std::move(sections)}};
+  if (w) {
+    r.json["stream_end"] = w->stream_end;
+    r.json["padding"] = w->padding;
+    r.json["max_depth"] = w->max_depth;
+  } else {
+    r.json["error"] = walk_error_json(w.error());
+    r.failed = true;
+  }
+  r.json = normalise_json(with_problems(std::move(r.json), r.diags));
+  return r;
+}
+
+// ---- warriors load ----
+Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
+  // DISC::NAME like every verb (the family's load_spec takes DISC:NAME).
+  std::string s = spec;
+  std::error_code ec;
+  if (const auto sep = s.find("::"); sep != std::string::npos && !fs::exists(s, ec) && fs::exists(s.substr(0, sep), ec))
+    s.erase(sep, 1);
+  const auto wshape = shape == LoadShape::flat      ? warriors::ContainerShape::flat
+                      : shape == LoadShape::grouped ? warriors::ContainerShape::grouped
+                                                    : warriors::ContainerShape::automatic;
+  ASSAY_TRY(Json j, warriors::load_spec(s, wshape, ro));
+  Report r;
+  r.failed = j.contains("error");
+  r.json = std::move(j);
+  return r;
+}
+
+}  // namespace assay
