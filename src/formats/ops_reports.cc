@@ -116,7 +116,10 @@ Result<Report> rw_tree(const std::string& spec) {
     r.json["error"] = walk_error_json(w.error());
     r.failed = true;
   }
-  r.json = normalise_json(with_problems(std::move(r.json), r.diags));
+  Json problems = Json::array();  // notes too, as `rw tree --json` prints them
+  for (const auto& d : r.diags.items()) problems.push_back(problem_json(d));
+  r.json["problems"] = std::move(problems);
+  r.json = normalise_json(std::move(r.json));
   return r;
 }
 

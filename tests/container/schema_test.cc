@@ -236,6 +236,7 @@ TEST_F(ContainerSchemaCli, ProblemsCarryCodeAndOffset) {
   for (const auto& p : doc["files"][0]["problems"]) at_0c = at_0c || (p["severity"] == "error" && p["offset"] == 0x0C);
   EXPECT_TRUE(at_0c) << doc.dump(1);
   EXPECT_EQ(doc["files"][1]["problems"][0]["message"], "unrecognised file format");
+  EXPECT_EQ(doc["files"][1]["problems"][0]["code"], "unrecognised");  // docs/cli.md#codes
   // identify names the damaged archive's family from its magic, the junk file null (exit 1).
   r = run_cli("identify --json " + shell_quote((dir / "bad.bld").string()) + " " + shell_quote((dir / "junk.bin").string()));
   EXPECT_EQ(r.exit_code, 1);
