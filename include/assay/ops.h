@@ -3,11 +3,14 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "assay/container.h"
 #include "assay/core/extract_each.h"
+#include "assay/core/progress.h"
 #include "assay/formats/oni/level_set.h"
 #include "assay/formats/renderware/walker.h"
 
@@ -42,6 +45,33 @@ ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const 
                              const WriteItem& write = {});
 Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
                                      const ExtractOptions& x, const OutputDir& dir);
+
+// ---- pack ----------------------------------------------------------------------------------
+// `assay pack igarchive -o OUT DIR [--like ORIGINAL] [options]`. With `like` and no converting
+// option, an edit of the original (unchanged files keep their stored bytes); with one, a
+// conversion (the original's names, order and times; every file re-encoded).
+struct IgArchivePack {
+  std::filesystem::path out, dir, like;
+  std::optional<std::string> compression;  // lzma (default), deflate, lz4, none, stored
+  std::optional<std::uint32_t> version;    // default 0x0B
+  std::optional<bool> big_endian, case_insensitive;
+  unsigned threads = 0;
+  bool force = false;
+  std::function<ProgressFn(std::uint64_t total)> start_progress;  // bytes to encode -> the reporter
+};
+struct PackReport {
+  std::uint64_t files = 0, bytes = 0;  // in the archive written
+  std::uint64_t kept = 0;              // files whose stored bytes were copied
+  std::uint64_t encoded = 0;           // files encoded (with --like: of the original's; added: `added`)
+  std::vector<std::string> added;      // files of DIR that ORIGINAL does not have
+  bool converted = false;              // --like with converting options
+  std::uint32_t version = 0;
+  Endian endian = Endian::little;
+};
+Result<PackReport> pack_igarchive(const IgArchivePack& p);
+// The Warriors resource hash of `pack warriors-container --name`: a 0xHASH as given, else the
+// crc32 of the name as given (spec: warriors.md#wr-3-4).
+std::uint32_t warriors_resource_hash(std::string_view name);
 
 // ---- The family verbs' reports -----------------------------------------------------------------
 // What their --json prints (docs/cli.md); the CLI prints it, Python returns it as a dict.

@@ -12,6 +12,7 @@
 #include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/warriors.h"
 #include "assay/formats/warriors/writer.h"
+#include "assay/ops.h"
 #include "bindings.h"
 
 namespace assay::python {
@@ -41,8 +42,40 @@ py::object deliver(ByteBuffer data, const py::object& out, bool force) {
 
 // pack("igarchive", source, out=None, version=11, compression="lzma", big_endian=False,
 // case_insensitive=False, threads=0, force=False): source is a folder, or {name: bytes|path}.
+// pack("igarchive", folder, out=PATH, like=ORIGINAL, [converting options], threads=, force=): as
+// `assay pack igarchive --like`; returns {"files", "bytes", "kept", "encoded", "added", "converted"}.
+py::object pack_igarchive_like(const py::object& source, const py::object& out, const py::dict& o) {
+  if (out.is_none() || py::isinstance<py::dict>(source))
+    throw py::value_error("pack('igarchive', folder, out=PATH, like=ORIGINAL): like= takes a folder and out=");
+  IgArchivePack p;
+  p.out = path_of(out);
+  p.dir = path_of(source);
+  p.like = path_of(o["like"]);
+  if (o.contains("compression")) p.compression = o["compression"].cast<std::string>();
+  if (o.contains("version")) p.version = o["version"].cast<std::uint32_t>();
+  if (o.contains("big_endian")) p.big_endian = o["big_endian"].cast<bool>();
+  if (o.contains("case_insensitive")) p.case_insensitive = o["case_insensitive"].cast<bool>();
+  p.threads = o.contains("threads") ? o["threads"].cast<unsigned>() : 0;
+  p.force = o.contains("force") && o["force"].cast<bool>();
+  Result<PackReport> r = Error{};
+  {
+    py::gil_scoped_release nogil;
+    r = pack_igarchive(p);
+  }
+  const PackReport rep = unwrap(std::move(r));
+  py::dict d;
+  d["files"] = rep.files;
+  d["bytes"] = rep.bytes;
+  d["kept"] = rep.kept;
+  d["encoded"] = rep.encoded;
+  d["added"] = rep.added;
+  d["converted"] = rep.converted;
+  return d;
+}
+
 py::object pack_igarchive(const py::object& source, const py::object& out, const py::dict& o) {
   namespace iga = igarchive;
+  if (o.contains("like")) return pack_igarchive_like(source, out, o);
   const std::string comp_text = o.contains("compression") ? o["compression"].cast<std::string>() : "lzma";
   auto comp = iga::compression_from_string(comp_text);
   if (!comp) throw py::value_error("compression must be lzma, deflate, lz4, none or stored");
@@ -98,8 +131,7 @@ py::object pack_warriors_container(const py::object& source, const py::object& o
   Result<ByteBuffer> r = Error{};
   if (py::isinstance<py::dict>(source)) {
     const std::string name = o.contains("name") ? o["name"].cast<std::string>() : "resource";
-    // The resource hash: crc32 of the name as given, or a 0xHASH (spec: warriors.md#wr-3-4).
-    const std::uint32_t h = warriors::parse_hash(name).value_or(crc32(name));
+    const std::uint32_t h = warriors_resource_hash(name);
     std::vector<warriors::ChunkSpec> chunks;
     for (const auto& [k, v] : source.cast<py::dict>())
       chunks.push_back(warriors::ChunkSpec{k.cast<std::uint32_t>(), h, change_data(v), 0});

@@ -134,3 +134,22 @@ def test_pack_oni_round_trip(samples, tmp_path):
     run_cli("pack", "oni", "-o", tmp_path / "cli" / "level0_Final.dat", "--layouts", layouts, tmp_path / "oni")
     for ext in (".dat", ".raw"):
         assert (tmp_path / f"level0_Final{ext}").read_bytes() == (tmp_path / "cli" / f"level0_Final{ext}").read_bytes()
+
+
+def test_pack_igarchive_like_keeps_unchanged_files(folder, tmp_path):
+    orig = tmp_path / "orig.bld"
+    assay.pack("igarchive", folder, out=orig, compression="deflate")
+    (folder / "a.txt").write_bytes(b"changed " * 100)
+    (folder / "new.txt").write_bytes(b"new")
+    r = assay.pack("igarchive", folder, out=tmp_path / "like.bld", like=orig)
+    # 3 files of the original (one changed) and one new: the two unchanged keep their stored bytes
+    assert (r["files"], r["kept"], r["encoded"], r["added"], r["converted"]) == (4, 2, 1, ["new.txt"], False)
+    c = assay.open(tmp_path / "like.bld")
+    assert {e.name: c.read(e) for e in c.entries}["a.txt"] == b"changed " * 100
+    o = assay.open(orig)
+    stored = {e.name: e.details["compression"] for e in o.entries}
+    assert {e.name: e.details["compression"] for e in c.entries if e.name in stored} == stored
+    r = assay.pack("igarchive", folder, out=tmp_path / "conv.bld", like=orig, version=8)
+    assert r["converted"] and assay.open(tmp_path / "conv.bld").info()["version"] == 8
+    with pytest.raises(ValueError):
+        assay.pack("igarchive", {"a": b"1"}, out=tmp_path / "x.bld", like=orig)

@@ -108,8 +108,7 @@ Result<ByteBuffer> build_container(const WarriorsArgs& a, Progress& progress) {
     chunks.push_back(std::move(c));
     progress.advance(chunks.back().data.size());
   }
-  // The resource hash: crc32 of the name as given (case kept, no prefix; spec #wr-3-4).
-  std::uint32_t h = warriors::parse_hash(a.name).value_or(crc32(a.name));
+  const std::uint32_t h = warriors_resource_hash(a.name);
   for (auto& c : chunks) c.id = h;
   return warriors::write_resource(h, chunks);
 }
