@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "spng_context.h"
+
 namespace assay::image {
 
 namespace {
@@ -97,10 +99,8 @@ spng_alloc cached_alloc() {
   return a;
 }
 
-struct CtxFree {
-  void operator()(spng_ctx* c) const { spng_ctx_free(c); }
-};
-using Ctx = std::unique_ptr<spng_ctx, CtxFree>;
+using Ctx = detail::SpngContext;
+using detail::png_error;
 
 // An encoder context drawing on block_cache(), writing to its own buffer.
 Ctx new_encoder() {
@@ -112,10 +112,6 @@ Ctx new_encoder() {
 
 // The finished PNG, copied out of the context's buffer (which goes back to the cache).
 Result<ByteBuffer> take_png(spng_ctx* ctx);
-
-Error png_error(std::string_view what, int rc) {
-  return make_error("png", what, kNoOffset, spng_strerror(rc));
-}
 }  // namespace
 
 Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {

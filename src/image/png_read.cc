@@ -6,19 +6,17 @@
 #include <memory>
 
 #include "assay/image/encode.h"
+#include "spng_context.h"
 
 namespace assay::image {
 
 namespace {
-struct CtxFree {
-  void operator()(spng_ctx* c) const { spng_ctx_free(c); }
-};
-Error png_error(std::string_view what, int rc) { return make_error("png", what, kNoOffset, spng_strerror(rc)); }
+using detail::png_error;
 constexpr std::size_t kChunkLimit = std::size_t{64} << 20;  // text/ancillary chunk bytes kept by libspng
 }  // namespace
 
 Result<Rgba> read_png(ByteView png, const PngLimits& limits) {
-  std::unique_ptr<spng_ctx, CtxFree> ctx(spng_ctx_new(0));
+  detail::SpngContext ctx(spng_ctx_new(0));
   if (!ctx) return make_error("png", "decoder", kNoOffset, "out of memory");
   spng_set_chunk_limits(ctx.get(), kChunkLimit, kChunkLimit);
   spng_set_crc_action(ctx.get(), SPNG_CRC_ERROR, SPNG_CRC_ERROR);

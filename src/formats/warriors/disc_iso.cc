@@ -50,7 +50,7 @@ struct DirectoryRecord {
   }
 };
 
-constexpr std::uint64_t kSector = 2048;
+constexpr std::uint64_t kIsoSector = 2048;
 constexpr std::uint64_t kMinRecord = 34;  // 33 fixed bytes and a 1-byte name
 
 // The records of one root-directory sector (s: its bytes in the image, up to 2,048): a zero length
@@ -59,7 +59,7 @@ Result<void> check_root_sector(const ByteReader& s) {
   for (std::uint64_t pos = 0; s.has(pos, kMinRecord);) {
     ASSAY_TRY(const auto d, read_record<DirectoryRecord>(s, pos, "ISO root directory record"));
     if (d.length == 0) break;  // no more records in this sector
-    if (d.length < kMinRecord || pos + d.length > kSector)
+    if (d.length < kMinRecord || pos + d.length > kIsoSector)
       return s.error("ISO root directory record", pos, "bad record length");
     if (DirectoryRecord::kSize + d.name_length <= d.length) {
       ASSAY_TRY(const ByteView raw, s.bytes(pos + DirectoryRecord::kSize, d.name_length, "ISO root directory record"));
@@ -81,11 +81,11 @@ Result<void> check_root_records(ByteView img) {
                                                                            "ISO primary volume descriptor"));
   const std::uint64_t extent = pvd.root_extent;
   const std::uint64_t length = pvd.root_length;
-  if (!range_ok(extent * kSector, length, img.size()))
+  if (!range_ok(extent * kIsoSector, length, img.size()))
     return make_error(kFormat, "ISO root directory", 16 * 2048 + 156, "root directory extent lies past the image's end");
-  for (std::uint64_t base = extent * kSector; base < extent * kSector + length; base += kSector) {
+  for (std::uint64_t base = extent * kIsoSector; base < extent * kIsoSector + length; base += kIsoSector) {
     // the last sector may run past the image's end: its records are read up to the end
-    ASSAY_TRY(const ByteReader s, r.sub(base, std::min(kSector, img.size() - base), "ISO root directory"));
+    ASSAY_TRY(const ByteReader s, r.sub(base, std::min(kIsoSector, img.size() - base), "ISO root directory"));
     ASSAY_CHECK(check_root_sector(s));
   }
   return {};
