@@ -16,7 +16,7 @@ namespace {
 using testing::run_cli;
 using testing::shell_quote;
 
-ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+using testing::bytes_of;
 
 std::string archive_with_names(const testing::TempDir& t, const std::vector<std::string>& names) {
   std::vector<igarchive::WriterFile> files;

@@ -19,7 +19,7 @@ using testing::quote_path;
 using testing::run_cli;
 using testing::shell_quote;
 
-ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+using testing::bytes_of;
 
 // A small archive written by our own writer with names as a Windows build stores them.
 fs::path write_archive(const testing::TempDir& t, std::uint32_t flags) {

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using testing::run_cli;
 using testing::shell_quote;
 
-ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+using testing::bytes_of;
 std::string text_of(const ByteBuffer& b) { return std::string(b.begin(), b.end()); }
 
 std::string write_archive(const testing::TempDir& t, const std::vector<std::string>& names) {

@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::shell_quote;
 
-ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+using testing::bytes_of;
 
 struct PackFolder {
   testing::TempDir t;

@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 using testing::quote_path;
 using testing::run_cli;
 
-ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+using testing::bytes_of;
 
 // An igArchive (v0x0B, little-endian) of `files` (name -> bytes), all compressed with `comp`.
 void write_pak(const fs::path& p, const std::vector<std::pair<std::string, ByteBuffer>>& files,
@@ -43,13 +43,7 @@ std::size_t files_under(const fs::path& dir) {
   return n;
 }
 
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);)
-    if (l.rfind("assay: memory:", 0) != 0) out.push_back(l);  // ASSAY_REPORT_MEMORY set by another test
-  return out;
-}
+using testing::lines_of;
 
 std::size_t count_lines_with(const std::string& text, std::string_view needle) {
   const auto ls = lines_of(text);

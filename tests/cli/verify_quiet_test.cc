@@ -30,12 +30,7 @@ std::string without_memory_report(const std::string& err) {
   return out;
 }
 
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using testing::lines_of;
 
 std::size_t count_with(const std::vector<std::string>& lines, const std::string& what) {
   std::size_t n = 0;

@@ -24,7 +24,7 @@ std::map<std::string, ByteBuffer> chunks(const ByteBuffer& png) {
     const std::uint32_t n = be32(&png[p]);
     const std::string type(reinterpret_cast<const char*>(&png[p + 4]), 4);
     EXPECT_LE(p + 12 + n, png.size());
-    EXPECT_EQ(be32(&png[p + 8 + n]), crc32(0, &png[p + 4], n + 4)) << type;
+    EXPECT_EQ(be32(&png[p + 8 + n]), ::crc32(0, &png[p + 4], n + 4)) << type;
     ByteBuffer& d = out[type];
     d.insert(d.end(), png.begin() + static_cast<std::ptrdiff_t>(p + 8), png.begin() + static_cast<std::ptrdiff_t>(p + 8 + n));
     p += 12 + n;

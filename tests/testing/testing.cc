@@ -100,4 +100,12 @@ std::string run_in_terminal(const std::string& args, const fs::path& scratch) {
   return ss.str();
 }
 
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("assay: memory:", 0) != 0) out.push_back(l);
+  return out;
+}
+
 }  // namespace assay::testing

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "assay/core/bytes.h"
 
@@ -40,6 +42,10 @@ class TempDir {
 
 void write_file(const std::filesystem::path& p, ByteView data);
 ByteBuffer read_file(const std::filesystem::path& p);
+inline ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
+// The lines of a CLI's output, without the "assay: memory:" lines ASSAY_REPORT_MEMORY adds (set
+// for the whole test_cli binary by tests/cli/memory_test.cc).
+std::vector<std::string> lines_of(const std::string& text);
 
 struct CliResult {
   int exit_code = -1;
