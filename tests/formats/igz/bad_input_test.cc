@@ -5,15 +5,13 @@
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
+#include "igz_testing.h"
 
 namespace assay::igz {
 namespace {
 
-ByteBuffer sample(std::uint32_t version = 9, Endian e = Endian::big, std::uint32_t platform = 9) {
-  auto b = build_sample({version, e, platform});
-  EXPECT_TRUE(b.ok());
-  return b.ok() ? *b : ByteBuffer{};
-}
+using fixtures::exercise;
+using fixtures::sample;
 
 bool has_error(const Diagnostics& d, std::string_view text) {
   for (const auto& x : d.items())
@@ -25,17 +23,6 @@ Diagnostics run_verify(ByteView b, OpenOptions o = {}) {
   Diagnostics d;
   verify(b, o, d);
   return d;
-}
-
-// Every reader entry point over one input; none may crash. Returns verify's error count.
-std::size_t exercise(ByteView b) {
-  Diagnostics d;
-  verify(b, {}, d);
-  (void)info_json(b, {});
-  (void)list_json(b, {});
-  Diagnostics d2;
-  (void)dump_json(b, {}, d2);
-  return d.count(Severity::error);
 }
 
 TEST(IgzBadInput, TruncationSweep) {

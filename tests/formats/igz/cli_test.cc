@@ -9,6 +9,7 @@
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/igz/writer.h"
 #include "testing/testing.h"
+#include "igz_testing.h"
 
 namespace assay::igz {
 namespace {
@@ -17,11 +18,7 @@ using testing::run_cli;
 using testing::shell_quote;
 using nlohmann::json;
 
-ByteBuffer sample(std::uint32_t version = 9, Endian e = Endian::big) {
-  auto b = build_sample({version, e, 9});
-  EXPECT_TRUE(b.ok());
-  return *b;
-}
+using fixtures::sample;
 
 TEST(IgzCli, SampleInfoListDump) {
   ASSAY_REQUIRE_SAMPLE(path, "alchemy/igModelTool_test_img.igz");

@@ -9,6 +9,7 @@
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
+#include "igz_testing.h"
 
 namespace assay::igz {
 namespace {
@@ -165,15 +166,7 @@ TEST(IgzLayouts, Version10WithoutMtszEvidenceIs64Bit) {
   EXPECT_EQ(d.count(Severity::warning), 1u);
 }
 
-std::size_t exercise(ByteView b) {
-  Diagnostics d;
-  verify(b, {}, d);
-  (void)info_json(b, {});
-  (void)list_json(b, {});
-  Diagnostics d2;
-  (void)dump_json(b, {}, d2);
-  return d.count(Severity::error);
-}
+using fixtures::exercise;
 
 TEST(IgzLayouts, TruncationAndMutationSweep) {
   for (const Form& form : forms()) {

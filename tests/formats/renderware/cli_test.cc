@@ -27,7 +27,7 @@ image::Rgba solid_levels(std::uint32_t wd, std::uint32_t h) {
   return r;
 }
 
-ByteBuffer ps2_txd() {
+ByteBuffer wall_and_dup_txd() {
   auto t = w::ps2_texture_from_rgba("wall", {solid_levels(32, 16), solid_levels(16, 8), solid_levels(8, 4)}, false);
   auto u = w::ps2_texture_from_rgba("dup", {solid_levels(8, 8)}, true);
   return w::texture_dictionary({*w::ps2_texture_native(*t), *w::ps2_texture_native(*u)}, 6);
@@ -36,7 +36,7 @@ ByteBuffer ps2_txd() {
 TEST(RwCli, IdentifyListExtract) {
   TempDir tmp;
   const auto f = tmp / "tex.txd";
-  write_file(f, ps2_txd());
+  write_file(f, wall_and_dup_txd());
   auto id = run_cli("identify " + shell_quote(f.string()));
   EXPECT_EQ(id.exit_code, 0);
   EXPECT_NE(id.out.find(": renderware"), std::string::npos);

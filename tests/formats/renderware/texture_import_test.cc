@@ -305,7 +305,7 @@ TEST(TextureImport, ThreadCountDoesNotChangeOutput) {
 
 // ---- real samples (read in place) ----
 
-ByteBuffer sample_bytes(const std::filesystem::path& p) { return testing::read_file(p); }
+ByteBuffer sample_bytes(const std::filesystem::path& p) { return ::assay::testing::read_file(p); }
 
 // Replace each named texture with its own decoded image: level 0 decodes the same, every other
 // native keeps its bytes, the stream verifies.
@@ -372,12 +372,12 @@ TEST(TextureImportSamples, InfernusD3d9Dxt) {
 // ---- CLI ----
 
 TEST(TextureImportCli, ReplaceAddAndOptions) {
-  using testing::run_cli;
-  using testing::shell_quote;
-  testing::TempDir dir;
+  using ::assay::testing::run_cli;
+  using ::assay::testing::shell_quote;
+  ::assay::testing::TempDir dir;
   const ByteBuffer txd = ps2_dict(false, 64, 3);
-  testing::write_file(dir / "in.txd", txd);
-  testing::write_file(dir / "a.png", png(testimg::photo(64, 64)));
+  ::assay::testing::write_file(dir / "in.txd", txd);
+  ::assay::testing::write_file(dir / "a.png", png(testimg::photo(64, 64)));
   const std::string in = shell_quote((dir / "in.txd").string()), a = shell_quote((dir / "a.png").string());
   auto r = run_cli("replace " + in + " -o " + shell_quote((dir / "out.txd").string()) + " tex=" + a + " --dither 0.5 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -397,7 +397,7 @@ TEST(TextureImportCli, ReplaceAddAndOptions) {
   EXPECT_EQ(run_cli("replace " + in + " -o " + shell_quote((dir / "out.txd").string()) + " tex=" + a).exit_code, 2);
   auto inplace = run_cli("replace " + in + " --in-place --dither 0.5 tex=" + a);
   ASSERT_EQ(inplace.exit_code, 0) << inplace.err;
-  EXPECT_EQ(testing::read_file(dir / "in.txd"), testing::read_file(dir / "out.txd"));  // same encode, same bytes
+  EXPECT_EQ(::assay::testing::read_file(dir / "in.txd"), ::assay::testing::read_file(dir / "out.txd"));  // same encode, same bytes
   EXPECT_EQ(run_cli("verify " + in).exit_code, 0);
 }
 
