@@ -16,6 +16,10 @@
 
 namespace assay {
 
+// The error for input no family recognises: "unrecognised file format", code "unrecognised",
+// naming `file` (and `structure`, e.g. how much of it was looked at).
+Error unrecognised_error(std::string file, std::string_view structure = {});
+
 // ---- verify --------------------------------------------------------------------------------
 struct VerifyOutcome {
   std::optional<std::string> family;  // nullopt: no family recognised the input

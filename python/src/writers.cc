@@ -223,11 +223,7 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
       ASSAY_TRY(ContainerOptions copt, container_options(req.read));
       ASSAY_TRY(Input in, resolve_path(spec, copt));
       const Format* f = identify_format(in);
-      if (f == nullptr) {
-        Error e = make_error("", "", kNoOffset, "unrecognised file format");
-        e.file = spec;
-        return e;
-      }
+      if (f == nullptr) return unrecognised_error(spec);
       if (f->edit == nullptr)
         return usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", spec, f->name));
       return f->edit(in, req);

@@ -7,6 +7,7 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 
@@ -27,11 +28,7 @@ constexpr FamilyOpener kOpeners[] = {
     {"oni", open_oni_container},
 };
 
-Error unrecognised(const Input& in) {
-  Error e = make_error("", "", kNoOffset, "unrecognised file format");
-  e.file = in.name;
-  return e;
-}
+Error unrecognised(const Input& in) { return unrecognised_error(in.name); }
 
 Error no_entry(const Container& c, std::string_view name) {
   const std::string near = suggest_entry(c, name);  // issue 29 item 3
@@ -141,6 +138,13 @@ Result<std::unique_ptr<Container>> open_path(const std::string& spec, const Cont
     ASSAY_TRY(c, open_entry(*c, *e, std::move(inner), opt));
   }
   return c;
+}
+
+Error unrecognised_error(std::string file, std::string_view structure) {
+  Error e = make_error("", structure, kNoOffset, "unrecognised file format");
+  e.file = std::move(file);
+  e.code = "unrecognised";
+  return e;
 }
 
 std::string unrecognised_hint(const Input& in) {

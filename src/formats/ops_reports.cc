@@ -72,7 +72,7 @@ Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
   ASSAY_TRY(ContainerOptions co, container_options(ro));
   ASSAY_TRY(Input in, resolve_path(spec, co));  // ARCHIVE::INNER reads the igz from its archive
   const Format* f = identify_format(in);
-  if (f == nullptr) return make_error("", "", kNoOffset, "unrecognised file format").in_file(in.name).with_code("unrecognised");
+  if (f == nullptr) return unrecognised_error(in.name);
   if (f->name != "igz") return usage_error(fmt::format("{}: dump reads igz files; this is {}", in.name, f->name));
   ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));
   Report r;

@@ -8,7 +8,7 @@ Result<VerifyOutcome> verify_file(const std::string& spec, const ContainerOption
   VerifyOutcome out;
   const Format* f = identify_format(in);
   if (f == nullptr) {
-    out.diags.error(make_error("", "", kNoOffset, "unrecognised file format").in_file(spec).with_code("unrecognised"));
+    out.diags.error(unrecognised_error(spec));
     out.hint = unrecognised_hint(in);
     return out;
   }

@@ -60,8 +60,15 @@ TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   v["files"][0]["diagnostics"] = json::array();
   EXPECT_FALSE(problems_of("verify", v).empty());  // the old name is not allowed
   v["files"][0].erase("diagnostics");
-  v["files"][0]["problems"][0]["code"] = "v13";  // a rule id is upper-case letters then digits
-  EXPECT_FALSE(problems_of("verify", v).empty());
+  // a code is a rule id (upper-case letters then digits) or a lower-case dotted id
+  for (const char* bad_code : {"V13:", "v 13", "Igarchive.toc", "igarchive..toc", ""}) {
+    v["files"][0]["problems"][0]["code"] = bad_code;
+    EXPECT_FALSE(problems_of("verify", v).empty()) << bad_code;
+  }
+  for (const char* good_code : {"unrecognised", "igarchive.toc-bounds", "R5"}) {
+    v["files"][0]["problems"][0]["code"] = good_code;
+    EXPECT_TRUE(problems_of("verify", v).empty()) << good_code;
+  }
   v["files"][0]["problems"][0]["code"] = "V13";
   v["files"][0]["problems"][0]["offset"] = "12";  // an offset string is hex ("0x...")
   EXPECT_FALSE(problems_of("verify", v).empty());

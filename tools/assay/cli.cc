@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "assay/container.h"
+#include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
 
@@ -178,11 +179,7 @@ Result<Input> open_input(const std::string& spec) {
 
 Result<const Format*> require_format(const Input& in) {
   const Format* f = identify_format(in);
-  if (f == nullptr) {
-    Error e = make_error("", "", kNoOffset, "unrecognised file format");
-    e.file = in.name;
-    return e;
-  }
+  if (f == nullptr) return unrecognised_error(in.name);
   return f;
 }
 

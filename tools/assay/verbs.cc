@@ -63,7 +63,7 @@ int report_open_error(const Error& e, const std::string& spec) {
                  esc(spec.substr(0, sep)).c_str(), esc(spec.substr(sep + 2)).c_str());
   // The hint looks at an outer file only: resolving A::B again would decode the inner file
   // whole just for a hint (issue 15 item 6: `info A::B` stays within one block).
-  if (e.message == "unrecognised file format" && sep == std::string::npos) {
+  if (e.code == "unrecognised" && sep == std::string::npos) {
     auto in = resolve_path(spec);
     if (in) {
       const std::string hint = unrecognised_hint(*in);
