@@ -1,4 +1,4 @@
-// The container model: one typed API over every family (issue 11).
+// The container model: one typed API over every family.
 //
 //   auto c = assay::open_path("GAME::level1.lev::0003_47.bin", opt);   // or open(Input, opt)
 //   for (const Entry& e : (*c)->entries()) { auto bytes = (*c)->read(e); ... }
@@ -111,7 +111,7 @@ class Container {
   // A hash lookup, not a scan.
   [[nodiscard]] const Entry* find(std::string_view name) const;
   // True when the file's own lookup ignores case (an igArchive whose flags say so, a Warriors
-  // disc's hashed names): globs then fold case too (core/glob.h, issue 29 item 3).
+  // disc's hashed names): globs then fold case too (core/glob.h).
   [[nodiscard]] virtual bool case_insensitive() const { return false; }
   // The entry's bytes (viewed in place or decoded; the Input owns them). Thread-safe.
   // `threads` decode one large entry on several cores (0 = all); callers that already read
@@ -121,7 +121,7 @@ class Container {
   // A Container over the entry's bytes (identified by content). Thread-safe.
   [[nodiscard]] virtual Result<std::unique_ptr<Container>> open(const Entry& e) const;
   // False when the entry's first bytes already show no family claims it, so it need not be
-  // decoded whole to find that out (issue 15 item 6: igArchive looks at the first block of a
+  // decoded whole to find that out (igArchive looks at the first block of a
   // large member). True means "read it and identify it". Thread-safe.
   [[nodiscard]] virtual Result<bool> may_hold_format(const Entry&) const { return true; }
   // Every problem of this file (not of inner files: verify_deep). Errors stay errors.

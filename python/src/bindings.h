@@ -1,4 +1,4 @@
-// Shared pieces of the `assay` Python module (issue 14): how assay's Error becomes a Python
+// Shared pieces of the `assay` Python module: how assay's Error becomes a Python
 // exception, JSON values become Python objects, and Python option keywords become ReadOptions.
 #pragma once
 

@@ -1,5 +1,5 @@
 // assay.Container, assay.Entry, assay.Problem and assay.Image over the Container API
-// (include/assay/container.h; issue 14). A Container is held by shared_ptr: an Entry holds its
+// (include/assay/container.h). A Container is held by shared_ptr: an Entry holds its
 // Container, and a Container opened from an entry holds its parent, so Python may drop the
 // parent first. Decoding runs with the GIL released.
 #include <fmt/format.h>

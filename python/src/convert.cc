@@ -1,4 +1,4 @@
-// Conversions between assay's C++ values and Python objects (issue 14).
+// Conversions between assay's C++ values and Python objects.
 #include <cerrno>
 #include <cstring>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// assay.FormatError and the translation of assay's Error to Python exceptions (issue 14):
+// assay.FormatError and the translation of assay's Error to Python exceptions:
 // data/unsupported -> FormatError(ValueError) with .file .format .structure .offset .message;
 // io -> OSError(errno, message, file); usage -> ValueError.
 #include <cctype>
@@ -17,7 +17,7 @@ namespace {
 PyObject* g_format_error = nullptr;  // the class object, owned by the module (never freed)
 
 // The library's messages name the CLI's options ("use --force to overwrite"); in Python they
-// name the keyword arguments instead ("use force=True to overwrite"; issue 29 item 6).
+// name the keyword arguments instead ("use force=True to overwrite").
 std::string python_names(const std::string& msg) {
   static const std::pair<std::string_view, std::string_view> kNames[] = {
       {"--force", "force=True"},

@@ -1,4 +1,4 @@
-// The `assay` Python module's extension, assay._assay (issue 14). The package's __init__.py
+// The `assay` Python module's extension, assay._assay. The package's __init__.py
 // re-exports it; docs/python.md documents the API.
 #include "assay/core/hash.h"
 #include "assay/formats/oni/names.h"

@@ -1,4 +1,4 @@
-// assay.pack(format, ...) and assay.replace/add/remove(archive, ...) (issue 14): the library
+// assay.pack(format, ...) and assay.replace/add/remove(archive, ...): the library
 // calls `assay pack` (tools/assay/family_*.cc) and `assay replace|add|remove`
 // (tools/assay/edit.cc, Format::edit) make, with the GIL released while writing.
 #include <fmt/format.h>
@@ -182,7 +182,7 @@ py::object pack(const std::string& format, const py::object& source, const py::o
 py::object edit(EditOp op, const py::object& archive, const py::object& changes, const py::object& out, bool in_place,
                 bool force, const std::optional<std::string>& compression, const py::kwargs& kw) {
   EditRequest req;
-  // Texture options (the CLI's --resize, --png-size, --format, --dither; issue 29 item 6) are
+  // Texture options (the CLI's --resize, --png-size, --format, --dither) are
   // family options of the edit, not reading options.
   py::kwargs rest;
   bool resize = false, png_size = false;

@@ -1,4 +1,4 @@
-// FileReader: pread in pieces (issue 29 item 9; core/file_reader.h).
+// FileReader: pread in pieces (core/file_reader.h).
 #include "assay/core/file_reader.h"
 
 #include <fcntl.h>

@@ -61,7 +61,7 @@ Result<void> walk(int dir_fd, const fs::path& shown, const std::string& rel,
   errno = 0;
   while (const dirent* de = ::readdir(d)) {
     const std::string n = de->d_name;
-    // assay's own temporaries (".assay-tmp-*", "*.assay-edit-*") are never packed (issue 29 item 2).
+    // assay's own temporaries (".assay-tmp-*", "*.assay-edit-*") are never packed.
     if (n != "." && n != ".." && !is_assay_temporary(n)) names.push_back(n);
   }
   const int read_errno = errno;

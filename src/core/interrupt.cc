@@ -1,5 +1,5 @@
 // SIGINT/SIGTERM/SIGHUP: remove the registered temporaries, clear the progress line, say
-// "interrupted", exit 130 (issue 29 item 2). See core/interrupt.h for the design.
+// "interrupted", exit 130. See core/interrupt.h for the design.
 #include "assay/core/interrupt.h"
 
 #include <pthread.h>

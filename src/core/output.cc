@@ -146,7 +146,7 @@ Result<void> AtomicFile::write(ByteView data) {
 
 Result<void> AtomicFile::commit() {
   if (f_ == nullptr) return io_error(target_.string(), "file is not open");
-  // A full disk usually shows here (buffered writes): report the errno (issue 15 item 5).
+  // A full disk usually shows here (buffered writes): report the errno.
   bool ok = std::fflush(f_) == 0;
   int err = ok ? 0 : errno;
   // An unnamed temporary is linked into place while its descriptor is open; a named one renamed.

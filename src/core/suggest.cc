@@ -1,4 +1,4 @@
-// spec: issue 29 item 3 ("a name that matches nothing gets did you mean, as verbs do").
+// A name that matches nothing gets "did you mean", as verbs do (core/suggest.h).
 #include "assay/core/suggest.h"
 
 #include <algorithm>

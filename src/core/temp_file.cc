@@ -1,5 +1,5 @@
 // Unnamed temporaries where possible, named and registered ones otherwise, and the next run's
-// removal of those a killed process left (core/temp_file.h; issue 29 item 2).
+// removal of those a killed process left (core/temp_file.h).
 #include "assay/core/temp_file.h"
 
 #include <dirent.h>

@@ -31,7 +31,7 @@ constexpr FamilyOpener kOpeners[] = {
 Error unrecognised(const Input& in) { return unrecognised_error(in.name); }
 
 Error no_entry(const Container& c, std::string_view name) {
-  const std::string near = suggest_entry(c, name);  // issue 29 item 3
+  const std::string near = suggest_entry(c, name);
   Error e = make_error(c.format(), "", kNoOffset,
                        near.empty() ? fmt::format("no entry named '{}' (`assay list {}` shows the names)", name, c.input().name)
                                     : fmt::format("no entry named '{}'; did you mean '{}'?", name, near));
@@ -129,8 +129,7 @@ Result<std::unique_ptr<Container>> open_path(const std::string& spec, const Cont
     const Entry* e = c->find(parts[k]);
     if (e == nullptr) return no_entry(*c, parts[k]);
     name += "::" + parts[k];
-    // An inner file no family claims is refused from its first bytes, not decoded whole first
-    // (issue 15 item 6).
+    // An inner file no family claims is refused from its first bytes, not decoded whole first.
     ASSAY_TRY(bool maybe, c->may_hold_format(*e));
     if (!maybe) return unrecognised(Input::from_buffer(name, ByteBuffer{}));
     ASSAY_TRY(Input inner, c->read(*e));
@@ -177,7 +176,7 @@ void prefix_into(Diagnostics& out, const Diagnostics& in, const std::string& lab
 void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const DeepOptions& opt) {
   const std::string label = e.name ? *e.name : e.path;
   // Not a format we check (known from its first bytes where the family can tell): nothing to say,
-  // and nothing decoded whole (issue 15 item 6).
+  // and nothing decoded whole.
   auto maybe = c.may_hold_format(e);
   if (maybe.ok() && !*maybe) return;
   auto in = c.read(e, 1);

@@ -1,4 +1,4 @@
-// The memory budget for decoded texture pixels (issue 15 item 6; docs/reliability.md#memory): a
+// The memory budget for decoded texture pixels (docs/reliability.md#memory): a
 // Container's texture() takes a lease for the RGBA bytes of the level it decodes, from the
 // entry's "width"/"height" details, before decoding. The lease ends when texture() returns, so it
 // bounds what concurrent decodes hold at once and refuses a level larger than --max-memory.

@@ -1,4 +1,4 @@
-// Area (box) resampling and mip chains for texture import (issue 16).
+// Area (box) resampling and mip chains for texture import.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -20,8 +20,8 @@ namespace {
 // output) comes from a small per-thread cache of freed blocks. Through plain malloc, every image
 // grew the heap by those 270 KiB and gave them back on free (glibc trims a free top chunk over
 // 128 KiB: brk down, a TLB flush, then page faults and zeroing for the next image): on a
-// dictionary of 115 textures of 64 x 64 that was most of the CPU of `extract` (perf; issue 29
-// item 8). The cache holds at most kMaxBlocks blocks, kMaxBytes in all, freed with the thread.
+// dictionary of 115 textures of 64 x 64 that was most of the CPU of `extract`
+// (docs/PERFORMANCE.md). The cache holds at most kMaxBlocks blocks, kMaxBytes in all, freed with the thread.
 class BlockCache {
  public:
   BlockCache() { free_.reserve(kMaxBlocks); }
@@ -236,7 +236,7 @@ Result<Rgba> decode_png(ByteView png) {
   img.width = ihdr.width;
   img.height = ihdr.height;
   img.pixels.resize(size);
-  // tRNS applied (a palette's alpha, issue 29 item 8), as read_png and every viewer do
+  // tRNS applied (a palette's alpha), as read_png and every viewer do
   if (int rc = spng_decode_image(ctx.get(), img.pixels.data(), size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS))
     return png_error("decode", rc);
   return img;

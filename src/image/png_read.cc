@@ -1,4 +1,4 @@
-// A PNG reader for untrusted input (texture import, issue 16): the declared size is checked
+// A PNG reader for untrusted input (texture import): the declared size is checked
 // against PngLimits on the IHDR alone, before any pixel memory is allocated.
 #include <fmt/format.h>
 #include <spng.h>

@@ -1,4 +1,4 @@
-// Resampling to any size (issue 29 item 6) and image-file magic bytes.
+// Resampling to any size and image-file magic bytes.
 #include "assay/image/resize.h"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// `assay serve PATH... [--port N] [--no-open]`: the local web viewer (issue 13, docs/serve.md).
+// `assay serve PATH... [--port N] [--no-open]`: the local web viewer (docs/serve.md).
 // The first stdout line is the URL with its token; Ctrl-C (SIGINT) or SIGTERM stops cleanly.
 // Built into the companion executable assay-serve, which `assay serve` execs (handoff.h).
 #include <fcntl.h>

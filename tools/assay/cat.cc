@@ -1,4 +1,4 @@
-// `assay cat ARCHIVE::ENTRY...`: the bytes of inner files on stdout (issue 29 item 6), as 7-Zip's
+// `assay cat ARCHIVE::ENTRY...`: the bytes of inner files on stdout, as 7-Zip's
 // `e -so`: what `A::B` stands for everywhere (container.h resolve_path), i.e. the entry's bytes
 // decompressed, as `extract` writes a file entry. Nothing else is printed on stdout.
 #include <cstdio>

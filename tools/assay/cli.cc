@@ -21,7 +21,7 @@ void Cli::add_read_options(CLI::App& sub) {
   for (CLI::Option* o : sub.get_options()) in_family_group(o);  // the hooks' "<family>: ..." options
 }
 
-// ---- help by family (issue 29 item 6) ----
+// ---- help by family ----
 namespace {
 
 struct FamilyGroup {

@@ -59,7 +59,7 @@ Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>
 // The footer of a verb's --help: "Example: <example>", the global options and the exit codes.
 void example(CLI::App& verb, std::string_view example);
 
-// Help by family (issue 29 item 6): a family option goes in its family's help group, named by
+// Help by family: a family option goes in its family's help group, named by
 // its description's "<family>: " prefix ("igarchive: ...", "oni: ...", "textures...: " for the
 // renderware and oni texture options); family_help makes `assay VERB FILE --help` show only the
 // groups of FILE's family (every group without a FILE). `file` returns the FILE given or "".
@@ -94,13 +94,13 @@ void install_suggestions(Cli& cli);
 // The closest of `known` to `word` (edit distance at most 2, or a prefix), or "".
 std::string closest(std::string_view word, const std::vector<std::string>& known);
 void register_verbs(Cli& cli);
-void register_cat(Cli& cli);  // tools/assay/cat.cc: `assay cat A::B` (issue 29 item 6); from register_verbs
+void register_cat(Cli& cli);  // tools/assay/cat.cc: `assay cat A::B`; from register_verbs
 void register_igarchive(Cli& cli);
 void register_igz(Cli& cli);
 void register_renderware(Cli& cli);
 void register_warriors(Cli& cli);
 void register_oni(Cli& cli);
-void register_edit(Cli& cli);  // tools/assay/edit.cc: replace, add, remove (issue 10)
-void register_serve(Cli& cli);  // tools/assay/serve.cc: the web viewer (issue 13)
+void register_edit(Cli& cli);  // tools/assay/edit.cc: replace, add, remove
+void register_serve(Cli& cli);  // tools/assay/serve.cc: the web viewer
 
 }  // namespace assay::cli

@@ -1,7 +1,7 @@
-// `assay replace|add|remove ARCHIVE (-o OUT | --in-place) ...`: targeted edits of a container
-// (issue 10). The family's Format::edit does the work and the writing; this file only parses the
+// `assay replace|add|remove ARCHIVE (-o OUT | --in-place) ...`: targeted edits of a container.
+// The family's Format::edit does the work and the writing; this file only parses the
 // arguments, reads the FILEs and prints the report (docs/cli.md#edit). Texture FILEs: a PNG of the
-// texture's size, or --resize / --png-size (issue 29 item 6, formats/edit_input.h).
+// texture's size, or --resize / --png-size (formats/edit_input.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -22,7 +22,7 @@ struct EditArgs {
   std::string archive, out, compression, texture_format, dither;
   std::vector<std::string> items;
   bool in_place = false, force = false, json = false;
-  bool resize = false, png_size = false;  // a PNG of another size than the texture (issue 29 item 6)
+  bool resize = false, png_size = false;  // a PNG of another size than the texture
 };
 
 Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
@@ -32,7 +32,7 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
   req.in_place = a.in_place;
   req.force = a.force;
   if (!a.compression.empty()) req.read.family["compression"] = a.compression;
-  if (!a.texture_format.empty()) req.read.family["texture_format"] = a.texture_format;  // issue 16
+  if (!a.texture_format.empty()) req.read.family["texture_format"] = a.texture_format;
   if (!a.dither.empty()) req.read.family["dither"] = a.dither;
   if (a.resize) req.read.family["size"] = "resize";  // assay/formats/edit_input.h
   if (a.png_size) req.read.family["size"] = "png";
@@ -51,7 +51,7 @@ Result<EditRequest> request(const Cli& cli, EditOp op, const EditArgs& a) {
       const std::string file = item.substr(eq + 1);
       std::error_code ec;
       if (!std::filesystem::exists(file, ec)) return io_error(file, "no such file (the FILE of " + item + ")");
-      // Read by the family in pieces, or whole below (issue 29 item 9; formats/edit_data.h).
+      // Read by the family in pieces, or whole below (formats/edit_data.h).
       req.read.family[edit_source_key(c.name)] = file;  // messages name the file ("x.jpg is a JPEG, not a PNG")
     }
     req.changes.push_back(std::move(c));

@@ -68,7 +68,7 @@ Result<warriors::ChunkSpec> parse_chunk_arg(const std::string& a) {
   } catch (...) {
     return usage_error(a + ": bad chunk type");
   }
-  ASSAY_TRY(FileBytes f, FileBytes::read(a.substr(eq + 1)));  // never mapped, never a FIFO (issue 15 item 3)
+  ASSAY_TRY(FileBytes f, FileBytes::read(a.substr(eq + 1)));  // never mapped, never a FIFO
   return warriors::ChunkSpec{type, 0, ByteBuffer(f.bytes().begin(), f.bytes().end()), 0};
 }
 

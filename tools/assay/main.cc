@@ -114,7 +114,7 @@ int run(int argc, char** argv) {
   using namespace assay::cli;
   Cli cli;
   // Every exception reaching here is reported as an internal error naming the input (exit 2),
-  // never an abort (issue 15 item 1).
+  // never an abort.
   try {
     cli.app.require_subcommand(1);
     cli.app.set_version_flag("--version", "assay 0.1.0");

@@ -36,8 +36,8 @@ struct Args {
   bool stop_on_error = false;
   bool mips = false;
   bool stored = false;
-  bool notes = false;  // verify: print notes too (issue 29 item 5)
-  bool human = false;  // list -h: sizes in K, M, G (issue 29 item 6)
+  bool notes = false;  // verify: print notes too
+  bool human = false;  // list -h: sizes in K, M, G
   unsigned depth = 1;
 };
 
@@ -62,7 +62,7 @@ int report_open_error(const Error& e, const std::string& spec) {
                          "file: assay extract %s '%s' -o DIR\n",
                  esc(spec.substr(0, sep)).c_str(), esc(spec.substr(sep + 2)).c_str());
   // The hint looks at an outer file only: resolving A::B again would decode the inner file
-  // whole just for a hint (issue 15 item 6: `info A::B` stays within one block).
+  // whole just for a hint (`info A::B` stays within one block).
   if (e.code == "unrecognised" && sep == std::string::npos) {
     auto in = resolve_path(spec);
     if (in) {
@@ -74,7 +74,7 @@ int report_open_error(const Error& e, const std::string& spec) {
 }
 
 // For A::B: false when B's first bytes already show no family claims it, so identify need not
-// decode it whole (issue 15 item 6; Container::may_hold_format). True otherwise, and on any error
+// decode it whole (Container::may_hold_format). True otherwise, and on any error
 // (the full resolve then reports it).
 bool inner_may_hold_format(const Cli& cli, const std::string& spec) {
   const auto sep = spec.rfind("::");
@@ -170,7 +170,7 @@ int report_selection(const std::string& file, const std::vector<std::string>& un
 bool filtered(const Args& a) { return !a.globs.empty() || !a.excludes.empty(); }
 
 // Errors about a whole file that still opened, in the "problems" of its info/list JSON (a
-// truncated RenderWare TXD lists what is intact; issue 29 item 4): on stderr in text mode, and
+// truncated RenderWare TXD lists what is intact): on stderr in text mode, and
 // exit 1 either way (7-Zip's "unexpected end of data").
 int report_file_errors(const std::string& file, const Json& j, bool json) {
   if (!j.contains("problems") || !j["problems"].is_array()) return kExitOk;
@@ -204,7 +204,7 @@ std::vector<std::string> columns_for(std::string_view family) {
   return f->list_columns;
 }
 
-// Text `list` (issue 29 item 6): the family's columns, with "packed" after "size" when some
+// Text `list`: the family's columns, with "packed" after "size" when some
 // entry's stored size differs from its size (compressed data), sizes in human units with -h,
 // and a totals line.
 void print_list_text(const Json& entries, std::vector<std::string> columns, bool human) {
@@ -289,7 +289,7 @@ int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const 
     std::fprintf(stderr, "assay: %s: %s: not extracted: %s\n", esc(a.file).c_str(), esc(f.name).c_str(),
                  esc(f.error.str()).c_str());
   }
-  if (existing != 0)  // issue 29 item 6; exit 2 (docs/cli.md#exit-codes: an existing file without --force)
+  if (existing != 0)  // exit 2 (docs/cli.md#exit-codes: an existing file without --force)
     std::fprintf(stderr, "assay: %s: %llu %s in %s (%s%s); use --force to overwrite or --skip-existing to keep them\n",
                  esc(a.file).c_str(), static_cast<unsigned long long>(existing), existing == 1 ? "file exists" : "files exist",
                  esc(a.out_dir).c_str(), existing == 1 ? "" : "the first: ", esc(first_existing).c_str());
@@ -326,7 +326,7 @@ int extract_one(Cli& cli, const Args& a, const Container& c) {
   return std::max(rc, report_extract(cli, a, *st, &c));
 }
 
-// `extract A.pak B.pak ... -o DIR [GLOB...]` (issue 29 item 6, docs/cli.md#extract-many): after
+// `extract A.pak B.pak ... -o DIR [GLOB...]` (docs/cli.md#extract-many): after
 // the first archive, an argument is another archive when it is an existing file or folder that
 // assay recognises and no entry of the first archive has that exact name; any other argument
 // is a name or GLOB, applied to every archive.
@@ -379,7 +379,7 @@ int do_extract(Cli& cli, const Args& a) {
 }
 
 // ---- verify ----
-// The text report of one file (issue 29 item 5): errors and warnings, notes only with --notes
+// The text report of one file: errors and warnings, notes only with --notes
 // (their count follows the verdict when hidden); -q prints the verdict line alone.
 void print_verify_text(const Cli& cli, const Args& a, const std::string& file, const Diagnostics& diags) {
   const std::size_t notes = diags.count(Severity::note);

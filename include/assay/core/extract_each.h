@@ -1,4 +1,4 @@
-// The one per-entry loop behind `assay extract` for every family (issue 11 item 5, docs/cli.md#extract):
+// The one per-entry loop behind `assay extract` for every family (docs/cli.md#extract):
 // selection by globs / exact names minus --exclude, --skip-existing, keep-going past a bad entry
 // (named in the report; --stop-on-error stops there), progress with the current file. The caller
 // supplies the items and "item -> files written" (raw bytes, decoded textures, exported .oni).

@@ -1,4 +1,4 @@
-// A regular file read in pieces (issue 29 item 9): pread at any offset, from any thread, so a
+// A regular file read in pieces: pread at any offset, from any thread, so a
 // multi-GiB file is streamed through an encoder block by block instead of being held whole (or
 // mapped: a mapping takes address space as large as the file, which `ulimit -v` counts).
 #pragma once

@@ -1,7 +1,7 @@
 // Reading a folder for `pack`: only regular files inside the folder are read. A symlink (to a
 // file or a folder, inside or outside), a FIFO, a socket or a device is refused with an error
 // naming it, never followed and never opened (so a FIFO cannot block the pack), and a file that
-// vanishes or changes while it is read fails the pack cleanly (issue 15 item 3).
+// vanishes or changes while it is read fails the pack cleanly.
 #pragma once
 
 #include <filesystem>
@@ -31,8 +31,7 @@ Result<ByteBuffer> read_regular_file(const std::filesystem::path& path);
 
 // A pack input read whole by read_regular_file, with MappedFile's bytes() so a family that mapped
 // its pack inputs switches by changing the type name: a file that shrinks while it is packed is
-// then a clean error instead of a SIGBUS, and a FIFO is refused instead of blocking (issue 15
-// item 3). `data` is shared so it can own a view (Input::owner, a loader's owner).
+// then a clean error instead of a SIGBUS, and a FIFO is refused instead of blocking. `data` is shared so it can own a view (Input::owner, a loader's owner).
 struct FileBytes {
   std::shared_ptr<const ByteBuffer> data;
   [[nodiscard]] ByteView bytes() const noexcept { return data ? ByteView(*data) : ByteView(); }

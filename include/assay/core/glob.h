@@ -1,5 +1,5 @@
 // Shell-style globs to select entries: `*`, `?`, `[...]`; `*` also crosses `/`.
-// Names as users type them (issue 29 item 3): `/` and `\` are the same separator in the pattern
+// Names as users type them: `/` and `\` are the same separator in the pattern
 // and in the name (so `\` is never an escape: `[*]` matches a literal `*`), and a container whose
 // names compare without case (Container::case_insensitive(), e.g. an igArchive with flag bit 0)
 // matches with `fold_case`.

@@ -1,4 +1,4 @@
-// Interrupted work leaves nothing behind (issue 29 item 2, docs/cli.md#interrupted).
+// Interrupted work leaves nothing behind (docs/cli.md#interrupted).
 //
 // On SIGINT, SIGTERM or SIGHUP the CLI's handler (install_interrupt_handlers) removes every named
 // temporary still registered here, clears the progress line, prints "assay: interrupted" and ends

@@ -1,6 +1,6 @@
 // One memory budget for the whole process (`--max-memory`, docs/cli.md#memory): every decode of
 // a whole inner file takes a lease of its size first, so threads together never hold more than
-// the limit in decoded inner files (issue 15 item 6). A request that does not fit waits for other
+// the limit in decoded inner files. A request that does not fit waits for other
 // threads' leases to go; one larger than the whole limit, or one made by a thread that already
 // holds a lease (it could wait for itself), fails at once with an error naming the budget.
 #pragma once

@@ -1,5 +1,5 @@
-// "Did you mean": the one nearest-word rule for mistyped verbs, options, entry names and globs
-// (issue 29 item 3). The CLI's cli::closest is this function.
+// "Did you mean": the one nearest-word rule for mistyped verbs, options, entry names and globs.
+// The CLI's cli::closest is this function.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Assay's temporaries (issue 29 item 2, docs/cli.md#interrupted): unnamed where the file system
+// Assay's temporaries (docs/cli.md#interrupted): unnamed where the file system
 // allows, named and registered for the interrupt handler otherwise, and removed by the next run
 // when a killed process left them.
 //

@@ -1,4 +1,4 @@
-// The new bytes of a replace/add change (issue 29 item 9): held in EditChange::data, or the file
+// The new bytes of a replace/add change: held in EditChange::data, or the file
 // they came from read in pieces (core/file_reader.h), so an edit with a multi-GiB file streams it
 // through the encoder block by block and never holds it whole. The CLI leaves `data` empty for
 // the families that read files (edit_reads_files) and names the file in

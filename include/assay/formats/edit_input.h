@@ -1,5 +1,4 @@
-// What the new data of a replace/add change must be, checked before it is decoded (issue 29
-// item 6): a texture takes a PNG ("x.jpg is a JPEG, not a PNG"), and a PNG of another size than
+// What the new data of a replace/add change must be, checked before it is decoded: a texture takes a PNG ("x.jpg is a JPEG, not a PNG"), and a PNG of another size than
 // the texture it replaces is refused unless asked to resize it (or to keep its own size).
 // The CLI (tools/assay/edit.cc) and the Python module record in ReadOptions::family the file
 // each change's data came from and the size rule; the families read them here.

@@ -61,7 +61,7 @@ inline ExtractStats extract_stats(ExtractReport r) {
   return {r.files, r.bytes, r.selected, r.skipped, std::move(r.unmatched), std::move(r.failed)};
 }
 
-// A targeted edit of a container (`assay replace/add/remove`, issue 10): the family rewrites
+// A targeted edit of a container (`assay replace/add/remove`): the family rewrites
 // only what the changes touch and writes the result itself (one file, or a folder of several).
 enum class EditOp : std::uint8_t { replace, add, remove };
 struct EditChange {

@@ -1,4 +1,4 @@
-// Texture encoders (issue 16): RGBA to packed D3D/Oni texels, DXT1/3/5 blocks (libsquish),
+// Texture encoders: RGBA to packed D3D/Oni texels, DXT1/3/5 blocks (libsquish),
 // palettes (libimagequant), mip chains (area downscale) and a size-limited PNG reader.
 // The inverse of dxt.h's decoders: decode_pixels(f, encode_pixels(f, img)) is img reduced to
 // the bits of f (exact for bgra8888). Pure functions; `threads` (0 = all cores) spreads the

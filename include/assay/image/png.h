@@ -19,7 +19,7 @@ struct Rgba {
 Result<void> check_rgba_shape(const Rgba& img, std::string_view family);
 
 // Palette indices, one byte a pixel (rows top to bottom, no padding), and the RGBA palette they
-// index: pixel p is the colour palette[indices[p]] (PAL4/PAL8 textures, issue 29 item 8).
+// index: pixel p is the colour palette[indices[p]] (PAL4/PAL8 textures).
 struct Indexed {
   std::uint32_t width = 0;
   std::uint32_t height = 0;

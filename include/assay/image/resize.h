@@ -1,4 +1,4 @@
-// Resampling an image to a given size (issue 29 item 6: `replace --resize` fits a PNG to the
+// Resampling an image to a given size (`replace --resize` fits a PNG to the
 // texture it replaces) and telling image files apart by their magic bytes.
 #pragma once
 

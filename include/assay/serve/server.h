@@ -1,4 +1,4 @@
-// `assay serve`: a local web viewer over the container model (issue 13, docs/serve.md).
+// `assay serve`: a local web viewer over the container model (docs/serve.md).
 // The server listens on 127.0.0.1 only, requires a random token on every request, refuses
 // foreign Host headers and serves nothing outside the roots it was given.
 //
