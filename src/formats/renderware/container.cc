@@ -1,116 +1,138 @@
 // A RenderWare binary stream as a Container (spec: renderware.md): a texture dictionary's
-// entries are its textures (read() = the texture native section, texture() decodes a mip), a
-// clump's are its atomics (no bytes of their own), any other stream's are its top-level sections
-// (read()/open() give a section as a stream of its own). Parsed once at open.
+// entries are its textures (read() = the texture native section, texture() decodes a mip,
+// extract writes a PNG), a clump's are its atomics (no bytes of their own), any other stream's
+// are its top-level sections (read()/open() give a section as a stream of its own). Parsed once
+// at open (stream.h); the JSON is json.cc's.
 #include <fmt/format.h>
 
-#include <optional>
 #include <set>
 
 #include "assay/container.h"
 #include "assay/family.h"
-#include "assay/formats/renderware/texture.h"
-#include "assay/formats/renderware/walker.h"
 #include "formats/texture_budget.h"
+#include "json.h"
+#include "stream.h"
 
 namespace assay {
 
 namespace {
 
-class RenderWareContainer final : public FormatContainer {
- public:
-  RenderWareContainer(Input in, ContainerOptions opt) : FormatContainer(kRenderWareFormat, std::move(in), std::move(opt)) {}
+using namespace rw;
+using rw::detail::Stream;
 
-  // The family's list fields and entry details come from its Format record, read once here.
-  Result<void> load() {
-    // The listing first: it knows a texture dictionary the end of the file cuts (issue 29 item 4),
-    // which the walk refuses; its "truncated" and "problems" fields say where it is cut.
-    ASSAY_TRY(Json listing, kRenderWareFormat.list(input(), options().read_options()));
-    const bool cut = listing.contains("truncated");
-    rw::SectionTree t;
-    if (!cut) {
-      ASSAY_TRY(t, rw::walk(input().bytes, 0, {}));
-      if (t.top.empty()) return make_error("renderware", "stream", 0, "no section");
-    }
-    const std::uint32_t top_type = cut ? rw::id::kTextureDictionary : t.sections[t.top[0]].header.type;
-    Json& rows = listing["entries"];
+class RenderWareContainer final : public Container {
+ public:
+  RenderWareContainer(Input in, ContainerOptions opt, Stream s)
+      : Container(kFormat, std::move(in), std::move(opt)), s_(std::move(s)) {
     std::vector<Entry> entries;
-    if (top_type == rw::id::kTextureDictionary) {
-      rw::TextureOptions to;
-      to.allow_cut = cut;
-      ASSAY_TRY(rw::TextureDictionary d, rw::TextureDictionary::open(input().bytes, 0, {}, to));
-      dict_ = std::move(d);
+    if (const TextureDictionary* d = s_.dictionary()) {
       std::set<std::string> used;
-      for (std::size_t i = 0; i < dict_->textures().size(); ++i) {
-        const rw::TextureNative& tex = dict_->textures()[i];
-        Entry e = from_row(i < rows.size() ? rows[i] : Json::object());
-        e.name = std::string(tex.name);
-        std::string base = tex.name.empty() ? fmt::format("texture{}", i) : std::string(tex.name);
-        if (!used.insert(base).second) used.insert(base = fmt::format("{}.{}", base, i));
-        // what extract writes: the top mip, or the stored section of a GameCube native (issue 29)
-        e.path = base + (tex.platform == rw::kPlatformGameCube && tex.error.empty() ? ".rws" : ".png");
-        e.offset = tex.offset;
-        auto h = rw::read_section_header(input().bytes, tex.offset);
-        if (h) e.size = e.stored_size = rw::SectionHeader::kSize + h->size;
-        e.kind = "texture";
-        e.details["pixel_format"] = tex.format_name();
-        entries.push_back(std::move(e));
-      }
-    } else if (top_type == rw::id::kClump) {
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        Entry e = from_row(rows[i]);
-        e.path.clear();  // an atomic is not extracted
-        e.kind = "atomic";
-        entries.push_back(std::move(e));
-      }
+      for (std::size_t i = 0; i < d->textures().size(); ++i) entries.push_back(texture_entry(d->textures()[i], i, used));
+    } else if (s_.top_type() == id::kClump) {
+      for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci)
+        for (const AtomicSummary& a : s_.clumps[ci].atomics) entries.push_back(atomic_entry(ci, a, entries.size()));
     } else {
-      for (std::size_t i = 0; i < t.top.size(); ++i) {
-        const rw::Section& s = t.sections[t.top[i]];
-        Entry e = from_row(i < rows.size() ? rows[i] : Json::object());
-        e.name = std::string(rw::section_name(s.header.type));
-        e.path = fmt::format("{:04}_{}.rws", i, *e.name);
-        e.offset = s.offset;
-        e.size = e.stored_size = rw::SectionHeader::kSize + s.header.size;
-        e.kind = "section";
-        e.nested = true;
-        entries.push_back(std::move(e));
-      }
+      for (std::size_t i = 0; i < s_.top.top.size(); ++i) entries.push_back(section_entry(s_.top.top[i], i));
     }
-    for (auto it = listing.begin(); it != listing.end(); ++it)
-      if (it.key() != "format" && it.key() != "entries") fields_[it.key()] = it.value();
     set_entries(std::move(entries));
-    return {};
   }
 
-  [[nodiscard]] Json list_fields() const override { return fields_; }
+  [[nodiscard]] Result<Json> info() const override { return rw::detail::info_fields(s_); }
+  [[nodiscard]] Json list_fields() const override { return rw::detail::list_fields(s_); }
+  void verify(Diagnostics& out) const override { rw::detail::verify_input(input(), options().progress, out); }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
-    if (!dict_ || e.kind != "texture") return Container::texture(e, mip);
-    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));  // issue 15 item 6
-    return dict_->decode(e.index, mip);
+    const TextureDictionary* d = s_.dictionary();
+    if (d == nullptr || e.kind != "texture") return Container::texture(e, mip);
+    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
+    return d->decode(e.index, mip);
   }
 
- private:
-  static Entry from_row(Json row) {
-    Entry e;
-    if (row.contains("name") && row["name"].is_string()) e.name = row["name"].get<std::string>();
-    for (const char* k : {"index", "name", "path", "offset", "size", "kind"}) row.erase(k);
-    e.details = std::move(row);
+  // A texture: its PNG (every level with w.mips), a GameCube native's stored section; with
+  // w.stored, the texture native section as a stream of its own (stored_path).
+  [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
+                                                 const WriteOptions& w) const override {
+    const TextureDictionary* d = s_.dictionary();
+    if (d == nullptr || e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
+    return rw::detail::write_texture(*d, e.index, bases_[e.index], w.mips, dir, input().bytes);
+  }
+
+  [[nodiscard]] std::string stored_path(const Entry& e) const override {
+    return e.kind == "texture" ? bases_[e.index] + ".rws" : e.path;
+  }
+
+  // Where a cut dictionary is cut, then what opening the dictionary reported, minus the errors
+  // of single textures: those are failed entries (one message per bad texture).
+  void extract_findings(Diagnostics& out) const override {
+    if (s_.cut) out.add(s_.cut->diagnostic());
+    const TextureDictionary* d = s_.dictionary();
+    if (d == nullptr) return;
+    std::set<std::string> texture_errors;
+    for (const TextureNative& t : d->textures())
+      if (!t.error.empty()) texture_errors.insert(t.error);
+    for (const Diagnostic& g : s_.dict_diags.items())
+      if (g.severity != Severity::error || !texture_errors.count(g.where.str())) out.add(g);
+  }
+
+  [[nodiscard]] Result<void> extractable() const override {
+    if (s_.dictionary() != nullptr) return {};
+    const Section& top = s_.top.first();
+    Error e = make_error(kFormat, std::string(section_name(top.header.type)), top.offset,
+                         "only texture dictionaries (.txd) hold files to extract")
+                  .with_code("renderware.not-extractable");
+    e.kind = ErrorKind::unsupported;
     return e;
   }
 
-  std::optional<rw::TextureDictionary> dict_;
-  Json fields_ = Json::object();
+ private:
+  // A texture's file name: its own, "texture<i>" when it has none, "<name>.<i>" when an earlier
+  // texture took the name.
+  Entry texture_entry(const TextureNative& tex, std::size_t i, std::set<std::string>& used) {
+    std::string base = tex.name.empty() ? fmt::format("texture{}", i) : std::string(tex.name);
+    if (!used.insert(base).second) used.insert(base = fmt::format("{}.{}", base, i));
+    Entry e;
+    e.name = std::string(tex.name);
+    e.path = base + (rw::detail::stored_as_section(tex) ? ".rws" : ".png");
+    e.offset = tex.offset;
+    if (auto h = read_section_header(input().bytes, tex.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
+    e.kind = "texture";
+    e.details = rw::detail::texture_details(tex);
+    bases_.push_back(std::move(base));
+    return e;
+  }
+
+  // An atomic is not extracted: no path, no bytes of its own.
+  Entry atomic_entry(std::size_t ci, const AtomicSummary& a, std::size_t index) const {
+    const ClumpSummary& c = s_.clumps[ci];
+    const std::string_view node = a.frame_index < c.frames.size() ? c.frames[a.frame_index].node_name : "";
+    Entry e;
+    e.name = node.empty() ? fmt::format("atomic{}", index) : std::string(node);
+    e.kind = "atomic";
+    e.details = rw::detail::atomic_details(c, ci, a);
+    return e;
+  }
+
+  static Entry section_entry(const Section& s, std::size_t i) {
+    Entry e;
+    e.name = std::string(section_name(s.header.type));
+    e.path = fmt::format("{:04}_{}.rws", i, *e.name);
+    e.offset = s.offset;
+    e.size = e.stored_size = SectionHeader::kSize + s.header.size;
+    e.kind = "section";
+    e.nested = true;
+    e.details = rw::detail::section_details(s);
+    return e;
+  }
+
+  Stream s_;
+  std::vector<std::string> bases_;  // each texture's file name without its extension
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& ctx) {
-  Input in = ctx.input;
-  const ContainerOptions& opt = ctx.options;
-  auto c = std::make_unique<RenderWareContainer>(std::move(in), opt);
-  ASSAY_CHECK(c->load());
-  return std::unique_ptr<Container>(std::move(c));
+  ASSAY_TRY(Stream s, rw::detail::open_stream(ctx.input.bytes));
+  return std::unique_ptr<Container>(std::make_unique<RenderWareContainer>(ctx.input, ctx.options, std::move(s)));
 }
 
 }  // namespace assay

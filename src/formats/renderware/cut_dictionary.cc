@@ -63,7 +63,7 @@ Result<CutDictionary> open_cut_dictionary(ByteView b, const DiagSink& diag) {
     if (where->deepest().offset != 0) e.message += "; " + d.error().str();
     return e;
   }
-  CutDictionary c{*where, std::move(*d), {}, {}};
+  CutDictionary c{*where, std::move(*d), {}, {}, records::decode_at<SectionHeader>(b, 0)};
   for (const CutSection& s : where->path)
     if (s.type == id::kTextureNative) {
       c.cut_offset = s.offset;
@@ -84,20 +84,6 @@ Diagnostic CutDictionary::diagnostic() const {
     e.message += fmt::format(", {} lost", declared() - intact());
   }
   return {Severity::error, std::move(e)};
-}
-
-Json CutDictionary::fields() const {
-  const CutSection& d = where.deepest();
-  Json t = {{"structure", where.header_cut ? Json(nullptr) : Json(std::string(section_name(d.type)))},
-            {"offset", d.offset},
-            {"needs", d.needs},
-            {"file_size", where.file_end},
-            {"missing", where.missing()},
-            {"textures_declared", declared()},
-            {"textures_intact", intact()},
-            {"cut_texture", cut_name.empty() ? Json(nullptr) : Json(cut_name)},
-            {"message", where.message()}};
-  return {{"truncated", std::move(t)}, {"problems", Json::array({problem_json(diagnostic())})}};
 }
 
 }  // namespace assay::rw::detail

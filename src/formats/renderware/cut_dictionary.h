@@ -23,13 +23,11 @@ struct CutDictionary {
   TextureDictionary dict;          // the texture natives that lie whole before the cut
   std::string cut_name;            // the name of the texture native the end cuts, when readable
   std::optional<std::uint64_t> cut_offset;  // that native's header
+  SectionHeader header{};          // the dictionary's own header (its size runs past the end)
   [[nodiscard]] std::size_t declared() const { return dict.texture_count(); }
   [[nodiscard]] std::size_t intact() const { return dict.textures().size(); }
   // The one error: where it is cut, how many textures are intact, which are lost.
   [[nodiscard]] Diagnostic diagnostic() const;
-  // {"truncated": {"structure", "offset", "needs", "file_size", "missing", "textures_declared",
-  //  "textures_intact", "cut_texture"}, "problems": [the error]}
-  [[nodiscard]] Json fields() const;
 };
 
 // Opens the intact part of a cut dictionary (call when cut_dictionary_header said yes). An Error

@@ -1,0 +1,71 @@
+// Internal: one RenderWare stream parsed once for its Container (spec: renderware.md#rw-real):
+// its top-level sections, and what the first one holds (a texture dictionary, whole or cut by
+// the end of the file, or the clumps). The family's JSON (json.cc) and extract (container.cc)
+// read this; nothing here builds JSON.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/core/diag.h"
+#include "assay/core/extract_each.h"
+#include "assay/core/output.h"
+#include "assay/core/input.h"
+#include "assay/formats/renderware/clump.h"
+#include "assay/formats/renderware/texture.h"
+#include "assay/formats/renderware/walker.h"
+#include "cut_dictionary.h"
+
+namespace assay::rw::detail {
+
+// A library stamp of a RenderWare 3.0-3.7 stream (spec: #rw-2-2, #rw-real).
+bool known_stamp(std::uint32_t stamp);
+
+// The family's identify (spec: #rw-real "Identify by content"): 0 = no, 100 = sure.
+int identify(const Input& in);
+
+// The top-level sections only: the walk keeps nothing else, so info and list stay small on a
+// stream of hundreds of MB (spec: #rw-real "Memory").
+struct TopLevel {
+  std::vector<Section> top;
+  WalkSummary summary;
+  [[nodiscard]] const Section& first() const { return top.front(); }
+};
+
+struct Stream {
+  std::optional<CutDictionary> cut;  // a texture dictionary the end of the file cuts
+  TopLevel top;                      // empty when cut
+  std::optional<TextureDictionary> dict;  // the whole texture dictionary the stream starts with
+  std::vector<ClumpSummary> clumps;       // every top-level clump, in file order
+  Diagnostics dict_diags;                 // what opening the dictionary reported
+  // The dictionary (whole or the intact part of a cut one), nullptr when there is none.
+  [[nodiscard]] const TextureDictionary* dictionary() const {
+    return cut ? &cut->dict : dict ? &*dict : nullptr;
+  }
+  // The id of the first top-level section (a cut dictionary's too).
+  [[nodiscard]] std::uint32_t top_type() const { return cut ? id::kTextureDictionary : top.first().header.type; }
+};
+
+// Parses `b` once: an Error when the walk fails, there is no section, or the dictionary or a
+// clump the stream starts with cannot be read.
+Result<Stream> open_stream(ByteView b);
+
+// Every problem of `in` (verify): where a cut dictionary is cut then its intact textures, or the
+// whole stream's rules (verify.h). A bar over the bytes when `progress`.
+void verify_input(const Input& in, bool progress, Diagnostics& out);
+
+// Texture i as NAME.png (with mips, NAME.mip<k>.png for the further levels); NAME.rws for a
+// texture stored_as_section.
+Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, const std::string& name, bool mips,
+                                   const OutputDir& dir, ByteView bytes);
+// A texture assay lists but does not decode, written as its stored Texture Native section
+// (NAME.rws, a RenderWare stream of its own): GameCube natives (spec: #rw-real).
+bool stored_as_section(const TextureNative& t);
+
+// Small demo files from the family's own writers (the README's demo).
+Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir);
+
+}  // namespace assay::rw::detail
