@@ -13,6 +13,7 @@
 #include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
+#include "family_parts.h"
 
 namespace assay {
 
@@ -28,7 +29,6 @@ class IgArchiveContainer final : public Container {
       : Container("igarchive", std::move(in), std::move(opt)), archive_(std::move(s.archive)), cut_(std::move(s.cut)) {
     std::vector<Entry> entries;
     entries.reserve(archive_.files().size());
-    const bool has_path = archive_.version() >= 0x0A;
     entry_of_.assign(archive_.files().size(), kLost);
     for (const std::uint32_t i : cut_.intact) {
       const iga::FileEntry& f = archive_.files()[i];
@@ -44,16 +44,7 @@ class IgArchiveContainer final : public Container {
       e.stored_size = stored_size(f);
       e.kind = "file";
       e.nested = true;
-      e.details = {{"build_path", has_path ? Json(std::string(f.path)) : Json(nullptr)},
-                   {"hash", f.hash},
-                   {"compression", iga::to_string(f.compression)},
-                   {"blocks", f.num_blocks},
-                   {"table", f.compression == iga::Compression::stored ? Json(nullptr) : Json(iga::to_string(f.table))},
-                   {"first_entry", f.compression == iga::Compression::stored ? Json(nullptr) : Json(f.first_entry)},
-                   {"word", f.word},
-                   {"ordinal", f.ordinal},
-                   {"time", f.time}};
-      e.details.update(iga::name_entry_json(f));  // spec: alchemy.md#corrections C1, C7
+      e.details = iga::entry_details_json(archive_, f);  // spec: alchemy.md#corrections C1, C7
       if (cut_.names_lost) e.name = e.path = iga::member_name(archive_, cut_, f);  // "<hash>.bin"
       entry_of_[i] = entries.size();
       file_of_.push_back(i);
@@ -113,12 +104,26 @@ class IgArchiveContainer final : public Container {
     return (archive_.header().flags & iga::kFlagCaseInsensitive) != 0;
   }
 
-  void verify(Diagnostics& out) const override {
-    iga::VerifyOptions vo;
-    vo.threads = options().threads;
-    vo.member_cap = options().igarchive.member_cap;
-    vo.progress = options().progress;
-    iga::verify(input().bytes, input().name, vo, out);
+  void verify(Diagnostics& out) const override { iga::verify_input(input(), options(), out); }
+
+  // A member streamed to DIR through two decode windows (iga::write_member). It is written
+  // decompressed with or without w.stored (an igArchive member has no conversion); when a cut
+  // archive lost its names, at "<hash>.bin" (spec: alchemy.md#iga).
+  [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
+                                                 const WriteOptions& w) const override {
+    const iga::FileEntry& f = file_of(e);
+    iga::MemberSettings s;
+    s.threads = w.threads;
+    s.member_cap = options().igarchive.member_cap;
+    s.release_input_pages = !input().path.empty() && !input().is_directory;  // a read-only file mapping
+    const std::string name = cut_.names_lost ? iga::member_name(archive_, cut_, f) : std::string();
+    s.name = name;
+    return iga::write_member(archive_, f, dir, s);
+  }
+
+  // A cut archive's lost files, each an error (extract exits 1).
+  void extract_findings(Diagnostics& out) const override {
+    for (const Diagnostic& d : iga::cut_findings(archive_, cut_)) out.add(d);
   }
 
  protected:

@@ -70,22 +70,4 @@ std::vector<Diagnostic> cut_findings(const Archive& a, const Cut& c) {
   return out;
 }
 
-Json cut_json(const Archive& a, const Cut& c) {
-  if (!c.cut()) return Json(nullptr);
-  Json lost = Json::array();
-  for (const LostFile& l : c.lost) {
-    const FileEntry& f = a.files()[l.index];
-    lost.push_back({{"index", l.index},
-                    {"name", member_name(a, c, f)},
-                    {"hash", f.hash},
-                    {"size", f.length},
-                    {"offset", l.at.offset},
-                    {"end", l.at.end}});
-  }
-  return Json{{"file_end", c.file_end},
-              {"names_lost", c.names_lost},
-              {"intact", c.intact.size()},
-              {"lost", std::move(lost)}};
-}
-
 }  // namespace assay::igarchive

@@ -1,7 +1,6 @@
-// JSON fields that report how the igArchive name table was read (spec: alchemy.md#corrections
-// C1, C7): for `info` the layout(s) of the whole table, for each `list` entry its layout and how its
-// name was tied to the hash. Used by the Format record; any other view of an archive (the
-// container model) can merge the same fields.
+// The igArchive's JSON fields (docs/cli.md#igarchive), all built in src/formats/igarchive/json.cc:
+// the header, how the name table was read (spec: alchemy.md#corrections C1, C7) and each entry's
+// family fields.
 #pragma once
 
 #include "assay/formats/format.h"
@@ -16,5 +15,8 @@ Json name_table_json(const Archive& a);
 Json header_json(const Archive& a, std::uint64_t file_size);
 // {"name_layout": "<layout>", "name_match": "exact"|"folded"|"suffix"|"none"}
 Json name_entry_json(const FileEntry& f);
+// The family fields of a `list` entry: build_path (null before v0x0A), hash, compression, blocks,
+// table, first_entry, word, ordinal, time, then name_entry_json.
+Json entry_details_json(const Archive& a, const FileEntry& f);
 
 }  // namespace assay::igarchive
