@@ -5,48 +5,58 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/report.h"
+#include "family_parts.h"
 
 namespace assay {
 
 namespace {
 
-class IgzContainer final : public FormatContainer {
+class IgzContainer final : public Container {
  public:
-  IgzContainer(Input in, ContainerOptions opt) : FormatContainer(kIgzFormat, std::move(in), std::move(opt)) {}
-
-  Result<void> load() {
-    igz::OpenOptions o;
-    o.pointer_size = options().igz.pointer_size;
-    ASSAY_TRY(Json listing, igz::list_json(input().bytes, o));
+  // `file` and `fixups` view the bytes of `in`, which the Container owns from here on.
+  IgzContainer(Input in, ContainerOptions opt, igz::IgzFile file, igz::Fixups fixups)
+      : Container("igz", std::move(in), std::move(opt)), file_(std::move(file)), fixups_(std::move(fixups)) {
+    const igz::Graph g = igz::build_graph(file_, fixups_, nullptr);
     std::vector<Entry> entries;
-    for (Json row : listing["entries"]) {
+    entries.reserve(g.objects.size());
+    for (std::size_t i = 0; i < g.objects.size(); ++i) {
+      const igz::Object& o = g.objects[i];
+      const std::string type(o.type_name);
       Entry e;
-      const std::uint64_t index = row.value("index", std::uint64_t{entries.size()});
-      const std::string type = row.contains("type") && row["type"].is_string() ? row["type"].get<std::string>() : "";
-      e.name = type.empty() ? fmt::format("object{}", index) : type;
-      e.path = fmt::format("{:04}_{}.bin", index, type.empty() ? "object" : type);
-      if (row.contains("offset") && row["offset"].is_number_unsigned()) e.offset = row["offset"].get<std::uint64_t>();
-      if (row.contains("size") && row["size"].is_number_unsigned() && row["size"].get<std::uint64_t>() != 0)
-        e.size = e.stored_size = row["size"].get<std::uint64_t>();  // 0 = unknown type size
+      e.name = type.empty() ? fmt::format("object{}", i) : type;
+      e.path = fmt::format("{:04}_{}.bin", i, type.empty() ? "object" : type);
+      e.offset = o.position;
+      if (o.size != 0) e.size = e.stored_size = o.size;  // 0 = unknown type size
       e.kind = "object";
-      for (const char* k : {"index", "offset", "size"}) row.erase(k);
-      e.details = std::move(row);
+      e.details = igz::object_details_json(file_, o);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
-    return {};
   }
+
+  [[nodiscard]] Result<Json> info() const override {
+    Json j = igz::info_json(file_, fixups_);
+    j.erase("format");
+    return j;
+  }
+
+  void verify(Diagnostics& out) const override { igz::verify_input(input(), options(), out); }
+
+ private:
+  igz::IgzFile file_;
+  igz::Fixups fixups_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Container>> open_igz_container(const OpenContext& ctx) {
-  Input in = ctx.input;
-  const ContainerOptions& opt = ctx.options;
-  auto c = std::make_unique<IgzContainer>(std::move(in), opt);
-  ASSAY_CHECK(c->load());
-  return std::unique_ptr<Container>(std::move(c));
+  igz::OpenOptions o;
+  o.pointer_size = ctx.options.igz.pointer_size;
+  ASSAY_TRY(igz::IgzFile f, igz::IgzFile::open(ctx.input.bytes, o));
+  ASSAY_TRY(igz::Fixups fx, igz::decode_fixups(f));
+  return std::unique_ptr<Container>(new IgzContainer(ctx.input, ctx.options, std::move(f), std::move(fx)));
 }
 
 }  // namespace assay

@@ -136,11 +136,22 @@ Result<OpenOptions> open_options(const ReadOptions& opt) {
   return o;
 }
 
+Json object_details_json(const IgzFile& f, const Object& o) {
+  return {{"pool", pool_json(f, o.pool)},
+          {"type", o.type_name.empty() ? Json(nullptr) : Json(o.type_name)},
+          {"pool_index", o.pool},
+          {"pool_offset", o.offset},
+          {"type_index", o.type}};
+}
+
 Result<Json> info_json(ByteView bytes, const OpenOptions& opt) {
   ASSAY_TRY(IgzFile f, IgzFile::open(bytes, opt));
-  Json j = header_json(f);
   Diagnostics d;
-  const Fixups fx = decode_fixups(f, d.sink());
+  return info_json(f, decode_fixups(f, d.sink()));
+}
+
+Json info_json(const IgzFile& f, const Fixups& fx) {
+  Json j = header_json(f);
   Json ext = Json::array();  // spec: #igz-externals, "verify and info list each one"
   for (std::size_t i = 0; i < fx.external_ids.size(); ++i)
     ext.push_back(fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)));

@@ -1,4 +1,4 @@
-// JSON views of an igz for the CLI: info, list, dump (schemas in docs/cli.md#igz).
+// JSON views of an igz: info, list, dump (schemas in docs/cli.md#igz), all built in report.cc.
 #pragma once
 
 #include "assay/formats/format.h"
@@ -10,6 +10,11 @@ namespace assay::igz {
 Result<OpenOptions> open_options(const ReadOptions& opt);
 
 Result<Json> info_json(ByteView bytes, const OpenOptions& opt);
+// The same of a file already opened, with its fixups.
+Json info_json(const IgzFile& f, const Fixups& fx);
+// An object's fields beside index, offset and size in `list` (docs/cli.md#igz): pool, type,
+// pool_index, pool_offset, type_index.
+Json object_details_json(const IgzFile& f, const Object& o);
 // {"format": "igz", "entries": [{index, offset, pool, type, size, ...}]}
 Result<Json> list_json(ByteView bytes, const OpenOptions& opt);
 // Strings, types, dependencies, externals, memory handles, objects with their pointer edges,
