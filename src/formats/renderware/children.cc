@@ -1,4 +1,5 @@
 #include "children.h"
+#include "codes.h"
 
 #include <cstring>
 
@@ -10,9 +11,9 @@ Result<Child> read_one(ByteView bytes, std::uint64_t offset, std::uint64_t base)
   ASSAY_TRY(SectionHeader h, read_section_header(bytes, offset, base));
   const auto body = records::le_reader(bytes, base).bytes(offset + SectionHeader::kSize, h.size, "section body");
   if (!body)
-    return make_error(kFormat, describe(h.type), base + offset,
+    return rw_error(describe(h.type), base + offset,
                       fmt::format("body of {} bytes runs past the end of the data at 0x{:x} (R1)", h.size,
-                                  base + bytes.size()));
+                                  base + bytes.size()), "R1");
   return Child{h, offset, *body};
 }
 
@@ -24,14 +25,14 @@ Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, s
   while (pos < end) {
     const std::uint64_t left = end - pos;
     if (left < SectionHeader::kSize)
-      return make_error(kFormat, describe(parent.h.type), base + offset,
+      return rw_error(describe(parent.h.type), base + offset,
                         fmt::format("children do not fill the container: a tail of {} bytes at 0x{:x} (R2)",
-                                    left, base + pos));
+                                    left, base + pos), "R2");
     ASSAY_TRY(SectionHeader h, read_section_header(bytes, pos, base));
     if (h.size > left - SectionHeader::kSize)
-      return make_error(kFormat, describe(h.type), base + pos,
+      return rw_error(describe(h.type), base + pos,
                         fmt::format("body of {} bytes runs past the end of its parent {} at 0x{:x} (R1)", h.size,
-                                    describe(parent.h.type), base + offset));
+                                    describe(parent.h.type), base + offset), "R1");
     ASSAY_TRY(const ByteView body, records::le_reader(bytes, base).bytes(pos + SectionHeader::kSize, h.size, "section body"));
     out.push_back({h, pos, body});
     pos += SectionHeader::kSize + h.size;
@@ -48,9 +49,9 @@ Result<std::vector<Child>> read_intact_children(ByteView bytes, std::uint64_t of
   while (end - pos >= SectionHeader::kSize && bytes.size() > pos && bytes.size() - pos >= SectionHeader::kSize) {
     const SectionHeader h = records::decode_at<SectionHeader>(bytes, pos);
     if (h.size > end - pos - SectionHeader::kSize)
-      return make_error(kFormat, describe(h.type), base + pos,
+      return rw_error(describe(h.type), base + pos,
                         fmt::format("body of {} bytes runs past the end of its parent {} at 0x{:x} (R1)", h.size,
-                                    describe(parent.type), base + offset));
+                                    describe(parent.type), base + offset), "R1");
     if (h.size > bytes.size() - pos - SectionHeader::kSize) break;  // the first child the end cuts
     out.push_back({h, pos, bytes.subspan(pos + SectionHeader::kSize, h.size)});
     pos += SectionHeader::kSize + h.size;

@@ -3,6 +3,8 @@
 // sub-view (no walk needed first).
 #pragma once
 
+#include "codes.h"
+
 #include <fmt/format.h>
 
 #include <string>
@@ -35,8 +37,8 @@ Result<std::vector<Child>> read_intact_children(ByteView bytes, std::uint64_t of
 Result<Child> read_one(ByteView bytes, std::uint64_t offset, std::uint64_t base);
 
 inline void report(const DiagSink& d, Severity s, std::string structure, std::uint64_t abs_offset,
-                   std::string message) {
-  if (d) d({s, make_error(kFormat, structure, abs_offset, std::move(message))});
+                   std::string message, std::string_view code = "renderware.unexpected-content") {
+  if (d) d({s, rw_error(std::move(structure), abs_offset, std::move(message), code)});
 }
 
 // The text of a String section: up to the first NUL; without a NUL the whole body (R18 warning).

@@ -62,7 +62,7 @@ class ClumpReader {
 
  private:
   Error err(std::string structure, std::uint64_t off, std::string m) const {
-    return make_error(kFormat, structure, base_ + off, std::move(m));
+    return rw_error(std::move(structure), base_ + off, std::move(m), "renderware.clump");
   }
   Result<Child> first_struct(const std::vector<Child>& kids, const Child& parent, std::uint64_t min) const {
     if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < min)

@@ -53,7 +53,7 @@ bool cut_dictionary_header(ByteView b, bool (*known_stamp)(std::uint32_t)) {
 
 Result<CutDictionary> open_cut_dictionary(ByteView b, const DiagSink& diag) {
   auto where = find_truncation(b);
-  if (!where) return make_error(kFormat, "Texture Dictionary", 0, "not cut by the end of the file");
+  if (!where) return rw_error("Texture Dictionary", 0, "not cut by the end of the file", "renderware.not-cut");
   TextureOptions to;
   to.allow_cut = true;
   to.keep_going = true;

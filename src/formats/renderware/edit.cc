@@ -3,6 +3,7 @@
 // spec: renderware.md#rw-5-1 (dictionary struct, natives, extension), #rw-real (GTA IMG padding).
 // Input checks before decoding (issue 29 item 6): formats/edit_input.h.
 #include "assay/formats/renderware/edit.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -21,8 +22,11 @@ namespace assay::rw {
 
 namespace {
 
+// A request the dictionary cannot take (a usage error: exit 2).
+Error edit_usage(std::string msg) { return usage_error(std::move(msg)).with_code("renderware.edit-request"); }
+
 Error edit_error(std::string structure, std::string msg) {
-  return make_error(kFormat, std::move(structure), kNoOffset, std::move(msg));
+  return detail::rw_error(std::move(structure), kNoOffset, std::move(msg), "renderware.edit");
 }
 
 const char* op_name(EditOp op) { return op == EditOp::replace ? "replace" : op == EditOp::add ? "add" : "remove"; }
@@ -94,14 +98,14 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
   for (std::size_t k = 0; k < changes.size(); ++k) {
     const EditChange& c = changes[k];
     const std::string what = fmt::format("{} '{}'", op_name(c.op), c.name);
-    if (c.name.empty() || c.name.size() > 31) return usage_error(what + ": a texture name has 1 to 31 bytes");
+    if (c.name.empty() || c.name.size() > 31) return edit_usage(what + ": a texture name has 1 to 31 bytes");
     ASSAY_TRY(auto idx, find_texture(d, c.name));
     for (const Job& j : jobs)
-      if ((idx && j.replaces == idx) || same_name(j.spec.name, c.name)) return usage_error(what + ": named twice");
-    if (c.op == EditOp::add && idx) return usage_error(what + ": the dictionary already has it (use replace)");
-    if (c.op != EditOp::add && !idx) return usage_error(what + ": no texture has that name");
+      if ((idx && j.replaces == idx) || same_name(j.spec.name, c.name)) return edit_usage(what + ": named twice");
+    if (c.op == EditOp::add && idx) return edit_usage(what + ": the dictionary already has it (use replace)");
+    if (c.op != EditOp::add && !idx) return edit_usage(what + ": no texture has that name");
     if (c.op == EditOp::remove) {
-      if (removed[*idx]) return usage_error(what + ": named twice");
+      if (removed[*idx]) return edit_usage(what + ": named twice");
       removed[*idx] = true;
       continue;
     }
@@ -114,7 +118,7 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
       ASSAY_TRY(j.spec, spec_like(t));
       if (opt.force_format && opt.new_format != TexelFormat::unknown) {
         if (!platform_supports(t.platform, opt.new_format))
-          return usage_error(fmt::format("{}: platform {} cannot hold {}", what, platform_name(t.platform), to_string(opt.new_format)));
+          return edit_usage(fmt::format("{}: platform {} cannot hold {}", what, platform_name(t.platform), to_string(opt.new_format)));
         j.spec.format = opt.new_format;
       }
       j.replaces = idx;
@@ -243,7 +247,7 @@ Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& 
                                    const DictionaryEditOptions& opt, Json& report) {
   ASSAY_TRY(const SectionHeader top, read_section_header(txd, 0));
   if (top.type != id::kTextureDictionary)
-    return usage_error(fmt::format("only texture dictionaries can be edited (this stream starts with section 0x{:X})", top.type));
+    return edit_usage(fmt::format("only texture dictionaries can be edited (this stream starts with section 0x{:X})", top.type));
   TextureOptions to;
   to.keep_going = true;  // an unreadable texture that is not touched is copied as it is
   ASSAY_TRY(auto d, TextureDictionary::open(txd, 0, {}, to));
@@ -286,18 +290,18 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   if (auto it = fam.find("texture_format"); it != fam.end() && !it->second.empty()) {
     opt.new_format = parse_texel_format(it->second);
     if (opt.new_format == TexelFormat::unknown)
-      return usage_error(fmt::format("--format {}: expected PAL8, PAL4, 8888, 888, 565, 555, 1555, 4444, L8, A8, A8L8, DXT1, DXT3 or DXT5", it->second));
+      return edit_usage(fmt::format("--format {}: expected PAL8, PAL4, 8888, 888, 565, 555, 1555, 4444, L8, A8, A8L8, DXT1, DXT3 or DXT5", it->second));
     opt.force_format = true;
   }
   if (auto it = fam.find("dither"); it != fam.end() && !it->second.empty()) {
     char* stop = nullptr;
     const float v = std::strtof(it->second.c_str(), &stop);
     if (stop == it->second.c_str() || *stop != '\0' || !(v >= 0.0f && v <= 1.0f))
-      return usage_error(fmt::format("--dither {}: expected a level from 0 (off) to 1 (full)", it->second));
+      return edit_usage(fmt::format("--dither {}: expected a level from 0 (off) to 1 (full)", it->second));
     opt.encode.dither = v;
   }
   if (req.in_place && (in.path.empty() || in.is_directory))
-    return usage_error(in.name + ": only a plain file can be edited in place");
+    return edit_usage(in.name + ": only a plain file can be edited in place");
   // issue 29 item 6: a texture takes a PNG (checked by its magic bytes before anything is
   // decoded); a replacement of another size is refused unless --resize or --png-size.
   for (const EditChange& c : req.changes) {
@@ -314,7 +318,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   if (!req.in_place) {
     std::error_code ec;
     if (!in.path.empty() && std::filesystem::equivalent(in.path, target, ec))
-      return usage_error(target.string() + " is the input; use --in-place to rewrite it");
+      return edit_usage(target.string() + " is the input; use --in-place to rewrite it");
   }
   ASSAY_CHECK(write_file_atomic(target, out, req.force || req.in_place));
   j["output"] = target.string();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "assay/image/png.h"
+#include "codes.h"
 #include "stream.h"
 
 namespace assay::rw::detail {
@@ -28,15 +29,15 @@ Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, co
                                    const OutputDir& dir, ByteView bytes) {
   const TextureNative& tex = d.textures()[i];
   if (!tex.error.empty())  // could not be read (spec: #rw-real); open() went on with the next one
-    return make_error("", "", kNoOffset, tex.error);  // the reader's message, which names it
+    return make_error("", "", kNoOffset, tex.error).with_code("renderware.texture-unreadable");  // the reader's message
   if (stored_as_section(tex)) {
     ASSAY_TRY(ByteView section, section_bytes(bytes, tex.offset));
-    ASSAY_CHECK(dir.write(name + ".rws", section));
+    ASSAY_CHECK(dir.write(name + ".rws", section));  // an I/O error: core's
     return ExtractCount{1, section.size()};
   }
   if (!tex.unsupported.empty())  // listed, not decoded
-    return make_error(kFormat, fmt::format("texture native '{}'", tex.name), tex.offset, tex.unsupported)
-        .with_code("renderware.texture-unsupported");
+    return rw_error(fmt::format("texture native '{}'", tex.name), tex.offset, tex.unsupported,
+                    "renderware.texture-unsupported");
   ExtractCount n;
   const std::size_t levels = mips ? tex.levels.size() : 1;
   for (std::size_t k = 0; k < levels; ++k) {

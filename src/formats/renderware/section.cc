@@ -1,5 +1,6 @@
 // Section header, stamps and section-id names. spec: renderware.md#rw-2, #rw-3.
 #include "assay/formats/renderware/section.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -109,9 +110,10 @@ bool plausible_stamp(std::uint32_t stamp) noexcept {
 Result<Version> decode_stamp(std::uint32_t stamp) {
   const Version v = decode_stamp_raw(stamp);
   if (v.version < 0x30000 || v.version > 0x3FFFF)  // R3
-    return make_error(kFormat, "library stamp", kNoOffset,
-                      fmt::format("stamp 0x{:08X} decodes to version 0x{:X}, not RenderWare 3 (R3)",
-                                  stamp, v.version));
+    return detail::rw_error("library stamp", kNoOffset,
+                            fmt::format("stamp 0x{:08X} decodes to version 0x{:X}, not RenderWare 3 (R3)", stamp,
+                                        v.version),
+                            "R3");
   return v;
 }
 
@@ -127,8 +129,9 @@ std::string Version::str() const {
 
 Result<SectionHeader> read_section_header(ByteView bytes, std::uint64_t offset, std::uint64_t base) {
   if (!range_ok(offset, SectionHeader::kSize, bytes.size()))
-    return make_error(kFormat, "section header", base + offset,
-                      fmt::format("needs 12 bytes but only {} remain", offset <= bytes.size() ? bytes.size() - offset : 0));
+    return detail::rw_error("section header", base + offset,
+                            fmt::format("needs 12 bytes but only {} remain", offset <= bytes.size() ? bytes.size() - offset : 0),
+                            "renderware.short-header");
   const ByteReader r(bytes, Endian::little, kFormat, base);
   return read_record<SectionHeader>(r, offset, "section header");
 }

@@ -1,6 +1,8 @@
 // A RenderWare stream parsed once (stream.h) and its verify (spec: renderware.md#rw-real).
 #include "stream.h"
 
+#include "codes.h"
+
 #include "assay/core/progress.h"
 #include "assay/formats/renderware/verify.h"
 
@@ -31,14 +33,16 @@ Result<std::vector<ClumpSummary>> clumps_of(ByteView b, const TopLevel& t) {
 
 }  // namespace
 
-Result<Stream> open_stream(ByteView b) {
+namespace {
+
+Result<Stream> parse_stream(ByteView b) {
   Stream s;
   if (cut_dictionary_header(b, known_stamp)) {  // the intact textures, and where it is cut
     ASSAY_TRY(s.cut, open_cut_dictionary(b, s.dict_diags.sink()));
     return s;
   }
   ASSAY_TRY(s.top, top_level(b));
-  if (s.top.top.empty()) return make_error(kFormat, "stream", 0, "no section").with_code("renderware.no-section");
+  if (s.top.top.empty()) return rw_error("stream", 0, "no section", "renderware.no-section");
   const std::uint32_t type = s.top.first().header.type;
   if (type == id::kTextureDictionary) {
     TextureOptions to;
@@ -50,7 +54,7 @@ Result<Stream> open_stream(ByteView b) {
   return s;
 }
 
-void verify_input(const Input& in, bool progress, Diagnostics& out) {
+void verify_problems(const Input& in, bool progress, Diagnostics& out) {
   if (cut_dictionary_header(in.bytes, known_stamp)) {  // where it is cut, then the intact textures
     Diagnostics content;
     auto c = open_cut_dictionary(in.bytes, content.sink());
@@ -64,6 +68,25 @@ void verify_input(const Input& in, bool progress, Diagnostics& out) {
   vo.progress = bar.reporter();
   verify_stream(in.bytes, 0, out.sink(), vo);
   bar.finish();
+}
+
+}  // namespace
+
+// Problems the shared readers report (a field past the end of its record) carry no code of
+// their own: "renderware.data".
+Result<Stream> open_stream(ByteView b) {
+  auto s = parse_stream(b);
+  if (!s) return coded(s.error(), "renderware.data");
+  Diagnostics coded_diags;
+  append_coded(s->dict_diags, coded_diags, "renderware.data");
+  s->dict_diags = std::move(coded_diags);
+  return s;
+}
+
+void verify_input(const Input& in, bool progress, Diagnostics& out) {
+  Diagnostics found;
+  verify_problems(in, progress, found);
+  append_coded(found, out, "renderware.data");
 }
 
 }  // namespace assay::rw::detail

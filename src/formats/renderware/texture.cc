@@ -63,14 +63,14 @@ Result<void> read_native_into(ByteView bytes, std::uint64_t offset, std::uint64_
   tex.offset = base + offset;
   tex.stamp = self.h.stamp;
   if (self.h.type != id::kTextureNative)
-    return make_error(kFormat, detail::describe(self.h.type), base + offset, "expected a Texture Native (0x15)");
+    return detail::rw_error(detail::describe(self.h.type), base + offset, "expected a Texture Native (0x15)", "renderware.not-texture-native");
   ASSAY_TRY(auto kids, detail::read_children(bytes, offset, base));
   const auto platform = kids.empty() || kids[0].h.type != id::kStruct
                             ? std::nullopt
                             : records::leading<records::NativePlatform>(kids[0].body);
   if (!platform)
-    return make_error(kFormat, "Texture Native", base + offset,
-                      "the first child is not a Struct holding the platform id");
+    return detail::rw_error("Texture Native", base + offset, "the first child is not a Struct holding the platform id",
+                            "renderware.texture-native-struct");
   tex.platform = platform->platform;
   switch (tex.platform) {
     case kPlatformPS2: return detail::read_ps2_native(bytes, base, kids, tex, diag, opt);
@@ -139,7 +139,7 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
   const bool cut = opt.allow_cut && self.size > bytes.size() - SectionHeader::kSize;
   if (!cut) ASSAY_CHECK(detail::read_one(bytes, 0, base));
   if (self.type != id::kTextureDictionary)
-    return make_error(kFormat, detail::describe(self.type), base, "expected a Texture Dictionary (0x16)");
+    return detail::rw_error(detail::describe(self.type), base, "expected a Texture Dictionary (0x16)", "renderware.not-texture-dictionary");
   ASSAY_CHECK(decode_stamp(self.stamp));
   ASSAY_TRY(auto kids, cut ? detail::read_intact_children(bytes, 0, base) : detail::read_children(bytes, 0, base));
   TextureDictionary d;
@@ -148,15 +148,16 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
   const auto st = kids.empty() || kids[0].h.type != id::kStruct
                       ? std::nullopt
                       : records::leading<records::DictionaryStruct>(kids[0].body);  // spec: #rw-5-1
-  if (!st) return make_error(kFormat, "Texture Dictionary", base, "the first child is not a 4-byte Struct {count, device}");
+  if (!st) return detail::rw_error("Texture Dictionary", base, "the first child is not a 4-byte Struct {count, device}", "renderware.dictionary-struct");
   d.count_ = st->count;
   d.device_id_ = st->device_id;
   std::size_t natives = 0;
   for (std::size_t i = 1; i < kids.size(); ++i) natives += kids[i].h.type == id::kTextureNative;
   if (natives != d.count_ && !(cut && natives < d.count_))  // R7 (a cut dictionary holds fewer)
-    return make_error(kFormat, "Texture Dictionary", base,
-                      fmt::format("struct says {} textures but {} Texture Native sections follow (R7)", d.count_,
-                                  natives));
+    return detail::rw_error("Texture Dictionary", base,
+                            fmt::format("struct says {} textures but {} Texture Native sections follow (R7)", d.count_,
+                                        natives),
+                            "R7");
   d.textures_.reserve(natives);
   for (std::size_t i = 1; i < kids.size(); ++i) {
     const Child& c = kids[i];
@@ -182,15 +183,17 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
 
 Result<image::Rgba> TextureDictionary::decode(std::size_t index, std::uint32_t level) const {
   if (index >= textures_.size())
-    return make_error(kFormat, "Texture Dictionary", offset_,
-                      fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()));
+    return detail::rw_error("Texture Dictionary", offset_,
+                            fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()),
+                            "renderware.no-such-texture");
   return decode_texture(textures_[index], level);
 }
 
 Result<image::Indexed> TextureDictionary::decode_indexed(std::size_t index, std::uint32_t level) const {
   if (index >= textures_.size())
-    return make_error(kFormat, "Texture Dictionary", offset_,
-                      fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()));
+    return detail::rw_error("Texture Dictionary", offset_,
+                            fmt::format("texture {} requested, the dictionary has {}", index, textures_.size()),
+                            "renderware.no-such-texture");
   return decode_texture_indexed(textures_[index], level);
 }
 

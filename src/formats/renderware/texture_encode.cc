@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "assay/formats/renderware/section.h"
+#include "codes.h"
 #include "texture_encode_internal.h"
 
 namespace assay::rw {
@@ -14,7 +15,7 @@ namespace assay::rw {
 namespace detail {
 
 Error encode_error(const NativeSpec& s, std::string msg) {
-  return make_error(kFormat, fmt::format("texture native '{}'", s.name), kNoOffset, std::move(msg));
+  return detail::rw_error(fmt::format("texture native '{}'", s.name), kNoOffset, std::move(msg), "renderware.encode");
 }
 
 std::uint32_t level_count(const NativeSpec& s, std::uint32_t w, std::uint32_t h) {
@@ -35,7 +36,7 @@ Result<ByteBuffer> keep_extension(ByteBuffer made, ByteView original) {
       last = at, last_end = at + SectionHeader::kSize + h.size;
       at = last_end;
     }
-    if (last_end == 0) return make_error(kFormat, "texture native", 0, "no children");
+    if (last_end == 0) return detail::rw_error("texture native", 0, "no children", "renderware.encode");
     ASSAY_TRY(const SectionHeader lh, read_section_header(b, last));
     if (lh.type != id::kExtension) return std::pair<std::uint64_t, std::uint64_t>{0, 0};
     return std::pair{last, last_end};

@@ -45,8 +45,9 @@ Result<void> read_gamecube_native(std::uint64_t base, const std::vector<Child>& 
   const GcLayout l = layout_for(decode_stamp_raw(st.h.stamp).version);
   const ByteReader r(st.body, e, kFormat, base + st.body_offset());
   if (st.body.size() < l.end)
-    return make_error(kFormat, "GameCube texture native", tex.offset,
-                      fmt::format("the first Struct holds {} bytes, its header needs 0x{:x}", st.body.size(), l.end));
+    return rw_error("GameCube texture native", tex.offset,
+                    fmt::format("the first Struct holds {} bytes, its header needs 0x{:x}", st.body.size(), l.end),
+                    "renderware.gamecube-header");
   ASSAY_TRY(tex.filter_addressing, r.u32(4, "filterAddressing"));
   ASSAY_TRY(ByteView name, r.bytes(l.name, 32, "texture name"));
   ASSAY_TRY(ByteView mask, r.bytes(l.mask, 32, "mask name"));

@@ -1,6 +1,8 @@
 // Internal: the per-platform texture native readers and decoders.
 #pragma once
 
+#include "codes.h"
+
 #include "assay/formats/renderware/texture.h"
 #include "assay/image/dxt.h"
 #include "children.h"
@@ -30,7 +32,7 @@ inline std::string texture_label(const TextureNative& t) {
   return t.name.empty() ? std::string("texture native") : fmt::format("texture native '{}'", t.name);
 }
 inline Error texture_error(const TextureNative& t, std::uint64_t abs_offset, std::string message) {
-  return make_error(kFormat, texture_label(t), abs_offset, std::move(message));
+  return rw_error(texture_label(t), abs_offset, std::move(message), "renderware.texture");
 }
 
 // The texture's palette as a table of R, G, B, A entries (#rw-5-8, #rw-6-1), its size checked

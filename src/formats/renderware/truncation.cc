@@ -1,5 +1,6 @@
 // Where the end of the bytes cuts a stream. spec: renderware.md#rw-4-1 (R1, R6), #rw-3 (C column).
 #include "assay/formats/renderware/truncation.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -81,7 +82,7 @@ std::string Truncation::message() const {
 }
 
 Error Truncation::error() const {
-  return make_error(kFormat, label(deepest(), header_cut), deepest().offset, tail(*this));
+  return rw_error(label(deepest(), header_cut), deepest().offset, tail(*this), "renderware.truncated");
 }
 
 }  // namespace assay::rw

@@ -1,6 +1,7 @@
 // Full validation: the walk, then the content rules for each section kind found.
 // spec: renderware.md#rw-9 (R1-R22), #rw-4-3 (R17).
 #include "assay/formats/renderware/verify.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@ namespace assay::rw {
 namespace {
 
 void emit(const DiagSink& d, Severity s, std::string structure, std::uint64_t off, std::string m) {
-  if (d) d({s, make_error(kFormat, structure, off, std::move(m))});
+  if (d) d({s, detail::rw_error(std::move(structure), off, std::move(m), "renderware.verify")});
 }
 
 bool checked_after_walk(const Section& s) {

@@ -2,6 +2,7 @@
 // Iterative (an explicit stack of open containers), so a hostile nesting cannot overflow the
 // C++ stack; the depth cap (R6) bounds the stack too.
 #include "assay/formats/renderware/walker.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -186,10 +187,10 @@ class Walker {
   }
 
   Error err(std::string structure, std::uint64_t pos, std::string message) const {
-    return make_error(kFormat, structure, base_ + pos, std::move(message));
+    return rw_error(structure, base_ + pos, std::move(message), "renderware.walk");
   }
   void note(std::string structure, std::uint64_t pos, std::string message, Severity sev) const {
-    if (diag_) diag_({sev, make_error(kFormat, structure, base_ + pos, std::move(message))});
+    if (diag_) diag_({sev, rw_error(structure, base_ + pos, std::move(message), "renderware.walk")});
   }
 
   ByteView b_;
@@ -226,8 +227,8 @@ std::vector<std::uint32_t> SectionTree::children(std::uint32_t index) const {
 Result<WalkSummary> walk_each(ByteView bytes, std::uint64_t base, const DiagSink& diag, const WalkOptions& options,
                               const SectionVisitor& visit, const WalkProgress& progress) {
   if (bytes.size() < SectionHeader::kSize)
-    return make_error(kFormat, "stream", base,
-                      fmt::format("{} bytes are too short for a section header", bytes.size()));
+    return rw_error("stream", base, fmt::format("{} bytes are too short for a section header", bytes.size()),
+                    "renderware.short-stream");
   return Walker(bytes, base, diag, options, visit, progress).run();
 }
 
@@ -265,13 +266,13 @@ Result<std::uint64_t> find_section(ByteView bytes, std::uint32_t type, std::uint
   while (range_ok(pos, SectionHeader::kSize, bytes.size())) {
     ASSAY_TRY(SectionHeader h, read_section_header(bytes, pos, base));
     if (h.size > bytes.size() - pos - SectionHeader::kSize)
-      return make_error(kFormat, describe(h.type), base + pos,
-                        fmt::format("body of {} bytes runs past the end of the data (R1)", h.size));
+      return rw_error(describe(h.type), base + pos, fmt::format("body of {} bytes runs past the end of the data (R1)", h.size),
+                      "R1");
     if (h.type == type) return pos;
     pos += SectionHeader::kSize + h.size;
   }
-  return make_error(kFormat, "stream", base,
-                    fmt::format("no top-level {} in 0x{:x} bytes", describe(type), bytes.size()));
+  return rw_error("stream", base, fmt::format("no top-level {} in 0x{:x} bytes", describe(type), bytes.size()),
+                  "renderware.no-section");
 }
 
 Result<ByteView> section_bytes(ByteView bytes, std::uint64_t offset, std::uint64_t base) {

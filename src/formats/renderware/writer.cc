@@ -1,6 +1,7 @@
 // Writers for tests, corpora and demo files. spec: renderware.md#rw-5 (PS2 natives: packets,
 // swizzle, CSM1, alpha), #rw-6 (D3D9 natives), #rw-7 (clumps).
 #include "assay/formats/renderware/writer.h"
+#include "codes.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +17,7 @@ namespace assay::rw::writer {
 
 namespace {
 
-Error werr(std::string m) { return make_error(kFormat, "writer", kNoOffset, std::move(m)); }
+Error werr(std::string m) { return detail::rw_error("writer", kNoOffset, std::move(m), "renderware.writer"); }
 
 // One GS upload packet (spec: #rw-5-6).
 void packet(ByteWriter& w, std::uint32_t trx_w, std::uint32_t trx_h, ByteView image) {
