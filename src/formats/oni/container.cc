@@ -11,16 +11,17 @@
 #include "assay/family.h"
 #include "assay/formats/oni/oni.h"
 #include "formats/texture_budget.h"
+#include "family_parts.h"
 #include "records.h"
 
 namespace assay {
 
 namespace {
 
-class OniContainer final : public FormatContainer {
+class OniContainer final : public Container {
  public:
   OniContainer(Input in, ContainerOptions opt, oni::InstanceFile f)
-      : FormatContainer(kOniFormat, std::move(in), std::move(opt)), file_(std::move(f)) {
+      : Container("oni", std::move(in), std::move(opt)), file_(std::move(f)) {
     std::vector<Entry> entries;
     entries.reserve(file_.instance_count());
     for (std::uint32_t i = 0; i < file_.instance_count(); ++i) {
@@ -46,11 +47,15 @@ class OniContainer final : public FormatContainer {
     set_entries(std::move(entries));
   }
 
+  [[nodiscard]] Result<Json> info() const override { return oni::info_fields(file_, input()); }
+
+  void verify(Diagnostics& out) const override { oni::verify_input(input(), options().read_options(), out); }
+
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     if (e.kind != "texture") return Container::texture(e, mip);
     std::call_once(walked_once_, [this] { walk(); });
     if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
-    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));  // issue 15 item 6
+    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
     ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, static_cast<std::uint32_t>(e.index), mip));
     return image::Rgba{img.width, img.height, std::move(img.pixels)};
   }

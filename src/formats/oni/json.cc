@@ -1,0 +1,97 @@
+// The oni family's JSON: the header fields of `info` and the Format record's `list`
+// (docs/cli.md#oni, docs/schema/).
+#include <fmt/format.h>
+
+#include "assay/formats/oni/oni.h"
+#include "family_parts.h"
+
+namespace assay::oni {
+
+namespace {
+
+std::string version_name(std::uint32_t v) {
+  std::string s;
+  for (int i = 3; i >= 0; --i) s += static_cast<char>(v >> (8 * i));
+  return s;
+}
+
+std::string template_set(std::uint64_t c) {
+  if (c == kChecksumV10) return "v1.0";
+  if (c == kChecksumV11) return "v1.1";
+  if (c == 0x0003BA70A8D8AE11ull || c == 0x0003BA70A8DBAE11ull) return "possibly PS2 (unverified)";
+  if (c == 0x0003BCDF2E6B1681ull) return "BFW source build";
+  return "unknown";
+}
+
+// Which TXMP layout the file's textures need, from the TXMP checksum (the template entry; a
+// .oni's header set) and the instance sizes: v1.0 0xAC, v1.1 0xB0 (BFW), or v1.1 in OniSplit's
+// 0xAC form (-import:sep; spec oni-templates.md). null without TXMP data.
+Json txmp_layout(const InstanceFile& f) {
+  std::uint64_t checksum = f.is_oni() ? 0 : ~std::uint64_t{0};
+  for (std::uint32_t k = 0; k < f.template_count(); ++k)
+    if (f.template_entry(k).tag == make_tag("TXMP")) checksum = f.template_entry(k).checksum;
+  if (f.is_oni()) checksum = f.header().checksum == kChecksumV11 ? 0x8911EEB5Full : f.header().checksum == kChecksumV10 ? 0x891187581ull : 0;
+  std::uint64_t short_form = 0, full = 0;
+  for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+    const Descriptor d = f.descriptor(i);
+    if (d.tag != make_tag("TXMP") || d.placeholder() || d.size == 0) continue;
+    (d.size < 0xB0 ? short_form : full) += 1;
+  }
+  if (short_form + full == 0) return nullptr;
+  if (checksum == 0x891187581ull) return "v1.0 (0xAC, .raw pixels)";
+  if (checksum != 0x8911EEB5Full) return "unknown";
+  if (full == 0) return "v1.1 in OniSplit's 0xAC form (-import:sep; .sep pixels)";
+  if (short_form == 0) return "v1.1 (0xB0, .sep pixels)";
+  return fmt::format("v1.1: {} TXMPs in OniSplit's 0xAC form, {} of 0xB0 (.sep pixels)", short_form, full);
+}
+
+}  // namespace
+
+Json info_fields(const InstanceFile& f, const Input& in) {
+  const FileHeader& h = f.header();
+  Json j;
+  j["version"] = version_name(h.version);
+  j["checksum"] = h.checksum;
+  j["template_set"] = template_set(h.checksum);
+  j["instances"] = h.instance_count;
+  j["names"] = h.name_count;
+  j["templates"] = h.template_count;
+  j["data_offset"] = h.data_offset;
+  j["data_size"] = h.data_size;
+  j["name_offset"] = h.name_offset;
+  j["name_size"] = h.name_size;
+  if (f.is_oni()) j["raw_offset"] = h.raw_offset, j["raw_size"] = h.raw_size;
+  if (auto n = parse_level_file_name(in.path.filename().string()); n) {
+    j["level"] = n->level;
+    j["suffix"] = n->suffix;
+    j["final"] = n->final;
+    j["file_id"] = n->file_id;
+  }
+  Json t = Json::array();
+  for (std::uint32_t k = 0; k < f.template_count(); ++k) {
+    const TemplateEntry e = f.template_entry(k);
+    t.push_back({{"tag", tag_string(e.tag)}, {"checksum", e.checksum}, {"count", e.count}});
+  }
+  j["template_entries"] = t;
+  j["txmp_layout"] = txmp_layout(f);
+  return j;
+}
+
+Json list_document(const InstanceFile& f) {
+  Json entries = Json::array();
+  for (std::uint32_t i = 0; i < f.instance_count(); ++i) {
+    const Descriptor d = f.descriptor(i);
+    auto nm = f.name(i);
+    Json e;
+    e["index"] = i;
+    e["tag"] = tag_string(d.tag);
+    e["name"] = d.unnamed() || !nm ? Json(nullptr) : Json(std::string(*nm));
+    e["size"] = d.size;
+    e["flags"] = d.flags();
+    e["placeholder"] = d.placeholder();
+    entries.push_back(std::move(e));
+  }
+  return Json{{"format", "oni"}, {"entries", entries}};
+}
+
+}  // namespace assay::oni
