@@ -1,11 +1,13 @@
 // libFuzzer target for RenderWare streams: the walker, verify, texture dictionaries (every level
-// decoded; strict and keep-going), the streaming walk, clump summaries and the format record's
-// info/list. Corpus: fuzz/corpus/renderware/
+// decoded; strict and keep-going), the streaming walk, clump summaries and the family's
+// container (info, list, verify, every texture decoded; every problem carries a code). Corpus:
+// fuzz/corpus/renderware/
 // (files made by assay's own writer).
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/format.h"
+#include "assay/container.h"
+#include "assay/family.h"
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/truncation.h"
@@ -29,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   rw::TextureOptions strict;
   strict.keep_going = false;
   (void)rw::TextureDictionary::open(b, 0, d.sink(), strict);
-  rw::TextureOptions cut;  // a dictionary the end of the data cuts (issue 29 item 4)
+  rw::TextureOptions cut;  // a dictionary the end of the data cuts
   cut.allow_cut = true;
   (void)rw::TextureDictionary::open(b, 0, d.sink(), cut);
   if (auto t = rw::find_truncation(b)) (void)t->message();
@@ -39,11 +41,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)rw::summarize_clump(b, 0, d.sink());
   (void)rw::find_section(b, rw::id::kTextureDictionary);
   Input in = Input::from_buffer("fuzz.txd", ByteBuffer(b.begin(), b.end()));
-  if (kRenderWareFormat.identify(in) > 0) {
-    (void)kRenderWareFormat.info(in, {});
-    (void)kRenderWareFormat.list(in, {});
+  if (kRenderWareFamily.identify(in) > 0) {
     Diagnostics v;
-    kRenderWareFormat.verify(in, {}, v);
+    const ContainerOptions opt;
+    const OpenContext ctx{in, opt, no_siblings()};
+    if (auto c = kRenderWareFamily.open(ctx); c.ok()) {
+      (void)info_json(**c);
+      (void)list_json(**c);
+      (*c)->verify(v);
+      (*c)->extract_findings(v);
+      (void)(*c)->extractable();
+      for (const Entry& e : (*c)->entries())
+        if (e.kind == "texture") (void)(*c)->texture(e, 0);
+    } else {
+      if (c.error().code.empty()) __builtin_trap();
+      kRenderWareFamily.verify_unopened(ctx, v);
+    }
+    for (const Diagnostic& p : v.items())
+      if (p.where.code.empty()) __builtin_trap();  // every problem has a code (docs/cli.md#codes)
   }
   return 0;
 }

@@ -30,7 +30,7 @@ inline std::string describe(std::uint32_t type) {
 // The children of the container whose header is at `offset` in `bytes` (its size already checked).
 Result<std::vector<Child>> read_children(ByteView bytes, std::uint64_t offset, std::uint64_t base);
 // The children of the container at `offset` whose header claims more than `bytes` holds (a file
-// cut short, issue 29 item 4): those that lie whole before the end of `bytes`, in order, up to
+// cut short): those that lie whole before the end of `bytes`, in order, up to
 // the first that does not. A child running past its parent's end is still an error (R1).
 Result<std::vector<Child>> read_intact_children(ByteView bytes, std::uint64_t offset, std::uint64_t base);
 // One section at `offset`: header read and body size checked against `bytes` (R1).

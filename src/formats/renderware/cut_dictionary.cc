@@ -1,4 +1,4 @@
-// A texture dictionary cut by the end of the file (issue 29 item 4). spec: renderware.md#rw-5-1
+// A texture dictionary cut by the end of the file. spec: renderware.md#rw-5-1
 // (dictionary), #rw-5-2 (PS2 name: the String after the first Struct), #rw-6-1 (D3D/Xbox name:
 // char[32] at +8 of the first Struct).
 #include "cut_dictionary.h"

@@ -1,4 +1,4 @@
-// Internal: a texture dictionary the end of the file cuts (issue 29 item 4). It is still a
+// Internal: a texture dictionary the end of the file cuts. It is still a
 // RenderWare TXD: identify claims it from its first header, info/list/extract give what lies
 // before the cut and one error saying where it is cut (7-Zip's "unexpected end of data": the
 // intact part listed and extracted, exit 1).

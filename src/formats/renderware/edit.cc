@@ -1,7 +1,7 @@
-// Texture dictionary edits (issue 16): replace/add/remove textures, PNG in, natives out; the
+// Texture dictionary edits: replace/add/remove textures, PNG in, natives out; the
 // dictionary's other children and every untouched native are copied byte for byte.
 // spec: renderware.md#rw-5-1 (dictionary struct, natives, extension), #rw-real (GTA IMG padding).
-// Input checks before decoding (issue 29 item 6): formats/edit_input.h.
+// Input checks before decoding: formats/edit_input.h.
 #include "assay/formats/renderware/edit.h"
 #include "codes.h"
 
@@ -128,7 +128,7 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
     }
     auto img = image::read_png(c.data, opt.png);
     if (!img) return edit_error(what, img.error().str());
-    std::string resized;  // issue 29 item 6: a PNG of another size than the texture it replaces
+    std::string resized;  // a PNG of another size than the texture it replaces
     if (idx && opt.size_rule != DictionaryEditOptions::SizeRule::keep) {
       const TextureNative& t = d.textures()[*idx];
       if (img->width != t.width || img->height != t.height) {
@@ -147,7 +147,7 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
 }
 
 // Encodes every job: textures in parallel when there are several, else the one texture's
-// mips and blocks use the cores (spec item 4 of issue 16).
+// mips and blocks use the cores.
 void encode_all(std::vector<Job>& jobs, const DictionaryEditOptions& opt) {
   const unsigned cores = opt.threads ? opt.threads : default_threads();
   const bool across = jobs.size() > 1;
@@ -302,7 +302,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   }
   if (req.in_place && (in.path.empty() || in.is_directory))
     return edit_usage(in.name + ": only a plain file can be edited in place");
-  // issue 29 item 6: a texture takes a PNG (checked by its magic bytes before anything is
+  // a texture takes a PNG (checked by its magic bytes before anything is
   // decoded); a replacement of another size is refused unless --resize or --png-size.
   for (const EditChange& c : req.changes) {
     if (c.op != EditOp::remove) ASSAY_CHECK(require_png(req, c, fmt::format("the texture '{}'", c.name)));

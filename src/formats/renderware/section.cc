@@ -51,7 +51,7 @@ constexpr IdInfo kIds[] = {
     {id::kUserData, "User Data", false},
     {id::kMaterialEffects, "Material Effects", false},
     {id::kGeometricPvs, "Geometric PVS", false},
-    {id::kAdc, "ADC", false},  // librw ID_ADC (issue 29 item 7)
+    {id::kAdc, "ADC", false},  // librw ID_ADC
     {id::kBinMesh, "Bin Mesh", false},
     {id::kNativeData, "Native Data", false},
     {id::kRockstarGeometry, "Rockstar Geometry Plugin", false},

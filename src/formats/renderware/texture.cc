@@ -166,7 +166,7 @@ Result<TextureDictionary> TextureDictionary::open(ByteView bytes, std::uint64_t 
       auto r = read_native_into(bytes, c.offset, base, diag, opt, t);
       if (!r) {
         if (!opt.keep_going) return r.error();
-        // one bad texture does not stop the dictionary (spec: #rw-real; issue 9 item 4)
+        // one bad texture does not stop the dictionary (spec: #rw-real)
         if (diag) diag({Severity::error, r.error()});
         t.error = r.error().str();
         t.unsupported = t.error;

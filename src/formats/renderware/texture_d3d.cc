@@ -158,7 +158,7 @@ Result<void> read_d3d_native(ByteView, std::uint64_t base, const std::vector<Chi
   if (tex.platform == kPlatformD3D9 && (tex.d3d_flags & 2)) unsupported("cube textures are not decoded");
   if (tex.width == 0 || tex.height == 0) return texture_error(tex, s_abs + 0x50, "width or height is 0");
   if (tex.mip_count == 0) return texture_error(tex, s_abs + 0x55, "the level count is 0");
-  // checked before any level size is computed: width >> i is undefined past 31 (issue 15)
+  // checked before any level size is computed: width >> i is undefined past 31
   if (tex.mip_count > max_mip_levels(tex.width, tex.height))
     return texture_error(tex, s_abs + 0x55,
                          fmt::format("{} mip levels, but a {} x {} texture has at most {}", tex.mip_count, tex.width,
@@ -235,7 +235,7 @@ Result<image::Rgba> decode_paletted(const TextureNative& tex, const MipLevel& lv
 
 }  // namespace
 
-// decode_paletted before the lookup (issue 29 item 8): the palette's entries in R, G, B, A order
+// decode_paletted before the lookup: the palette's entries in R, G, B, A order
 // and one index per pixel, an index past the palette read as 0 as there.
 Result<image::Indexed> decode_d3d_indexed(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];

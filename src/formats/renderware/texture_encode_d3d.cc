@@ -1,4 +1,4 @@
-// PC (D3D8, D3D9) and Xbox (DXT only) texture natives from RGBA (issue 16). The header of the
+// PC (D3D8, D3D9) and Xbox (DXT only) texture natives from RGBA. The header of the
 // native being replaced is kept (name, mask, filter, addressing, padding) and only the fields the
 // new texels decide are rewritten. spec: renderware.md#rw-6-1 .. #rw-6-3.
 #include <fmt/format.h>

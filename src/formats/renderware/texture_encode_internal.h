@@ -1,4 +1,4 @@
-// Internals of texture import shared by texture_encode*.cc and edit.cc (issue 16).
+// Internals of texture import shared by texture_encode*.cc and edit.cc.
 #pragma once
 
 #include "assay/formats/renderware/texture_encode.h"

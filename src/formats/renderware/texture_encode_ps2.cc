@@ -1,4 +1,4 @@
-// PS2 texture natives from RGBA (issue 16): mips by area downscale, palettes by libimagequant,
+// PS2 texture natives from RGBA: mips by area downscale, palettes by libimagequant,
 // then the project's writer lays out the swizzled GS packets, the CSM1 palette and 0-128 alpha.
 // spec: renderware.md#rw-5-3 .. #rw-5-8.
 #include <fmt/format.h>

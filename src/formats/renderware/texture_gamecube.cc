@@ -1,5 +1,5 @@
-// GameCube texture natives (platform 6): listed by name, mask and size, never decoded (issue 29
-// item 7). renderware.md has no GameCube layout; the facts come from Magic-RW's GameCube reader
+// GameCube texture natives (platform 6): listed by name, mask and size, never decoded.
+// renderware.md has no GameCube layout; the facts come from Magic-RW's GameCube reader
 // (txdread.gc, facts only, no code): the first Struct is big-endian,
 //   +0x00 u32 platform (6), +0x04 u32 filterAddressing, then
 //   newer than 3.3.0.0: four u32 (GX registers), char name[32] (+0x18), char mask[32] (+0x38),

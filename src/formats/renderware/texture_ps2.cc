@@ -447,7 +447,7 @@ Result<void> linear_indices(const TextureNative& tex, const MipLevel& lv, std::u
 }  // namespace
 
 // The same texels as decode_ps2 before the lookup; the palette is palette_lut's, so that
-// palette[index] is decode_ps2's pixel (issue 29 item 8).
+// palette[index] is decode_ps2's pixel.
 Result<image::Indexed> decode_ps2_indexed(const TextureNative& tex, std::uint32_t level) {
   const MipLevel& lv = tex.levels[level];
   const bool pal8 = tex.format == TexelFormat::pal8;

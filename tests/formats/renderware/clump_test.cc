@@ -52,7 +52,7 @@ TEST(RwClump, AtomicCountMismatchR20) {
   const ByteBuffer s_bytes = patched(b, 24, 2);
       auto s = summarize_clump(s_bytes);  // clump struct atomicCount at 12 + 12
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("R20"), std::string::npos) << s.error().str();
+  EXPECT_EQ(s.error().code, "R20") << s.error().str();
 }
 
 TEST(RwClump, AtomicIndexOutOfRangeR20) {
@@ -66,7 +66,7 @@ TEST(RwClump, AtomicIndexOutOfRangeR20) {
   const ByteBuffer s_bytes = patched(b, atomic_struct + 4, 7);
       auto s = summarize_clump(s_bytes);  // geometry index 7
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("R20"), std::string::npos) << s.error().str();
+  EXPECT_EQ(s.error().code, "R20") << s.error().str();
 }
 
 TEST(RwClump, GeometryStructTooShortR21) {
@@ -79,12 +79,12 @@ TEST(RwClump, GeometryStructTooShortR21) {
       const ByteBuffer r_bytes = patched(b, s.body_offset() + 12 + 4, 1000);
       auto r = summarize_clump(r_bytes);
       ASSERT_FALSE(r.ok());
-      EXPECT_NE(r.error().message.find("R21"), std::string::npos) << r.error().str();
+      EXPECT_EQ(r.error().code, "R21") << r.error().str();
       // vertex count 0xFFFFFFFF: no overflow, no allocation, a clear error
       const ByteBuffer r2_bytes = patched(b, s.body_offset() + 12 + 8, 0xFFFFFFFFu);
       auto r2 = summarize_clump(r2_bytes);
       ASSERT_FALSE(r2.ok());
-      EXPECT_NE(r2.error().message.find("R21"), std::string::npos) << r2.error().str();
+      EXPECT_EQ(r2.error().code, "R21") << r2.error().str();
     }
 }
 
@@ -98,7 +98,7 @@ TEST(RwClump, MaterialListIndicesR19) {
       const ByteBuffer r_bytes = patched(b, s.body_offset() + 12 + 4, 0);
       auto r = summarize_clump(r_bytes);
       ASSERT_FALSE(r.ok());
-      EXPECT_NE(r.error().message.find("R19"), std::string::npos) << r.error().str();
+      EXPECT_EQ(r.error().code, "R19") << r.error().str();
     }
 }
 

@@ -100,6 +100,7 @@ TEST(RwTruncation, SweepListsExactlyTheIntactTextures) {
     if (n < kFirstNative) {  // not even the count is there: the error is the cut itself
       ASSERT_FALSE(j.ok()) << n;
       EXPECT_NE(j.error().message.find("unexpected end of data"), std::string::npos) << j.error().str();
+      EXPECT_EQ(j.error().code, "renderware.truncated") << n;
       continue;
     }
     ASSERT_TRUE(j.ok()) << n << ": " << j.error().str();
@@ -132,6 +133,7 @@ TEST(RwTruncation, ListInfoExtractVerifyOnTheCli) {
   EXPECT_EQ(j["truncated"]["missing"], kWhole - 214);
   EXPECT_EQ(j["truncated"]["cut_texture"], "tex1");  // its name lies before the cut (+0x20 of 0xA4)
   EXPECT_EQ(j["problems"][0]["offset"], 0xB0);
+  EXPECT_EQ(j["problems"][0]["code"], "renderware.truncated");
 
   auto text = run_cli("list " + quote_path(f));
   EXPECT_EQ(text.exit_code, 1);

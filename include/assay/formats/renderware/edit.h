@@ -1,4 +1,4 @@
-// `assay replace|add|remove` on a RenderWare texture dictionary (issue 16): PNGs encoded into
+// `assay replace|add|remove` on a RenderWare texture dictionary: PNGs encoded into
 // the natives the dictionary already uses (or a chosen format for new ones); every other byte
 // kept. spec: renderware.md#rw-5-1 (dictionary), #rw-5, #rw-6 (natives).
 #pragma once
@@ -19,7 +19,7 @@ struct DictionaryEditOptions {
   bool force_format = false;
   image::PngLimits png;
   unsigned threads = 0;  // textures encoded in parallel (0 = all cores)
-  // A replacement PNG of another size than the texture (issue 29 item 6): `keep` gives the
+  // A replacement PNG of another size than the texture: `keep` gives the
   // texture the PNG's size (sides rounded down to powers of two), `refuse` is a usage error
   // (the CLI and Python without --resize/--png-size), `resize` scales it to the texture's size.
   enum class SizeRule : std::uint8_t { keep, refuse, resize } size_rule = SizeRule::keep;

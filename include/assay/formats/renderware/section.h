@@ -49,7 +49,7 @@ inline constexpr std::uint32_t kUserData = 0x11F;
 inline constexpr std::uint32_t kMaterialEffects = 0x120;
 inline constexpr std::uint32_t kGeometricPvs = 0x12A;
 // ADC plugin (toolkit 0x34; librw rwbase.h ID_ADC): PS2 per-vertex "ADC" bits of a geometry's
-// strips (issue 29 item 7; not in renderware.md#rw-3's table, which named it "unknown").
+// strips (not in renderware.md#rw-3's table, which named it "unknown").
 inline constexpr std::uint32_t kAdc = 0x134;
 inline constexpr std::uint32_t kBinMesh = 0x50E;
 inline constexpr std::uint32_t kNativeData = 0x510;

@@ -109,8 +109,8 @@ struct TextureOptions {
   // TextureNative::error set, and open() goes on with the next one. Structural errors of the
   // dictionary itself (R1, R2, R7) always fail open(). false: the first bad texture fails open().
   bool keep_going = true;
-  // A dictionary whose header claims more bytes than the view holds (a truncated file, issue 29
-  // item 4): read the texture natives that lie whole before the end and skip R7; open() fails
+  // A dictionary whose header claims more bytes than the view holds (a truncated file):
+  // read the texture natives that lie whole before the end and skip R7; open() fails
   // as before when even the dictionary's first Struct is cut. The caller says where the file is
   // cut (truncation.h). false: such a dictionary fails open() (R1).
   bool allow_cut = false;
@@ -161,7 +161,7 @@ Result<image::Rgba> decode_texture(const TextureNative& tex, std::uint32_t level
 // One level of a PAL4/PAL8 texture as palette indices and the palette in index order (PS2: CSM1
 // resolved, alpha 0-128 expanded; D3D: an index past the palette reads entry 0, so every index
 // names an entry): image::to_rgba() of it is decode_texture()'s RGBA, byte for byte. Extract
-// writes it as an indexed PNG (issue 29 item 8). An error for other formats.
+// writes it as an indexed PNG. An error for other formats.
 Result<image::Indexed> decode_texture_indexed(const TextureNative& tex, std::uint32_t level = 0);
 
 // device id names (spec: #rw-5-1): "d3d9", "ps2", ...

@@ -1,4 +1,4 @@
-// Texture import (issue 16): an RGBA image encoded into a RenderWare texture native (0x15) for
+// Texture import: an RGBA image encoded into a RenderWare texture native (0x15) for
 // the PS2 (PAL4/PAL8 swizzled with GS packets, 8888/888/1555 true colour) or PC/Xbox D3D
 // (8888, 888, 565, 555, 1555, 4444, L8, A8, A8L8, PAL8, PAL4, DXT1/3/5). spec: renderware.md#rw-5,
 // #rw-6. A replacement keeps the original native's name, mask, filter/addressing flags, stamp,

@@ -1,4 +1,4 @@
-// Where the end of a file cuts a RenderWare stream (issue 29 item 4): the deepest section whose
+// Where the end of a file cuts a RenderWare stream: the deepest section whose
 // body runs past the end of the bytes, found from the headers alone, so a truncated texture
 // dictionary can say what it is and where it is cut, and list what lies before the cut (7-Zip's
 // "unexpected end of data"). spec: renderware.md#rw-4-1 (R1: a size past the end of the data).
