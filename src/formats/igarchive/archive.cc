@@ -13,6 +13,7 @@
 #include "assay/core/hash.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/thread_pool.h"
+#include "codes.h"
 
 namespace assay::igarchive {
 
@@ -126,7 +127,7 @@ std::uint32_t minimal_slop(std::span<const std::uint32_t> hashes, std::uint32_t 
 Error Archive::error(std::string_view structure, std::uint64_t offset, std::string msg) const {
   Error e = make_error(kFormatName, structure, offset, std::move(msg));
   e.file = name_;
-  return e;
+  return detail::coded(std::move(e));
 }
 
 namespace {
@@ -405,7 +406,7 @@ std::uint64_t Archive::data_bound(const FileEntry& f) const {
   return bound;
 }
 
-// Issue 29 item 4 (a cut archive, 7-Zip's "unexpected end of data"). spec: alchemy.md#iga-assembly:
+// A cut archive (7-Zip's "unexpected end of data"). spec: alchemy.md#iga-assembly:
 // block j starts at offset + sector_j x S; a compressed one holds its prefix, LZMA properties and
 // C payload bytes, a raw one usize bytes. Each is bounded by its span (the next entry's sector;
 // for the last block with terminator 0, the next file or the name table): bytes a bad prefix

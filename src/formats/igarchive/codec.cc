@@ -10,6 +10,7 @@
 
 #include "assay/formats/igarchive/archive.h"
 #include "records.h"
+#include "codes.h"
 
 namespace assay::igarchive {
 
@@ -32,7 +33,7 @@ BlockDecoder& BlockDecoder::operator=(BlockDecoder&&) noexcept = default;
 namespace {
 
 Error codec_error(std::uint64_t offset, std::string_view structure, std::string msg) {
-  return make_error(kFormatName, structure, offset, std::move(msg));
+  return detail::coded(make_error(kFormatName, structure, offset, std::move(msg)));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/ops.h"
 #include "assay/core/memory.h"
 #include "assay/core/output.h"
 #include "assay/formats/igarchive/prefix.h"
@@ -23,7 +24,7 @@ namespace iga = igarchive;
 
 class IgArchiveContainer final : public Container {
  public:
-  // A cut archive (issue 29 item 4): only its intact files are entries; list_fields names the
+  // A cut archive (salvage.h): only its intact files are entries; list_fields names the
   // lost ones (iga::cut_json, "problems").
   IgArchiveContainer(Input in, ContainerOptions opt, iga::Salvaged s)
       : Container("igarchive", std::move(in), std::move(opt)), archive_(std::move(s.archive)), cut_(std::move(s.cut)) {
@@ -35,7 +36,7 @@ class IgArchiveContainer final : public Container {
       Entry e;
       e.name = std::string(f.name);
       // extract writes the logical name sanitised ('\\' -> '/', iga::write_member through
-      // OutputDir), and `path` says so (issue 29 item 3); a name that does not sanitise stays as
+      // OutputDir), and `path` says so; a name that does not sanitise stays as
       // it is (extract then names the error).
       auto written = sanitize_relative_path(f.name);
       e.path = written ? *written : std::string(f.name);
@@ -73,7 +74,7 @@ class IgArchiveContainer final : public Container {
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned threads) const override {
     const iga::FileEntry& f = file_of(e);
     const std::string name = input().name + "::" + std::string(f.name);
-    // The process-wide budget (--max-memory) is held as long as the bytes live (issue 15 item 6).
+    // The process-wide budget (--max-memory) is held as long as the bytes live.
     ASSAY_TRY(MemoryLease lease, MemoryBudget::process().acquire(f.length, name));
     ByteBuffer buf;
     ASSAY_CHECK(archive_.read(f, buf, threads, options().igarchive.member_cap));
@@ -81,7 +82,7 @@ class IgArchiveContainer final : public Container {
   }
 
   // A large member is identified from its first block; it is decoded whole only when a format
-  // claims it (issue 15 item 6; iga::read_file_prefix).
+  // claims it (iga::read_file_prefix).
   [[nodiscard]] Result<bool> may_hold_format(const Entry& e) const override {
     ASSAY_TRY(std::size_t seen, unclaimed_prefix(e));
     return seen == 0;
@@ -91,10 +92,8 @@ class IgArchiveContainer final : public Container {
     ASSAY_TRY(std::size_t seen, unclaimed_prefix(e));
     if (seen != 0) {
       const iga::FileEntry& f = file_of(e);
-      Error err = make_error("", fmt::format("identified from its first {} of {} bytes", seen, f.length), kNoOffset,
-                             "unrecognised file format");
-      err.file = input().name + "::" + std::string(f.name);
-      return err;
+      return unrecognised_error(input().name + "::" + std::string(f.name),
+                                fmt::format("identified from its first {} of {} bytes", seen, f.length));
     }
     return Container::open(e);
   }

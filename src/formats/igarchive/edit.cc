@@ -20,12 +20,12 @@ namespace assay::igarchive {
 
 namespace {
 
-Error edit_error(std::string msg) { return make_error(kFormatName, "edit", kNoOffset, std::move(msg)); }
+Error edit_error(std::string msg) { return make_error(kFormatName, "edit", kNoOffset, std::move(msg)).with_code("igarchive.edit"); }
 
 std::uint64_t align_up(std::uint64_t n, std::uint64_t a) { return (n + a - 1) / a * a; }
 void pad_to(ByteBuffer& out, std::uint64_t a) { out.resize(align_up(out.size(), a), 0); }
 
-// The data area as it is written (issue 29 item 9): small pieces gathered into one buffer, large
+// The data area as it is written: small pieces gathered into one buffer, large
 // views (unchanged files' stored bytes) handed straight to the output; size() counts from the
 // start of the data area.
 class Sink {
@@ -252,7 +252,7 @@ Result<void> Editor::resolve() {
 
 // New data: each block on a sector boundary, B entries + terminator (rules 5-7). The blocks are
 // read and compressed a batch at a time (in parallel) and written before the next batch is read,
-// so a file of any size takes a few MiB (issue 29 item 9).
+// so a file of any size takes a few MiB.
 Result<void> Editor::write_new(Sink& out, Slot& s) {
   const std::uint64_t S = h_.sector_size;
   const EditData& d = *s.src;

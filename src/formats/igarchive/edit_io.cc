@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t expected_files, unsigned threads,
                           const std::function<void(std::uint64_t)>& read_up_to) {
   ASSAY_TRY(Archive a, open_strict(bytes, "edited archive", nullptr));
-  auto fail = [&](std::string msg) { return make_error(kFormatName, "edit read-back", kNoOffset, std::move(msg)); };
+  auto fail = [&](std::string msg) { return make_error(kFormatName, "edit read-back", kNoOffset, std::move(msg)).with_code("igarchive.edit-read-back"); };
   if (a.files().size() != expected_files)
     return fail(fmt::format("{} files, expected {}", a.files().size(), expected_files));
   for (const FileEntry& f : a.files())  // spec: alchemy.md#iga-lookup, as the game finds files
@@ -38,7 +38,7 @@ Result<void> check_edited(ByteView bytes, const EditPlan& plan, std::uint64_t ex
     for (const EditFile& e : *list) {
       const FileEntry* f = a.find(e.name);
       if (!f) return fail(fmt::format("'{}' is missing", e.name));
-      // Block by block against the bytes given (read in pieces too): bounded memory (issue 29 item 9).
+      // Block by block against the bytes given (read in pieces too): bounded memory.
       ASSAY_TRY(EditData src, e.file.empty() ? Result<EditData>(EditData::of_bytes(e.data)) : EditData::of_file(e.file));
       if (src.size() != f->length) return fail(fmt::format("'{}' is {} bytes, expected {}", e.name, f->length, src.size()));
       const auto differs = [&] { return fail(fmt::format("'{}' does not read back as the bytes given", e.name)); };
@@ -109,7 +109,7 @@ Result<void> write_checked(const fs::path& target, ByteView bytes, bool force,
   if (!force && fs::symlink_status(target, ec).type() != fs::file_type::not_found)
     return io_error(target.string(), "already exists (use --force to overwrite)");
   // Unnamed where the file system allows, else "OUT.assay-edit-<pid>-<start>-XXXXXX", removed on
-  // Ctrl-C and by the next run after a kill (core/temp_file.h; issue 29 item 2).
+  // Ctrl-C and by the next run after a kill (core/temp_file.h).
   ASSAY_TRY(TempFile tmp, TempFile::create(target, TempStyle::beside));
   ASSAY_CHECK(tmp.write(bytes));
   ASSAY_CHECK(tmp.finish());
@@ -169,7 +169,7 @@ Json report_json(const EditReport& r) {
           {"unchanged", r.unchanged}};
 }
 
-// The output path of an edit, refusing one that is the input (issue 10 item 6).
+// The output path of an edit, refusing one that is the input.
 Result<fs::path> edit_target(const Input& in, const EditRequest& req) {
   if (req.in_place) {
     if (in.path.empty()) return usage_error(in.name + ": an inner file cannot be edited in place; use -o OUT");
@@ -203,7 +203,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     fs::path file;  // the FILE given, when the CLI left the data to us (formats/edit_data.h)
     if (auto it = req.read.family.find(edit_source_key(c.name)); c.data.empty() && it != req.read.family.end()) file = it->second;
     switch (c.op) {
-      // The FILE given is read block by block as it is encoded (issue 29 item 9).
+      // The FILE given is read block by block as it is encoded.
       case EditOp::replace: plan.replace.push_back({.name = c.name, .data = c.data, .compression = comp, .file = file}); break;
       case EditOp::add: plan.add.push_back({.name = c.name, .data = c.data, .compression = comp, .file = file}); break;
       case EditOp::remove: plan.remove.push_back(c.name); break;

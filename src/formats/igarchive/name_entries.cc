@@ -29,7 +29,7 @@ Result<ByteBuffer> with_name_entries(ByteView archive, const std::vector<ByteBuf
     return make_error(kFormatName, "name table", h.name_table_offset,
                       fmt::format("{} entries for {} files", entries.size(), h.num_files));
   if (h.name_table_offset + h.name_table_size != archive.size())
-    return make_error(kFormatName, "name table", h.name_table_offset, "the name table is not the last thing in the file");
+    return make_error(kFormatName, "name table", h.name_table_offset, "the name table is not the last thing in the file").with_code("igarchive.name-table");
   ByteWriter t(h.endian);
   std::uint64_t off = 4ull * entries.size();
   for (const auto& e : entries) {
@@ -37,7 +37,7 @@ Result<ByteBuffer> with_name_entries(ByteView archive, const std::vector<ByteBuf
     off += e.size();
   }
   for (const auto& e : entries) t.bytes(e);
-  if (t.size() > 0xFFFFFFFFu) return make_error(kFormatName, "name table", h.name_table_offset, "name table above 4 GiB");
+  if (t.size() > 0xFFFFFFFFu) return make_error(kFormatName, "name table", h.name_table_offset, "name table above 4 GiB").with_code("igarchive.name-table");
   ByteBuffer out(archive.begin(), archive.begin() + static_cast<std::ptrdiff_t>(h.name_table_offset));
   const ByteBuffer& table = t.buffer();
   out.insert(out.end(), table.begin(), table.end());

@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Regular files only, never through a symlink, never blocking (core/folder.h; issue 15 item 3).
+// Regular files only, never through a symlink, never blocking (core/folder.h).
 Result<ByteBuffer> slurp(const fs::path& dir, const std::string& rel) { return read_file_beneath(dir, rel); }
 
 Result<std::vector<std::string>> relative_files(const fs::path& dir) {

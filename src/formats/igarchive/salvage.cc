@@ -1,5 +1,5 @@
-// A cut igArchive: the intact files, the lost ones and the words that name them (issue 29
-// item 4). spec: alchemy.md#iga-name-table (the table writers put last), #iga-assembly.
+// A cut igArchive: the intact files, the lost ones and the words that name them.
+// spec: alchemy.md#iga-name-table (the table writers put last), #iga-assembly.
 #include "assay/formats/igarchive/salvage.h"
 
 #include <fmt/format.h>
@@ -46,8 +46,8 @@ std::string member_name(const Archive& a, const Cut& c, const FileEntry& f) {
 
 std::vector<Diagnostic> cut_findings(const Archive& a, const Cut& c) {
   std::vector<Diagnostic> out;
-  auto add = [&](std::string structure, std::uint64_t offset, std::string msg) {
-    Error e = a.error(structure, offset, std::move(msg));
+  auto add = [&](std::string structure, std::uint64_t offset, std::string msg, std::string_view code) {
+    Error e = a.error(structure, offset, std::move(msg)).with_code(code);
     e.file.clear();
     out.push_back({Severity::error, std::move(e)});
   };
@@ -56,17 +56,20 @@ std::vector<Diagnostic> cut_findings(const Archive& a, const Cut& c) {
     add("name table", h.name_table_offset,
         fmt::format("unexpected end of data: the name table (0x{:x} bytes at 0x{:x}) lies past the file end 0x{:x}; "
                     "the files are named by their hash (<hash>.bin)",
-                    h.name_table_size, h.name_table_offset, c.file_end));
+                    h.name_table_size, h.name_table_offset, c.file_end),
+        "igarchive.names-lost");
   for (const LostFile& l : c.lost) {
     const FileEntry& f = a.files()[l.index];
     add(fmt::format("file[{}]", l.index), l.at.offset,
         fmt::format("'{}' lost: unexpected end of data: its data at 0x{:x} (to 0x{:x}) lie past the file end 0x{:x}",
-                    member_name(a, c, f), l.at.offset, l.at.end, c.file_end));
+                    member_name(a, c, f), l.at.offset, l.at.end, c.file_end),
+        "igarchive.file-lost");
   }
   if (!c.lost.empty())
     add("archive", c.file_end,
         fmt::format("the file is cut at 0x{:x}: {} of {} files lost, {} intact", c.file_end, c.lost.size(),
-                    a.files().size(), c.intact.size()));
+                    a.files().size(), c.intact.size()),
+        "igarchive.cut");
   return out;
 }
 

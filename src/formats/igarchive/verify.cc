@@ -10,6 +10,7 @@
 #include "assay/core/thread_pool.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/salvage.h"
+#include "codes.h"
 
 namespace assay::igarchive {
 
@@ -19,8 +20,7 @@ struct Ctx {
   const Archive& a;
   Diagnostics& out;
   void add(Severity s, std::string structure, std::uint64_t off, std::string msg) {
-    Error e = make_error(kFormatName, structure, off, std::move(msg));
-    out.add({s, std::move(e)});
+    out.add({s, detail::coded(make_error(kFormatName, structure, off, std::move(msg)))});
   }
   void error(std::string s, std::uint64_t o, std::string m) { add(Severity::error, std::move(s), o, std::move(m)); }
   void warning(std::string s, std::uint64_t o, std::string m) { add(Severity::warning, std::move(s), o, std::move(m)); }
@@ -114,17 +114,18 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
   auto opened = Archive::open(data, name, open_diags.sink());
   for (auto d : open_diags.items()) {
     d.where.file.clear();
+    d.where = detail::coded(std::move(d.where));
     out.add(std::move(d));
   }
   if (!opened) {
     Error e = opened.error();
     e.file.clear();
-    out.error(std::move(e));
+    out.error(detail::coded(std::move(e)));
     return;
   }
   const Archive& a = *opened;
   Ctx c{a, out};
-  // A cut file (issue 29 item 4): how many files it lost, in one line (their blocks are named below).
+  // A cut file (salvage.h): how many files it lost, in one line (their blocks are named below).
   if (const Cut cut = find_cut(a); !cut.lost.empty()) out.add(cut_findings(a, cut).back());
   const Header& h = a.header();
   const std::uint64_t S = h.sector_size;
@@ -169,7 +170,7 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
     if (!bl) {
       Error e = bl.error();
       e.file.clear();
-      out.error(std::move(e));
+      out.error(detail::coded(std::move(e)));
       continue;
     }
     if (f.num_blocks > 0) {
@@ -219,7 +220,7 @@ void verify(ByteView data, std::string_view name, const VerifyOptions& opt, Diag
       if (!r.ok) {
         Error e = r.err;
         e.file.clear();
-        out.error(std::move(e));
+        out.error(detail::coded(std::move(e)));
       } else if (opt.decode && b.compressed) {
         const std::uint64_t props = f.compression == Compression::lzma ? 5 : 0;
         if (r.rep.codec_fallback)

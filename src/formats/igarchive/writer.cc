@@ -110,7 +110,7 @@ ByteBuffer encode_block(Compression codec, ByteView raw, unsigned prefix_width, 
 }
 
 Result<ByteBuffer> write_archive(const std::vector<WriterFile>& in, const WriterOptions& opt) {
-  auto fail = [](std::string msg) { return make_error(kFormatName, "writer", kNoOffset, std::move(msg)); };
+  auto fail = [](std::string msg) { return make_error(kFormatName, "writer", kNoOffset, std::move(msg)).with_code("igarchive.writer"); };
   const std::uint32_t v = opt.version;
   if (!is_known_version(v)) return fail(fmt::format("unknown version 0x{:x}", v));
   const std::uint64_t S = v == 4 ? 0x800 : opt.sector_size;

@@ -6,6 +6,7 @@
 #include "assay/core/progress.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/writer.h"
+#include "diag_util.h"
 #include "family_parts.h"
 #include "records.h"
 
@@ -28,7 +29,12 @@ void verify_input(const Input& in, const assay::ContainerOptions& opt, Diagnosti
   progress.set_bytes();
   progress.set_current(in.name);
   progress.advance(0);
-  verify(in.bytes, o, out);
+  Diagnostics found;
+  verify(in.bytes, o, found);
+  for (Diagnostic d : found.items()) {
+    d.where = detail::coded(std::move(d.where));
+    out.add(std::move(d));
+  }
   progress.advance(in.bytes.size());
   progress.finish();
 }

@@ -147,7 +147,7 @@ struct BlockReport {
   bool codec_fallback = false;    // v4: decoded as LZMA after the nominal codec failed (Q3)
 };
 
-// Where a file's data run past the end of a cut archive (issue 29 item 4; Archive::past_end).
+// Where a file's data run past the end of a cut archive (salvage.h; Archive::past_end).
 struct Shortfall {
   std::uint64_t offset = 0;  // where the file's data begin (FileEntry::offset)
   std::uint64_t end = 0;     // where the bytes its blocks use end, by its tables and size prefixes

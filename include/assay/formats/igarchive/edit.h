@@ -1,5 +1,5 @@
 // Targeted edits of an igArchive: replace, add and remove files while keeping everything else
-// as stored (issue 10; spec: alchemy.md#corrections C6, #iga-writer rule 1).
+// as stored (spec: alchemy.md#corrections C6, #iga-writer rule 1).
 //
 //   igarchive::EditPlan p;  p.replace.push_back({.name = "a.igz", .data = bytes});
 //   auto r = igarchive::edit_archive(archive, p);   // r->bytes: the new archive
@@ -30,7 +30,7 @@ struct EditFile {
   ByteBuffer data;
   std::optional<Compression> compression;  // default: replace keeps the file's, add the archive's usual codec
   // Or the file holding the new bytes, read block by block as they are encoded (`data` unused;
-  // issue 29 item 9: a multi-GiB file is never held whole).
+  // a multi-GiB file is never held whole).
   std::filesystem::path file;
 };
 
@@ -69,7 +69,7 @@ bool name_escapes(std::string_view name);
 // edited in place (block-table runs that overlap, a name table before the file data).
 Result<EditResult> edit_archive(const Archive& a, const EditPlan& plan);
 
-// Where a streamed edit goes (issue 29 item 9): the archive's bytes in order through `append`,
+// Where a streamed edit goes: the archive's bytes in order through `append`,
 // then its header and TOC (placeholders until then) once more at offset 0 through `write_at`.
 // Unchanged files' stored bytes are handed over as views of the input, new data a batch of
 // encoded blocks at a time: memory stays bounded whatever the files' sizes.

@@ -1,7 +1,7 @@
 // The first bytes of an igArchive member without decoding the whole member: a stored file's
 // first bytes, or a compressed file's first block (at most 0x8000 bytes). Enough to identify the
-// inner file's format (issue 15 item 6: identify from the first bytes, decode the whole only when
-// the format needs it).
+// inner file's format: identify from the first bytes, decode the whole only when the format
+// needs it.
 #pragma once
 
 #include "assay/formats/igarchive/archive.h"

@@ -1,4 +1,4 @@
-// A cut igArchive (issue 29 item 4): its header and tables are whole, but the file ends before
+// A cut igArchive: its header and tables are whole, but the file ends before
 // some files' data, and usually before the name table, which the writers put last. As 7-Zip does
 // with "unexpected end of data": the intact files are listed and extracted, the lost ones named
 // (each with the offset where its data would be and the file's end), and the exit code is 1.
