@@ -282,7 +282,9 @@ Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& 
   return out;
 }
 
-Result<Json> edit_format(const Input& in, const EditRequest& req) {
+namespace {
+
+Result<Json> edit_request(const Input& in, const EditRequest& req) {
   DictionaryEditOptions opt;
   opt.threads = req.read.threads;
   opt.progress = req.progress;
@@ -328,6 +330,15 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   j.erase("changes");
   j["changes"] = std::move(changes);
   return j;
+}
+
+}  // namespace
+
+// Errors of the shared readers (PNG, records) get the edit's codes; I/O errors stay core's.
+Result<Json> edit_format(const Input& in, const EditRequest& req) {
+  auto r = edit_request(in, req);
+  if (r || !r.error().code.empty() || r.error().kind == ErrorKind::io) return r;
+  return coded(r.error(), r.error().kind == ErrorKind::usage ? "renderware.edit-request" : "renderware.edit");
 }
 
 }  // namespace assay::rw
