@@ -9,6 +9,7 @@
 #include "assay/family.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/warriors/warriors.h"
+#include "family_parts.h"
 
 namespace assay {
 
@@ -16,10 +17,19 @@ namespace {
 
 namespace wr = warriors;
 
-class DiscContainer final : public FormatContainer {
+// info() and verify() of both: the family's (family_parts.h), over the input.
+class WarriorsContainer : public Container {
+ public:
+  WarriorsContainer(Input in, ContainerOptions opt) : Container("warriors", std::move(in), std::move(opt)) {}
+  [[nodiscard]] Result<Json> info() const override { return wr::info_fields(input(), options().read_options()); }
+  void verify(Diagnostics& out) const override { wr::verify_input(input(), options().read_options(), out); }
+  using Container::set_entries;
+};
+
+class DiscContainer final : public WarriorsContainer {
  public:
   DiscContainer(Input in, ContainerOptions opt, wr::Disc d, wr::NameTable names)
-      : FormatContainer(kWarriorsFormat, std::move(in), std::move(opt)), disc_(std::move(d)), names_(std::move(names)) {
+      : WarriorsContainer(std::move(in), std::move(opt)), disc_(std::move(d)), names_(std::move(names)) {
     const std::uint32_t n = disc_.count();
     std::vector<wr::EntryKind> kinds(n, wr::EntryKind::other);
     parallel_for(n, options().threads ? options().threads : default_threads(), [&](std::size_t i) {
@@ -78,10 +88,10 @@ class DiscContainer final : public FormatContainer {
   wr::NameTable names_;
 };
 
-class ChunkContainer final : public FormatContainer {
+class ChunkContainer final : public WarriorsContainer {
  public:
   ChunkContainer(Input in, ContainerOptions opt, const wr::LoadResult& r)
-      : FormatContainer(kWarriorsFormat, std::move(in), std::move(opt)), shape_(wr::to_string(r.shape)) {
+      : WarriorsContainer(std::move(in), std::move(opt)), shape_(wr::to_string(r.shape)) {
     std::vector<Entry> entries;
     entries.reserve(r.chunks.size());
     for (const wr::ChunkRecord& c : r.chunks) {

@@ -14,6 +14,7 @@
 #include "assay/formats/warriors/edit.h"
 #include "assay/formats/warriors/samples.h"
 #include "assay/formats/warriors/writer.h"
+#include "family_parts.h"
 #include "records.h"
 
 namespace assay::warriors {
@@ -245,8 +246,10 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
 // Each DIR row's bytes (D9 duplicates as "<index>_<name>") or each chunk's body, through the
 // shared per-entry loop (container.h extract_entries; names, "0xHASH" and "<hash>.bin" select).
 Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir,
-                             Diagnostics&) {
-  return extract_entries(in, kFormat, opt, x, dir);
+                             Diagnostics& findings) {
+  ASSAY_TRY(ContainerOptions co, container_options(opt));
+  ASSAY_TRY(std::unique_ptr<Container> c, assay::open(in, co, kFormat));
+  return assay::extract(*c, x, dir, findings);
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
@@ -261,6 +264,16 @@ Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir)
 }
 
 }  // namespace
+
+// The family's parts (family.cc, container.cc; src/formats/warriors/family_parts.h).
+int identify_input(const Input& in) { return identify(in); }
+Result<Json> info_fields(const Input& in, const ReadOptions& opt) {
+  ASSAY_TRY(Json j, info(in, opt));
+  j.erase("format");
+  return j;
+}
+void verify_input(const Input& in, const ReadOptions& opt, Diagnostics& out) { verify(in, opt, out); }
+Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir) { return write_samples(dir); }
 
 // ---- family verbs ----
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
