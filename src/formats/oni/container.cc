@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <mutex>
+#include <optional>
 
 #include "assay/container.h"
 #include "assay/family.h"
 #include "assay/formats/oni/oni.h"
+#include "assay/image/png.h"
 #include "formats/texture_budget.h"
 #include "family_parts.h"
 #include "records.h"
@@ -42,6 +44,7 @@ class OniContainer final : public Container {
                    {"placeholder", d.placeholder()},
                    {"descriptor_offset", file_.descriptor_offset(i)}};
       if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
+      if (options().oni.textures) e.path = texture_path(i, e);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -58,6 +61,49 @@ class OniContainer final : public Container {
     ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
     ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, static_cast<std::uint32_t>(e.index), mip));
     return image::Rgba{img.width, img.height, std::move(img.pixels)};
+  }
+
+  // The walk, without which nothing is exported (spec: oni.md#oni-8).
+  [[nodiscard]] Result<void> extractable() const override {
+    std::call_once(walked_once_, [this] { walk(); });
+    if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
+    return {};
+  }
+
+  // The layouts' warnings, the walk's findings, the instances exported without their links, the
+  // unnamed instances no .oni holds; with --textures, the TXMPs with the SwapBytes flag.
+  void extract_findings(Diagnostics& out) const override {
+    std::call_once(walked_once_, [this] { walk(); });
+    out.append(walk_warnings_);
+    if (!walked_ || !walked_->opened || !exporter_) return;
+    out.append(walked_->diags);
+    if (options().oni.textures) return swapped_note(out);
+    exporter_->warn_unwalked(out);
+    oni::warn_orphans(*walked_, *exporter_, out);
+  }
+
+  // NAME.oni with its unnamed dependents (spec: oni.md#oni-8); with --textures, a TXMP as
+  // NAME.png (NAME.mip<k>.png with mips; spec: oni.md#oni-9-1). Stored: the instance's .oni
+  // (a texture's TXMP instance as NAME.oni).
+  [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir, const WriteOptions& w) const override {
+    const std::string path = w.stored ? stored_path(e) : e.path;
+    if (path.empty()) return ExtractCount{};
+    ASSAY_CHECK(extractable());
+    const auto i = static_cast<std::uint32_t>(e.index);
+    if (options().oni.textures && !w.stored) {
+      if (!walked_->has_data[i]) return ExtractCount{};
+      return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
+    }
+    if (!oni::OniExport::exported(*walked_, i)) return ExtractCount{};
+    Diagnostics reported;  // "exported without its links": extract_findings names them all
+    ASSAY_TRY(ByteBuffer b, exporter_->build(i, reported));
+    ASSAY_CHECK(dir.write(path, b));
+    return ExtractCount{1, b.size()};
+  }
+
+  [[nodiscard]] std::string stored_path(const Entry& e) const override {
+    if (!options().oni.textures || e.path.empty()) return e.path;
+    return e.path.substr(0, e.path.size() - 4) + ".oni";
   }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
@@ -82,15 +128,62 @@ class OniContainer final : public Container {
     if (auto lv = oni::txmp_levels(t->width, t->height, t->format, t->mipmapped()); lv) e.details["mips"] = lv->size();
   }
 
+  // With --textures a TXMP with data is written as NAME.png (TXMP#INDEX.png unnamed); nothing else.
+  std::string texture_path(std::uint32_t i, const Entry& e) const {
+    if (file_.descriptor(i).tag != oni::make_tag("TXMP") || !e.size) return {};
+    std::string stem = oni::oni_file_name(e.name ? *e.name : fmt::format("TXMP#{}", i));
+    stem.resize(stem.size() - 4);  // ".oni"
+    return stem + ".png";
+  }
+
+  // The TXMP image fields (#oni-9-1) of instance i when it holds the whole fixed part, else none.
+  std::optional<oni::records::TxmpImage> txmp_image(std::uint32_t i) const {
+    auto inst = file_.instance_bytes(i);
+    if (!inst || inst->size() < oni::records::kTxmpMinSize) return std::nullopt;
+    auto img = oni::records::read_txmp_image(*inst);
+    return img ? std::optional(*img) : std::nullopt;
+  }
+
+  // TXMP i as STEM.png (with mips, STEM.mip<k>.png down to 1x1), as texture() decodes it.
+  Result<ExtractCount> write_txmp(std::uint32_t i, const std::string& stem, bool mips, const OutputDir& dir) const {
+    std::size_t levels = 1;
+    if (const auto img = txmp_image(i); mips && img && img->mipmapped()) {
+      ASSAY_TRY(auto lv, oni::txmp_levels(img->width, img->height, img->format, true));
+      levels = lv.size();
+    }
+    ExtractCount n;
+    for (std::size_t k = 0; k < levels; ++k) {
+      ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, i, static_cast<unsigned>(k)));
+      ASSAY_TRY(ByteBuffer png, image::encode_png(image::Rgba{img.width, img.height, std::move(img.pixels)}));
+      ASSAY_CHECK(dir.write(k == 0 ? stem + ".png" : fmt::format("{}.mip{}.png", stem, k), png));
+      ++n.files;
+      n.bytes += png.size();
+    }
+    return n;
+  }
+
+  void swapped_note(Diagnostics& out) const {
+    std::uint32_t swapped = 0;
+    for (std::uint32_t i = 0; i < walked_->file.instance_count(); ++i) {
+      if (walked_->file.descriptor(i).tag != oni::make_tag("TXMP") || !walked_->has_data[i]) continue;
+      const auto img = txmp_image(i);
+      swapped += img && (img->flags & oni::records::TxmpImage::kSwapBytes) != 0;
+    }
+    if (swapped)
+      out.note(walked_->file.error("TXMP", kNoOffset, fmt::format("{} textures have the SwapBytes flag (0x1000): decoded without swapping "
+                                                                  "(OniSplit sets it on every PC TXMP it writes)", swapped)));
+  }
+
   void walk() const {
     const std::filesystem::path path = input().path.empty() ? std::filesystem::path(input().name) : input().path;
     const std::filesystem::path dir = input().path.empty() ? std::filesystem::path(".") : input().path.parent_path();
-    auto layouts = oni::layouts_for(options().read_options().family, dir, nullptr);
+    auto layouts = oni::layouts_for(options().read_options().family, dir, &walk_warnings_);
     if (!layouts) {
       walk_error_ = layouts.error();
       return;
     }
     walked_ = oni::load_file(path, input().bytes, input().owner, *layouts);
+    if (walked_->opened) exporter_ = std::make_unique<oni::OniExport>(*walked_);
     if (!walked_->opened) walk_error_ = walked_->diags.items().front().where;
     else if (walked_->layouts == nullptr) {
       auto r = layouts->for_checksum(walked_->file.header().checksum);
@@ -102,6 +195,8 @@ class OniContainer final : public Container {
   mutable std::once_flag walked_once_;
   mutable std::unique_ptr<oni::LoadedFile> walked_;
   mutable Error walk_error_;
+  mutable Diagnostics walk_warnings_;
+  mutable std::unique_ptr<oni::OniExport> exporter_;
 };
 
 }  // namespace

@@ -126,6 +126,24 @@ std::vector<std::uint32_t> OniExport::closure(std::uint32_t main) const {
   return impl_->ex.collect(main, newidx, reached);
 }
 
+void OniExport::warn_unwalked(Diagnostics& diags) const {
+  const Exporter& ex = impl_->ex;
+  const LoadedFile& f = ex.f;
+  std::vector<std::uint8_t> reached(f.file.instance_count(), 0), warned(f.file.instance_count(), 0);
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+    if (!exported(f, i)) continue;
+    std::map<std::uint32_t, std::uint32_t> newidx;
+    const auto order = ex.collect(i, newidx, reached);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const std::uint32_t t = order[k];
+      const Descriptor d = f.file.descriptor(t);
+      if ((k > 0 && !d.unnamed()) || !f.has_data[t] || ex.walked_of[t] >= 0 || d.duplicate() || warned[t]) continue;
+      warned[t] = 1;
+      diags.warning(f.file.error(instance_label(t, d.tag, f.names[t]), f.file.instance_file_offset(d), "exported without its links: the instance was not walked"));
+    }
+  }
+}
+
 std::uint32_t OniExport::orphans() const {
   const LoadedFile& f = impl_->ex.f;
   std::vector<std::uint8_t> reached(f.file.instance_count(), 0);

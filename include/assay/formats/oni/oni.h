@@ -60,6 +60,9 @@ class OniExport {
   // NAME.oni of named instance i (spec: oni.md#oni-8); its findings go to diags.
   [[nodiscard]] Result<ByteBuffer> build(std::uint32_t i, Diagnostics& diags) const;
   [[nodiscard]] std::vector<std::uint32_t> closure(std::uint32_t main) const;
+  // "exported without its links: the instance was not walked", once for each instance some
+  // .oni holds with data whose links the walk could not find.
+  void warn_unwalked(Diagnostics& diags) const;
   // Unnamed instances with data that no named instance's closure reaches (not exported).
   [[nodiscard]] std::uint32_t orphans() const;
   // Whether instance i gets its own .oni (named, with data).
