@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/family.h"
 #include "assay/core/output.h"
 #include "assay/formats/format.h"
 #include "assay/formats/igarchive/writer.h"
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
   const fs::path tmp = fs::temp_directory_path() / "assay-make-corpora";
   fs::remove_all(tmp);
   fs::create_directories(tmp);
-  for (const Format* f : all_formats()) {
+  for (const Family* f : families()) {
     if (f->write_samples == nullptr) continue;
     if (auto r = f->write_samples(tmp); !r) {
       std::fprintf(stderr, "%s: %s\n", std::string(f->name).c_str(), r.error().str().c_str());

@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "assay/family.h"
 #include "assay/core/thread_pool.h"
 #include "assay/ops.h"
 #include "bindings.h"
@@ -124,7 +125,7 @@ ContainerPtr open_source(const py::handle& src, const std::string& format, const
 std::optional<std::string> identify_source(const py::handle& src) {
   Result<Input> in = is_path_like(src) ? resolve_path(path_of(src)) : Input::from_buffer("<bytes>", bytes_of(src));
   const Input& i = unwrap(std::move(in));
-  const Format* f = identify_format(i);
+  const Family* f = identify_family(i);
   return f ? std::optional<std::string>(std::string(f->name)) : std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // The `assay` Python module's extension, assay._assay. The package's __init__.py
 // re-exports it; docs/python.md documents the API.
+#include "assay/family.h"
 #include "assay/core/hash.h"
 #include "assay/formats/oni/names.h"
 #include "assay/formats/warriors/disc.h"
@@ -39,7 +40,7 @@ PYBIND11_MODULE(_assay, m) {
   register_ops(m);
   register_hashes(m);
   py::list fams;
-  for (const Format* f : all_formats()) fams.append(py::str(std::string(f->name)));
+  for (const Family* f : families()) fams.append(py::str(std::string(f->name)));
   m.attr("formats") = py::tuple(fams);
 }
 

@@ -3,6 +3,7 @@
 // (tools/assay/edit.cc, Format::edit) make, with the GIL released while writing.
 #include <fmt/format.h>
 
+#include "assay/family.h"
 #include "assay/core/folder.h"
 #include "assay/core/hash.h"
 #include "assay/formats/edit_input.h"
@@ -222,7 +223,7 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
     j = [&]() -> Result<Json> {
       ASSAY_TRY(ContainerOptions copt, container_options(req.read));
       ASSAY_TRY(Input in, resolve_path(spec, copt));
-      const Format* f = identify_format(in);
+      const Family* f = identify_family(in);
       if (f == nullptr) return unrecognised_error(spec);
       if (f->edit == nullptr)
         return usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", spec, f->name));

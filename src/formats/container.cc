@@ -15,19 +15,6 @@ namespace assay {
 
 namespace {
 
-using Opener = Result<std::unique_ptr<Container>> (*)(const OpenContext&);
-
-// One line per family: the name of its Format record and its container factory.
-struct FamilyOpener {
-  std::string_view family;
-  Opener open;
-};
-constexpr FamilyOpener kOpeners[] = {
-    {"igarchive", open_igarchive_container}, {"igz", open_igz_container},
-    {"renderware", open_renderware_container}, {"warriors", open_warriors_container},
-    {"oni", open_oni_container},
-};
-
 Error unrecognised(const Input& in) { return unrecognised_error(in.name); }
 
 Error no_entry(const Container& c, std::string_view name) {
@@ -70,18 +57,12 @@ std::vector<std::string> split_spec(const std::string& spec) {
 
 Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family,
                                         const Siblings& siblings) {
-  const Format* f = family.empty() ? identify_format(in) : find_format(family);
+  const Family* f = family.empty() ? identify_family(in) : find_family(family);
   if (f == nullptr) {
     if (!family.empty()) return usage_error(fmt::format("unknown format '{}' (`assay formats` lists them)", family));
     return unrecognised(in);
   }
-  for (const FamilyOpener& o : kOpeners)
-    if (o.family == f->name) {
-      auto c = o.open(OpenContext{std::move(in), opt, siblings});
-      if (!c) return std::move(c).error();
-      return std::move(*c);
-    }
-  return usage_error(fmt::format("{}: no container reader for this family", f->name));
+  return f->open(OpenContext{std::move(in), opt, siblings});
 }
 
 Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family) {
@@ -186,8 +167,7 @@ void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const De
     out.error(std::move(err));
     return;
   }
-  const Format* f = identify_format(*in);
-  if (f == nullptr) return;  // not a format we check: nothing to say
+  if (identify_family(*in) == nullptr) return;  // not a format we check: nothing to say
   Diagnostics d;
   ContainerOptions o = c.options();
   o.threads = 1;

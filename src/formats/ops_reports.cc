@@ -6,6 +6,7 @@
 #include "assay/formats/igz/report.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/warriors/warriors.h"
+#include "assay/family.h"
 #include "assay/ops.h"
 
 namespace assay {
@@ -71,7 +72,7 @@ Json with_problems(Json j, const Diagnostics& d) {
 Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
   ASSAY_TRY(ContainerOptions co, container_options(ro));
   ASSAY_TRY(Input in, resolve_path(spec, co));  // ARCHIVE::INNER reads the igz from its archive
-  const Format* f = identify_format(in);
+  const Family* f = identify_family(in);
   if (f == nullptr) return unrecognised_error(in.name);
   if (f->name != "igz") return usage_error(fmt::format("{}: dump reads igz files; this is {}", in.name, f->name));
   ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));

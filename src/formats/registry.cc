@@ -1,3 +1,4 @@
+#include "assay/family.h"
 #include "assay/formats/format.h"
 
 namespace assay {
@@ -20,6 +21,29 @@ const Format* identify_format(const Input& in) {
   for (const Format* f : all_formats()) {
     if (!f->identify) continue;
     int s = f->identify(in);
+    if (s > best_score) best = f, best_score = s;
+  }
+  return best;
+}
+
+// ---- families (include/assay/family.h) ----
+const std::vector<const Family*>& families() {
+  static const std::vector<const Family*> all = {&kIgArchiveFamily, &kIgzFamily, &kWarriorsFamily, &kOniFamily,
+                                                 &kRenderWareFamily};
+  return all;
+}
+
+const Family* find_family(std::string_view name) {
+  for (const Family* f : families())
+    if (f->name == name) return f;
+  return nullptr;
+}
+
+const Family* identify_family(const Input& in) {
+  const Family* best = nullptr;
+  int best_score = 0;
+  for (const Family* f : families()) {
+    const int s = f->identify(in);
     if (s > best_score) best = f, best_score = s;
   }
   return best;

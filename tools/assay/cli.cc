@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "assay/family.h"
 #include "assay/container.h"
 #include "assay/ops.h"
 #include "assay/core/progress.h"
@@ -48,7 +49,7 @@ const FamilyGroup* group_named(std::string_view group) {
 std::string family_of_file(const std::string& file) {
   if (file.empty()) return "";
   auto in = resolve_path(file);
-  const Format* f = in ? identify_format(*in) : nullptr;
+  const Family* f = in ? identify_family(*in) : nullptr;
   return f == nullptr ? "" : std::string(f->name);
 }
 
@@ -177,8 +178,8 @@ Result<Input> open_input(const std::string& spec) {
   return resolve_path(spec, opt);
 }
 
-Result<const Format*> require_format(const Input& in) {
-  const Format* f = identify_format(in);
+Result<const Family*> require_family(const Input& in) {
+  const Family* f = identify_family(in);
   if (f == nullptr) return unrecognised_error(in.name);
   return f;
 }

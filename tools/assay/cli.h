@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/family.h"
 #include "assay/formats/format.h"
 
 namespace assay::cli {
@@ -51,7 +52,7 @@ const std::vector<std::string>& top_level_verbs();
 // Opens PATH or A::B::C to any depth (each container parsed once; no temporary files).
 Result<Input> open_input(const std::string& spec);
 // The format of `in`, or an error naming the file.
-Result<const Format*> require_format(const Input& in);
+Result<const Family*> require_family(const Input& in);
 
 // "@FILE" arguments become the lines of FILE (blank lines and "#" comments skipped); others stay.
 Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>& args);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "assay/family.h"
 #include "assay/core/folder.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
@@ -82,7 +83,7 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   if (!req) return report(req.error());
   auto in = open_input(a.archive);
   if (!in) return report(in.error());
-  auto fmt = require_format(*in);
+  auto fmt = require_family(*in);
   if (!fmt) return report(fmt.error());
   if ((*fmt)->edit == nullptr)
     return report(usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", a.archive, (*fmt)->name)));

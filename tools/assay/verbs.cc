@@ -9,6 +9,7 @@
 #include <iostream>
 #include <map>
 
+#include "assay/family.h"
 #include "assay/container.h"
 #include "assay/ops.h"
 #include "assay/core/extract_each.h"
@@ -102,7 +103,7 @@ int do_identify(Cli& cli, const Args& a) {
       continue;
     }
     auto in = open_input(f);
-    const Format* fmt = in ? identify_format(*in) : nullptr;
+    const Family* fmt = in ? identify_family(*in) : nullptr;
     if (!in) rc = std::max(rc, report(in.error()));
     else if (fmt == nullptr) rc = std::max(rc, kExitProblems);
     if (in && fmt == nullptr && !a.json) {
@@ -199,7 +200,7 @@ int do_info(Cli& cli, const Args& a) {
 }
 
 std::vector<std::string> columns_for(std::string_view family) {
-  const Format* f = find_format(family);
+  const Family* f = find_family(family);
   if (f == nullptr || f->list_columns.empty()) return {"index", "name"};
   return f->list_columns;
 }
@@ -304,15 +305,11 @@ int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const 
 }
 
 // `rc` becomes 1 when the family reports errors of the file itself (the walk, the dictionary).
-Result<ExtractStats> extract_with_format(const Cli& cli, const Args& a, const Container& c, const OutputDir& dir, int& rc) {
-  const Format* f = find_format(c.format());
-  if (f == nullptr || f->extract == nullptr)
-    return usage_error(fmt::format("`extract` is not supported for {} files", c.format()));
+Result<ExtractStats> extract_entries_of(const Cli& cli, const Args& a, const Container& c, const OutputDir& dir, int& rc) {
   ASSAY_TRY(ExtractOptions x, extract_options_of(a));
+  (void)cli;
   Diagnostics diags;
-  ReadOptions ro = c.options().read_options();
-  ro.progress = cli.progress();
-  auto r = f->extract(c.input(), ro, x, dir, diags);
+  auto r = assay::extract(c, x, dir, diags);
   for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
   if (diags.has_errors()) rc = kExitProblems;
   return r;
@@ -321,7 +318,7 @@ Result<ExtractStats> extract_with_format(const Cli& cli, const Args& a, const Co
 int extract_one(Cli& cli, const Args& a, const Container& c) {
   int rc = kExitOk;
   OutputDir dir(a.out_dir, a.force);
-  auto st = extract_with_format(cli, a, c, dir, rc);
+  auto st = extract_entries_of(cli, a, c, dir, rc);
   if (!st) return report(st.error().in_file(a.file));
   return std::max(rc, report_extract(cli, a, *st, &c));
 }
@@ -334,7 +331,7 @@ bool is_another_archive(const Container& first, const std::string& arg) {
   std::error_code ec;
   if (arg.empty() || arg.front() == '@' || !std::filesystem::exists(arg, ec) || first.find(arg) != nullptr) return false;
   auto in = resolve_path(arg);
-  return in && identify_format(*in) != nullptr;
+  return in && identify_family(*in) != nullptr;
 }
 
 // The folder under DIR an archive extracts into when there are several: its file name
@@ -452,7 +449,7 @@ void add_make_samples(Cli& cli) {
   example(*samples, "assay make-samples demo/");
   samples->callback([&cli, dir] {
     std::filesystem::create_directories(*dir);
-    for (const Format* f : all_formats()) {
+    for (const Family* f : families()) {
       if (f->write_samples == nullptr) continue;
       auto names = f->write_samples(*dir);
       if (!names) {
@@ -518,7 +515,7 @@ void register_common(Cli& cli) {
     auto* formats = cli.app.add_subcommand("formats", "list the formats assay knows");
     example(*formats, "assay formats");
     formats->callback([] {
-      for (const Format* f : all_formats()) std::cout << f->name << "\t" << f->description << '\n';
+      for (const Family* f : families()) std::cout << f->name << "\t" << f->description << '\n';
     });
   }
   add_hash(cli);
