@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "assay/ops.h"
 #include "assay/formats/format.h"
 #include "assay/formats/igarchive/pack.h"
 #include "fuzz_util.h"
@@ -22,12 +23,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& f : orig->files()) total += f.length;
   if (total > (1u << 20) || orig->files().size() > 512) return 0;
   const fs::path dir = fuzz::fresh_dir("like"), outside = fuzz::fresh_dir("outside");
-  ReadOptions ro;
-  ro.threads = 1;
-  ro.family["igarchive-max-member"] = "1M";
+  assay::ContainerOptions co;
+  co.threads = 1;
+  co.igarchive.member_cap = 1u << 20;
   Diagnostics diags;
-  const Input in = Input::from_buffer("original", ByteBuffer(data, data + size));
-  auto x = kIgArchiveFormat.extract(in, ro, {}, OutputDir(dir, false), diags);
+  auto c = open(Input::from_buffer("original", ByteBuffer(data, data + size)), co, "igarchive");
+  if (!c) return 0;
+  auto x = extract(**c, {}, OutputDir(dir, false), diags);
   if (!x || !x->failed.empty()) return 0;
   static constexpr std::string_view kSecret = "SECRET-FROM-OUTSIDE-THE-FOLDER";
   if ((data[0] & 1) && !orig->files().empty()) {

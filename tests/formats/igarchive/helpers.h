@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "assay/container.h"
 #include "assay/formats/format.h"
+#include "assay/ops.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"
 
@@ -52,13 +54,14 @@ inline ByteBuffer read_ok(const Archive& a, const FileEntry& f, unsigned threads
   return out;
 }
 
-// The igarchive record's extract (what `assay extract` runs) of an archive held in memory.
+// assay::extract (what `assay extract` runs) of an archive held in memory.
 inline Result<ExtractStats> extract_archive(const ByteBuffer& bytes, const OutputDir& dir, ExtractOptions x = {},
                                             unsigned threads = 1) {
-  ReadOptions ro;
-  ro.threads = threads;
+  assay::ContainerOptions co;
+  co.threads = threads;
+  ASSAY_TRY(std::unique_ptr<Container> c, open(Input::from_buffer("test.arc", bytes), co, "igarchive"));
   Diagnostics diags;
-  return kIgArchiveFormat.extract(Input::from_buffer("test.arc", bytes), ro, x, dir, diags);
+  return extract(*c, x, dir, diags);
 }
 
 inline ByteBuffer build(const std::vector<WriterFile>& files, const WriterOptions& o) {
