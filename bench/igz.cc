@@ -16,7 +16,7 @@
 
 #include "assay/container.h"
 #include "assay/core/thread_pool.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/igz/graph.h"

@@ -16,10 +16,11 @@
 #include <string>
 
 #include "assay/core/hash.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/samples.h"
 #include "assay/formats/warriors/warriors.h"
 #include "assay/formats/warriors/writer.h"
+#include "assay/ops.h"
 
 using namespace assay;
 using namespace assay::warriors;
@@ -113,7 +114,7 @@ int heap(const std::string& disc) {
   if (!in) return 2;
   Diagnostics d;
   ReadOptions opt;
-  kWarriorsFormat.verify(*in, opt, d);
+  d.append(verify_input(*in, *container_options(opt), nullptr, "warriors").diags);
   auto c = classify_disc(*in, opt);
   const auto m = mallinfo2();
   std::printf("%zu\n", m.arena + m.hblkhd);

@@ -1,4 +1,4 @@
-// libFuzzer target: the edit verbs (`assay replace|add|remove`) through Format::edit on a hostile
+// libFuzzer target: the edit verbs (`assay replace|add|remove`) through Family::edit on a hostile
 // original, for igArchive and Warriors (issue 15 item 7; formats/format.h EditRequest).
 //
 // Input layout (the seeds in fuzz/corpus/edit/ are made by fuzz/tools/make_edit_corpus.cc, from
@@ -18,7 +18,8 @@
 #include <cstdint>
 #include <string>
 
-#include "assay/formats/format.h"
+#include "assay/family.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/warriors/disc.h"
 #include "fuzz_util.h"
@@ -79,7 +80,7 @@ void edit_igarchive(const std::uint8_t* d, ByteView original) {
   auto in = Input::open(dir / "in.arc");
   if (!in) __builtin_trap();
   p.req.output = dir / "out.arc";
-  auto r = find_format("igarchive")->edit(*in, p.req);
+  auto r = find_family("igarchive")->edit(*in, p.req);
   if (!r) return;  // refused with an Error: fine
   auto out = Input::open(p.req.output);
   if (!out) __builtin_trap();  // reported success, wrote nothing
@@ -111,7 +112,7 @@ void edit_warriors(const std::uint8_t* d, ByteView rest) {
   auto in = Input::open(in_dir);
   if (!in) __builtin_trap();
   p.req.output = out_dir;
-  auto r = find_format("warriors")->edit(*in, p.req);
+  auto r = find_family("warriors")->edit(*in, p.req);
   if (!r) return;
   auto out_in = Input::open(out_dir);
   if (!out_in) __builtin_trap();

@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
+#include "assay/family.h"
 #include "assay/formats/oni/oni.h"
+#include "assay/ops.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -20,10 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   if (size > (1u << 20)) return 0;
   const Input in = Input::from_buffer("level0_Final.dat", ByteBuffer(data, data + size));
-  const Format* f = identify_format(in);
-  // igArchive has its own target (igarchive_extract) with a member cap; its record would write
+  const Family* f = identify_family(in);
+  // igArchive has its own target (igarchive_extract) with a member cap; its container would write
   // up to 1 GiB per member
-  if (f == nullptr || f->extract == nullptr || f->name == "igarchive") return 0;
+  if (f == nullptr || f->name == "igarchive") return 0;
   ReadOptions opt;
   opt.threads = 1;
   opt.family["layouts"] = layouts.string();
@@ -33,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size & 4) x.globs = {"*a*"};
   const fs::path root = fuzz::fresh_dir("x");
   Diagnostics d;
-  (void)f->extract(in, opt, x, OutputDir(root, false), d);
+  if (auto co = container_options(opt))
+    if (auto c = open(in, *co, f->name)) (void)extract(**c, x, OutputDir(root, false), d);
   fuzz::check_contained(root);
   return 0;
 }

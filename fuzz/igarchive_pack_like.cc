@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "assay/ops.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/pack.h"
 #include "fuzz_util.h"
 

@@ -6,7 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/format.h"
+#include "assay/family.h"
+#include "assay/ops.h"
+#include "assay/options.h"
 #include "assay/formats/igz/report.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/warriors/warriors.h"
@@ -46,16 +48,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > (1u << 20)) return 0;
   const ByteView b(data, size);
   const Input in = Input::from_buffer("level0_Final.dat", ByteBuffer(b.begin(), b.end()));
-  for (const Format* f : all_formats()) {
+  const ContainerOptions co = *container_options(opt);
+  for (const Family* f : families()) {
     if (f->identify(in) <= 0) continue;
     Json out;
-    if (auto i = f->info(in, opt)) out["info"] = std::move(*i);
-    else out["info_error"] = i.error().str();
-    if (auto l = f->list(in, opt)) out["list"] = std::move(*l);
-    else out["list_error"] = l.error().str();
-    Diagnostics d;
-    f->verify(in, opt, d);
-    out["verify"] = diagnostics_json(d);
+    if (auto c = open(in, co, f->name)) {
+      if (auto i = info_json(**c)) out["info"] = std::move(*i);
+      else out["info_error"] = i.error().str();
+      out["list"] = list_json(**c);
+    } else {
+      out["open_error"] = c.error().str();
+    }
+    out["verify"] = diagnostics_json(verify_input(in, co, nullptr, f->name).diags);
     fuzz::dump_all(out);
   }
   // family JSON views

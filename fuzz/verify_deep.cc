@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "assay/container.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/oni/oni.h"
 #include "fuzz_util.h"
 

@@ -5,8 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
+#include "assay/ops.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -30,9 +31,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   ReadOptions opt;
   opt.threads = 1;
-  if (auto j = kWarriorsFormat.info(*in, opt)) fuzz::dump_all(*j);
-  if (auto j = kWarriorsFormat.list(*in, opt)) fuzz::dump_all(*j);
-  Diagnostics d;
-  kWarriorsFormat.verify(*in, opt, d);
+  const ContainerOptions co = *container_options(opt);
+  if (auto c = assay::open(*in, co, "warriors")) {
+    if (auto j = info_json(**c)) fuzz::dump_all(*j);
+    fuzz::dump_all(list_json(**c));
+  }
+  (void)verify_input(*in, co, nullptr, "warriors");
   return 0;
 }

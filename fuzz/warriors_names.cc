@@ -6,8 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
+#include "assay/ops.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -49,7 +50,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Diagnostics diags;
   ExtractOptions x;
   if (size & 1) x.globs = {"*.lua", "0x1234"};
-  (void)kWarriorsFormat.extract(*in, opt, x, OutputDir(root, false), diags);
+  if (auto co = container_options(opt))
+    if (auto c = assay::open(*in, *co, "warriors")) (void)extract(**c, x, OutputDir(root, false), diags);
   fuzz::check_contained(root);
   return 0;
 }

@@ -13,7 +13,7 @@
 
 #include "assay/family.h"
 #include "assay/core/output.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/warriors/samples.h"

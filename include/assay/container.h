@@ -27,7 +27,7 @@
 
 #include "assay/core/diag.h"
 #include "assay/core/input.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/image/png.h"
 
 namespace assay {
@@ -218,17 +218,6 @@ Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& 
 Result<std::unique_ptr<Container>> open_warriors_container(const OpenContext& ctx);
 Result<std::unique_ptr<Container>> open_oni_container(const OpenContext& ctx);
 
-// For the families' container.cc: a Container whose info() and verify() delegate to the
-// family's Format record (the string-map API), entries set by the family.
-class FormatContainer : public Container {
- public:
-  FormatContainer(const Format& f, Input in, ContainerOptions opt);
-  [[nodiscard]] Result<Json> info() const override;
-  void verify(Diagnostics& out) const override;
-  using Container::set_entries;
 
- protected:
-  const Format& format_record_;
-};
 
 }  // namespace assay

@@ -30,6 +30,9 @@ struct VerifyOutcome {
 // when deep is given) when it opens, else the family's account of why it does not. An Error only
 // when the input cannot be read at all (a missing file, a bad option).
 Result<VerifyOutcome> verify_file(const std::string& spec, const ContainerOptions& opt, const DeepOptions* deep);
+// The same over bytes already read (`family` forces one; empty: identified).
+VerifyOutcome verify_input(const Input& in, const ContainerOptions& opt, const DeepOptions* deep,
+                           std::string_view family = {});
 
 // ---- extract ---------------------------------------------------------------------------------
 // The extract items of `c` (core/extract_each.h): globs match an entry's name and the path it is

@@ -145,21 +145,6 @@ Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
   return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);
 }
 
-// ---- FormatContainer ----
-FormatContainer::FormatContainer(const Format& f, Input in, ContainerOptions opt)
-    : Container(f.name, std::move(in), std::move(opt)), format_record_(f) {}
-
-Result<Json> FormatContainer::info() const {
-  if (format_record_.info == nullptr) return Json::object();
-  ASSAY_TRY(Json j, format_record_.info(input(), options().read_options()));
-  j.erase("format");
-  return j;
-}
-
-void FormatContainer::verify(Diagnostics& out) const {
-  if (format_record_.verify != nullptr) format_record_.verify(input(), options().read_options(), out);
-}
-
 // ---- the serialiser ----
 namespace {
 constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;

@@ -1,30 +1,7 @@
+// The one list of families, in identify order (include/assay/family.h).
 #include "assay/family.h"
-#include "assay/formats/format.h"
 
 namespace assay {
-
-const std::vector<const Format*>& all_formats() {
-  static const std::vector<const Format*> all = {&kIgArchiveFormat, &kIgzFormat, &kWarriorsFormat,
-                                                 &kOniFormat, &kRenderWareFormat};
-  return all;
-}
-
-const Format* find_format(std::string_view name) {
-  for (const Format* f : all_formats())
-    if (f->name == name) return f;
-  return nullptr;
-}
-
-const Format* identify_format(const Input& in) {
-  const Format* best = nullptr;
-  int best_score = 0;
-  for (const Format* f : all_formats()) {
-    if (!f->identify) continue;
-    int s = f->identify(in);
-    if (s > best_score) best = f, best_score = s;
-  }
-  return best;
-}
 
 // ---- families (include/assay/family.h) ----
 const std::vector<const Family*>& families() {

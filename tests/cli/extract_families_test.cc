@@ -7,7 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "assay/formats/format.h"
+#include "assay/family.h"
+#include "assay/ops.h"
+#include "assay/options.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/writer.h"
@@ -184,30 +186,30 @@ TEST(ExtractFamilies, AFilterMatchingNothingSaysSoForEveryFamily) {
   EXPECT_FALSE(fs::exists(t / "none") && !fs::is_empty(t / "none"));
 }
 
-// The library records (what the CLI, the viewer and the Python module call) go through the same
-// loop for every family: the selectors that matched nothing come back named, an --exclude of
+// The library's extract (what the CLI, the viewer and the Python module call) goes through the
+// same loop for every family: the selectors that matched nothing come back named, an --exclude of
 // everything selects nothing, and nothing is written.
-TEST(ExtractFamilies, EveryFormatRecordReportsItsSelection) {
+TEST(ExtractFamilies, EveryFamilyReportsItsSelection) {
   testing::TempDir t;
   const std::map<std::string, std::string> inputs = sample_per_family(t.path());
   ASSERT_EQ(inputs.size(), 5u);
   for (const auto& [family, path] : inputs) {
     SCOPED_TRACE(family);
-    const Format* f = find_format(family);
-    ASSERT_NE(f, nullptr);
-    ASSERT_NE(f->extract, nullptr);
+    ASSERT_NE(find_family(family), nullptr);
     auto in = Input::open(path);
     ASSERT_TRUE(in) << in.error().str();
+    auto c = open(*in, ContainerOptions{}, family);
+    ASSERT_TRUE(c) << c.error().str();
     Diagnostics diags;
     ExtractOptions x;
     x.globs = {"no-such-*"};
-    auto st = f->extract(*in, ReadOptions{}, x, OutputDir(t / "none", false), diags);
+    auto st = extract(**c, x, OutputDir(t / "none", false), diags);
     ASSERT_TRUE(st) << st.error().str();
     EXPECT_EQ(st->unmatched, std::vector<std::string>{"no-such-*"});
     EXPECT_EQ(st->selected, 0u);
     x.globs.clear();
     x.excludes = {"*"};
-    st = f->extract(*in, ReadOptions{}, x, OutputDir(t / "none", false), diags);
+    st = extract(**c, x, OutputDir(t / "none", false), diags);
     ASSERT_TRUE(st) << st.error().str();
     EXPECT_TRUE(st->unmatched.empty());
     EXPECT_EQ(st->selected, 0u);

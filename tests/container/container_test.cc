@@ -15,6 +15,7 @@
 #include "assay/formats/warriors/warriors.h"
 #include "assay/formats/warriors/writer.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay {
 namespace {
@@ -175,7 +176,7 @@ TEST_F(WarriorsContainer, DiscLevelChunkRenderWareThreeLevelsDown) {
 
 TEST(Container, RenderWareTexturesDecodeAtTheirSizes) {
   testing::TempDir t;
-  ASSERT_TRUE(kRenderWareFormat.write_samples(t.path()).ok());
+  ASSERT_TRUE(kRenderWareFamily.write_samples(t.path()).ok());
   auto c = open_path((t / "rw_ps2.txd").string());
   ASSERT_TRUE(c.ok()) << c.error().str();
   ASSERT_EQ((*c)->entries().size(), 2u);
@@ -207,7 +208,7 @@ TEST(Container, RenderWareTexturesDecodeAtTheirSizes) {
 
 TEST(Container, OniInstancesByFullName) {
   testing::TempDir t;
-  ASSERT_TRUE(kOniFormat.write_samples(t.path()).ok());
+  ASSERT_TRUE(kOniFamily.write_samples(t.path()).ok());
   auto c = open_path((t / "level0_Final.dat").string());
   ASSERT_TRUE(c.ok()) << c.error().str();
   const Entry* e = (*c)->find("ZTEXbrick");

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "assay/family.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 
 namespace assay::cli {
 

@@ -12,7 +12,7 @@
 
 #include "assay/core/file_reader.h"
 #include "assay/formats/edit_input.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 
 namespace assay {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/image/resize.h"
 
 namespace assay {

@@ -141,7 +141,7 @@ class IgArchiveContainer final : public Container {
     ASSAY_TRY(ByteBuffer head, iga::read_file_prefix(archive_, f));
     const std::size_t seen = head.size();
     const Input probe = Input::from_buffer(input().name + "::" + std::string(f.name), std::move(head));
-    return identify_format(probe) != nullptr ? std::size_t{0} : seen;
+    return identify_family(probe) != nullptr ? std::size_t{0} : seen;
   }
 
   // Bytes the member occupies: its blocks' spans, or its length when stored.

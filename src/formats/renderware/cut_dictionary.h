@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/truncation.h"
 

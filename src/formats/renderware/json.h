@@ -2,7 +2,7 @@
 // docs/schema/): info fields, list fields and each entry's details, from the typed Stream.
 #pragma once
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "stream.h"
 
 namespace assay::rw::detail {

@@ -1,4 +1,4 @@
-// The warriors Format record and the family's verbs: disc (DIR/WAD, folder or ISO) and loose
+// The warriors family's functions and verbs: disc (DIR/WAD, folder or ISO) and loose
 // chunk-container inputs. spec: warriors.md#wr-1-2, #wr-2, #wr-5, #wr-8, #wr-10.
 #include "assay/formats/warriors/warriors.h"
 
@@ -82,39 +82,6 @@ Result<Json> info(const Input& in, const ReadOptions& opt) {
               {"header", header_json({count, *r.u32(4, ""), *r.u32(8, ""), *r.u32(12, "")})},
               {"exact", x.exact},
               {"size", in.bytes.size()}};
-}
-
-Result<Json> list_container(const Input& in) {
-  LoadResult r = load_container(in.bytes, HandlerTable());  // all raw: list what the file holds
-  if (r.error) return *r.error;
-  Json entries = Json::array();
-  for (const auto& c : r.chunks)
-    entries.push_back({{"index", c.index}, {"group", group_json(c.group)}, {"type", c.header.type},
-                       {"type_name", chunk_type_name(c.header.type)}, {"offset", c.offset},
-                       {"size", c.header.size}, {"id", c.header.id}, {"name", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)},
-                       {"file", fmt::format("{:04}_{:02x}.bin", c.index, c.header.type)}, {"kind", chunk_type_name(c.header.type)}});
-  return Json{{"format", kFormat}, {"container", to_string(r.shape)}, {"entries", entries}};
-}
-
-Result<Json> list(const Input& in, const ReadOptions& opt) {
-  if (!looks_like_disc(in)) return list_container(in);
-  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
-  const std::uint32_t n = c.disc.count();
-  std::vector<EntryKind> kinds(n);
-  parallel_for(n, thread_count(opt), [&](std::size_t i) { kinds[i] = kind_of(c, c.disc.entry(static_cast<std::uint32_t>(i))); });
-  Json entries = Json::array();
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const DirEntry e = c.disc.entry(i);
-    Json j{{"index", i}, {"hash", e.hash}};
-    if (const std::string* name = c.names.find(e.hash)) j["name"] = *name;
-    else j["name"] = nullptr;
-    j["offset"] = e.offset;
-    j["size"] = e.size;
-    j["kind"] = to_string(kinds[i]);
-    j["file"] = entry_file_name(e, c.names);
-    entries.push_back(std::move(j));
-  }
-  return Json{{"format", kFormat}, {"entries", std::move(entries)}};
 }
 
 // ---- verify ----
@@ -240,16 +207,6 @@ void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
   LoadResult r = load_container(in.bytes, HandlerTable::standard());
   out.append(r.diags);
   if (r.error) out.error(*r.error);
-}
-
-// ---- extract ----
-// Each DIR row's bytes (D9 duplicates as "<index>_<name>") or each chunk's body, through the
-// shared per-entry loop (container.h extract_entries; names, "0xHASH" and "<hash>.bin" select).
-Result<ExtractStats> extract(const Input& in, const ReadOptions& opt, const ExtractOptions& x, const OutputDir& dir,
-                             Diagnostics& findings) {
-  ASSAY_TRY(ContainerOptions co, container_options(opt));
-  ASSAY_TRY(std::unique_ptr<Container> c, assay::open(in, co, kFormat));
-  return assay::extract(*c, x, dir, findings);
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
@@ -424,18 +381,7 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
 
 namespace assay {
 
-const Format kWarriorsFormat = {
-    .name = "warriors",
-    .description = "The Warriors WARRIORS.DIR/.WAD (folder, DIR file or ISO) and chunk containers",
-    .identify = warriors::identify,
-    .info = warriors::info,
-    .list = warriors::list,
-    .verify = warriors::verify,
-    .extract = warriors::extract,
-    .write_samples = warriors::write_samples,
-    .list_columns = {"index", "file", "offset", "size", "kind"},
-    .edit = warriors::edit_format,
-};
+
 
 
 }  // namespace assay

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "assay/core/output.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
 #include "helpers.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "assay/container.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/ops.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/writer.h"

@@ -3,11 +3,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/image/png.h"
 #include "rw_test_util.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay::rw {
 namespace {
@@ -103,7 +104,7 @@ TEST(RwCli, TreeAndVerify) {
 
 TEST(RwCli, IdentifyIsStrict) {
   auto in = [](ByteBuffer b, std::string name) { return Input::from_buffer(std::move(name), std::move(b)); };
-  const Format& f = kRenderWareFormat;
+  const Family& f = kRenderWareFamily;
   EXPECT_GE(f.identify(in(w::clump({}), "x.bin")), 50);
   EXPECT_EQ(f.identify(in(w::clump({}), "x.dff")), 100);
   // Warriors' {1, 0, 0, id} prefix, zeros, a size past the end, an implausible stamp

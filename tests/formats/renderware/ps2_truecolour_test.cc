@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/walker.h"
@@ -14,6 +14,7 @@
 #include "assay/image/ps2.h"
 #include "rw_test_util.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay::rw {
 namespace {
@@ -266,14 +267,14 @@ TEST(RwClumps, EveryTopLevelClumpIsListed) {
                                   {.frames = 1, .geometries = {{4, 2, ""}, {5, 3, "b"}}, .node_names = {"two"}},
                                   {.frames = 3, .geometries = {{6, 4, "a"}}, .stamp = kStampDefault}});
   auto in = Input::from_buffer("many.dff", b);
-  ASSERT_EQ(kRenderWareFormat.identify(in), 100);
-  auto info = kRenderWareFormat.info(in, {});
+  ASSERT_EQ(kRenderWareFamily.identify(in), 100);
+  auto info = ::assay::testing::info_of(in, "renderware");
   ASSERT_TRUE(info.ok()) << info.error().str();
   EXPECT_EQ((*info)["clump_count"], 3);
   EXPECT_EQ((*info)["atomic_count"], 4);
   EXPECT_EQ((*info)["triangles"], 1 + 2 + 3 + 4);
   EXPECT_EQ((*info)["geometries"], 4);
-  auto list = kRenderWareFormat.list(in, {});
+  auto list = ::assay::testing::list_of(in, "renderware");
   ASSERT_TRUE(list.ok()) << list.error().str();
   const Json& e = (*list)["entries"];
   ASSERT_EQ(e.size(), 4u);
@@ -290,7 +291,7 @@ TEST(RwClumps, EveryTopLevelClumpIsListed) {
 
 TEST(RwIdentify, ContentDecidesNeverTheName) {
   auto in = [](ByteBuffer b, std::string name) { return Input::from_buffer(std::move(name), std::move(b)); };
-  const Format& f = kRenderWareFormat;
+  const Family& f = kRenderWareFamily;
   const ByteBuffer txd = three_textures(false);
   EXPECT_EQ(f.identify(in(txd, "x.bin")), 80);
   EXPECT_EQ(f.identify(in(txd, "x.txd")), 100);

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "assay/core/mapped_file.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/clump.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/verify.h"
@@ -18,6 +18,7 @@
 #include "assay/image/ps2.h"
 #include "sha256.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay::rw {
 namespace {
@@ -164,14 +165,14 @@ TEST(RwRealManhunt, EveryTopLevelClump) {
   ASSERT_TRUE(in.ok());
   EXPECT_EQ(in->bytes.size(), 2187398u);
   EXPECT_EQ(u32(in->bytes, 8), 0x1005FFFFu);  // RW 3.4.0.5
-  EXPECT_GE(kRenderWareFormat.identify(*in), 50);
-  auto info = kRenderWareFormat.info(*in, {});
+  EXPECT_GE(kRenderWareFamily.identify(*in), 50);
+  auto info = ::assay::testing::info_of(*in, "renderware");
   ASSERT_TRUE(info.ok()) << info.error().str();
   EXPECT_EQ((*info)["clump_count"], 79);
   EXPECT_EQ((*info)["atomic_count"], 84);
   EXPECT_EQ((*info)["triangles"], 29675);
   EXPECT_EQ((*info)["top_sections"], 79);
-  auto list = kRenderWareFormat.list(*in, {});
+  auto list = ::assay::testing::list_of(*in, "renderware");
   ASSERT_TRUE(list.ok()) << list.error().str();
   const Json& entries = (*list)["entries"];
   ASSERT_EQ(entries.size(), 84u);
@@ -198,7 +199,7 @@ TEST(RwRealManhunt2, DsfeTxdIsNotRenderWare) {
   auto in = Input::open(p);
   ASSERT_TRUE(in.ok());
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(in->bytes.data()), 4), "Z2HM");
-  EXPECT_EQ(kRenderWareFormat.identify(*in), 0);
+  EXPECT_EQ(kRenderWareFamily.identify(*in), 0);
   auto r = run_cli("identify --json " + shell_quote(p.string()));
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["files"].size(), 1u);

@@ -5,13 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/section.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/walker.h"
 #include "assay/image/png.h"
 #include "hand_built.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay::rw {
 namespace {
@@ -27,7 +28,7 @@ using namespace ::assay::rw::testing;
 ByteBuffer xbox_txd(std::uint32_t stamp) { return hand_dictionary({xbox_dxt1_native("red", stamp)}, 8, stamp); }
 
 int identify_score(const ByteBuffer& b, const std::string& name = "x.txd") {
-  return kRenderWareFormat.identify(Input::from_buffer(name, b));
+  return kRenderWareFamily.identify(Input::from_buffer(name, b));
 }
 
 TEST(RwOldStamp, UnpacksAsVersionShiftedLeftByEight) {

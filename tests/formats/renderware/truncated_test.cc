@@ -12,10 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/truncation.h"
 #include "hand_built.h"
 #include "testing/testing.h"
+#include "testing/families.h"
 
 namespace assay::rw {
 namespace {
@@ -81,13 +82,13 @@ TEST(RwTruncation, CutInsideAHeaderAndBetweenChildren) {
 
 TEST(RwTruncation, IdentifyClaimsACutDictionary) {
   for (std::uint64_t n : {12u, 20u, 28u, 100u, 214u, 447u})
-    EXPECT_GT(kRenderWareFormat.identify(Input::from_buffer("t.txd", cut(n))), 0) << n;
+    EXPECT_GT(kRenderWareFamily.identify(Input::from_buffer("t.txd", cut(n))), 0) << n;
   // without the extension too: the content decides
-  EXPECT_GT(kRenderWareFormat.identify(Input::from_buffer("t.bin", cut(214))), 0);
+  EXPECT_GT(kRenderWareFamily.identify(Input::from_buffer("t.bin", cut(214))), 0);
   // a cut header of another kind is not claimed by this rule (a cut clump stays unrecognised)
   ByteBuffer other = cut(214);
   other[0] = 0x10;
-  EXPECT_EQ(kRenderWareFormat.identify(Input::from_buffer("t.bin", other)), 0);
+  EXPECT_EQ(kRenderWareFamily.identify(Input::from_buffer("t.bin", other)), 0);
 }
 
 // Every cut length: never a crash; from the end of the dictionary's Struct (0x1C) on, list gives
@@ -95,8 +96,8 @@ TEST(RwTruncation, IdentifyClaimsACutDictionary) {
 TEST(RwTruncation, SweepListsExactlyTheIntactTextures) {
   for (std::uint64_t n = 12; n < kWhole; ++n) {
     const Input in = Input::from_buffer("t.txd", cut(n));
-    ASSERT_GT(kRenderWareFormat.identify(in), 0) << n;
-    auto j = kRenderWareFormat.list(in, {});
+    ASSERT_GT(kRenderWareFamily.identify(in), 0) << n;
+    auto j = ::assay::testing::list_of(in, "renderware");
     if (n < kFirstNative) {  // not even the count is there: the error is the cut itself
       ASSERT_FALSE(j.ok()) << n;
       EXPECT_NE(j.error().message.find("unexpected end of data"), std::string::npos) << j.error().str();

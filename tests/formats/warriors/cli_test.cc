@@ -6,9 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/formats/warriors/chunks.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
 #include "helpers.h"
+#include "testing/families.h"
 
 namespace assay::warriors {
 namespace {
@@ -82,7 +83,7 @@ TEST_F(WarriorsCli, ExtractBytesEqual) {
   ExtractOptions x;
   x.globs = {"0x7E23A6F2", "393f*", "WALK.ANM"};
   Diagnostics diags;
-  auto st = kWarriorsFormat.extract(*in, ReadOptions{}, x, OutputDir(tmp / "sel", false), diags);
+  auto st = ::assay::testing::extract_of(*in, "warriors", ReadOptions{}, x, OutputDir(tmp / "sel", false), diags);
   ASSERT_TRUE(st) << st.error().str();
   EXPECT_EQ(st->files, 3u);
   EXPECT_EQ(assay::testing::read_file(tmp / "sel" / "7e23a6f2.bin"), entries[14].data);
@@ -91,7 +92,7 @@ TEST_F(WarriorsCli, ExtractBytesEqual) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(tmp / "sel"), {}), 3);
   // an existing file is not overwritten without --force: each selected entry is named as not
   // extracted (the shared loop goes on past it), the files stay as they were
-  auto again = kWarriorsFormat.extract(*in, ReadOptions{}, x, OutputDir(tmp / "sel", false), diags);
+  auto again = ::assay::testing::extract_of(*in, "warriors", ReadOptions{}, x, OutputDir(tmp / "sel", false), diags);
   ASSERT_TRUE(again) << again.error().str();
   EXPECT_EQ(again->files, 0u);
   ASSERT_EQ(again->failed.size(), 3u);

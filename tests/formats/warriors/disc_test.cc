@@ -3,10 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "assay/core/hash.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/writer.h"
 #include "helpers.h"
+#include "testing/families.h"
 
 namespace assay::warriors {
 namespace {
@@ -217,7 +218,7 @@ namespace assay::warriors {
 namespace {
 
 TEST(WarriorsIdentify, StrictAboutWhatItClaims) {
-  auto score = [](const Input& in) { return kWarriorsFormat.identify(in); };
+  auto score = [](const Input& in) { return kWarriorsFamily.identify(in); };
   // RenderWare streams, short and random files are not ours
   EXPECT_EQ(score(Input::from_buffer("a.dff", rw_clump(2))), 0);
   EXPECT_EQ(score(Input::from_buffer("a.txd", rw_texture_dictionary(1))), 0);

@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "assay/core/hash.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
 #include "helpers.h"
+#include "testing/families.h"
 
 namespace assay::warriors {
 namespace {
@@ -27,7 +28,7 @@ std::vector<Found> verify_disc(const std::vector<samples::SampleEntry>& entries)
   ReadOptions opt;
   opt.names_files = {(tmp / "names.txt").string()};
   Diagnostics d;
-  kWarriorsFormat.verify(*in, opt, d);
+  ::assay::testing::verify_of(*in, "warriors", opt, d);
   std::vector<Found> out;
   for (const auto& x : d.items()) {
     const auto& m = x.where.message;

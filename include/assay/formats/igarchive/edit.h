@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "assay/core/bytes.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/archive.h"
 
 namespace assay::igarchive {

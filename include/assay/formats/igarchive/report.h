@@ -3,7 +3,7 @@
 // family fields.
 #pragma once
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/archive.h"
 
 namespace assay::igarchive {

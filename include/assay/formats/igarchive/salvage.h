@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "assay/core/diag.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igarchive/archive.h"
 
 namespace assay::igarchive {

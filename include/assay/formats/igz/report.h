@@ -1,7 +1,7 @@
 // JSON views of an igz: info, list, dump (schemas in docs/cli.md#igz), all built in report.cc.
 #pragma once
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/igz/graph.h"
 
 namespace assay::igz {

@@ -2,7 +2,7 @@
 // instance bytes, or PNGs for TXMPs (docs/cli.md, oni section).
 #pragma once
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/image/png.h"
 
 namespace assay::oni {

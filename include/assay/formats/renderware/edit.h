@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/renderware/texture_encode.h"
 
 namespace assay::rw {

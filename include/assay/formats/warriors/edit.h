@@ -13,7 +13,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/formats/edit_data.h"
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/disc.h"
 
 namespace assay::warriors {

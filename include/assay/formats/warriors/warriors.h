@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "assay/formats/format.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/chunks.h"
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"

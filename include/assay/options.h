@@ -1,6 +1,5 @@
-// The one interface between the CLI and the formats. Each format fills in a Format record
-// (src/formats/<name>/format.cc); the CLI dispatches the common verbs through it and holds
-// no format logic. Entries and info are JSON values so `--json` and the text printer share them.
+// The options of the reading verbs, extract and the edits, as the CLI, Python and the viewer give
+// them to the library (include/assay/container.h, family.h, ops.h).
 #pragma once
 
 #include <filesystem>
@@ -77,45 +76,5 @@ struct EditRequest {
   ReadOptions read;              // --names, --threads, family options ("compression", ...)
   ProgressFn progress;           // bytes of new data encoded (empty: no progress); families may ignore it
 };
-
-struct Format {
-  std::string_view name;         // "igarchive", "igz", "renderware", "warriors", "oni"
-  std::string_view description;  // one line for `assay formats`
-  // Confidence that `in` is this format: 0 = no; 100 = magic matched.
-  int (*identify)(const Input& in) = nullptr;
-  // Header fields as JSON (`info --json`); must include "format".
-  Result<Json> (*info)(const Input& in, const ReadOptions& opt) = nullptr;
-  // {"format": name, ...family fields..., "entries": [...]} (`list --json`).
-  Result<Json> (*list)(const Input& in, const ReadOptions& opt) = nullptr;
-  // Every problem found, with severities; an Error returned by open goes in as an error.
-  void (*verify)(const Input& in, const ReadOptions& opt, Diagnostics& out) = nullptr;
-  // Writes selected entries under `dir` through extract_each (core/extract_each.h): a bad entry
-  // is in ExtractStats::failed and the others are written; an Error means nothing could start.
-  Result<ExtractStats> (*extract)(const Input& in, const ReadOptions& opt,
-                                  const ExtractOptions& x, const OutputDir& dir,
-                                  Diagnostics& diags) = nullptr;
-  // Writes small demo files of this format into `dir` with our own writers (for the README's
-  // demo command); returns the names written.
-  Result<std::vector<std::string>> (*write_samples)(const std::filesystem::path& dir) = nullptr;
-  // Entry fields printed, in order, by the text form of `list`.
-  std::vector<std::string> list_columns;
-  // Applies `req` to the container `in` and writes the result (never over the input unless
-  // req.in_place; nothing is left behind on failure). Returns {"format", "input", "output",
-  // "in_place", "changes": [...], ...family fields}. nullptr: the family cannot be edited.
-  Result<Json> (*edit)(const Input& in, const EditRequest& req) = nullptr;
-};
-
-// Every format, in identify order.
-const std::vector<const Format*>& all_formats();
-const Format* find_format(std::string_view name);
-// The most confident format for `in`, or nullptr.
-const Format* identify_format(const Input& in);
-
-// The per-format records (defined in src/formats/<name>/format.cc).
-extern const Format kIgArchiveFormat;
-extern const Format kIgzFormat;
-extern const Format kRenderWareFormat;
-extern const Format kWarriorsFormat;
-extern const Format kOniFormat;
 
 }  // namespace assay
