@@ -15,7 +15,7 @@ texture dictionary), runs the three commands in interleaved rounds, each into a 
 and prints the median CPU time (user + system of the child, from wait4) of each and the ratios
 assay / librw. A ratio under 1 means assay used less CPU. Both write the top level of every texture
 (assay's default; librw's toImage takes level 0). Never run in CI (it needs librw's source and a
-build of it); the figures go to docs/PERFORMANCE.md ("Small textures (issue 29 item 8)").
+build of it); the figures go to docs/PERFORMANCE.md ("Small textures").
 """
 import argparse
 import glob
