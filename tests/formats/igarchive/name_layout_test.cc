@@ -22,14 +22,14 @@ namespace {
 using test::build;
 using test::text;
 
-struct Case {
+struct LayoutCase {
   std::uint32_t version;
   Endian endian;
   NameLayout layout;
   std::uint32_t flags = kFlagCaseInsensitive;
 };
 
-std::string label(const Case& c) {
+std::string label(const LayoutCase& c) {
   return fmt::format("v{:x} {} {}", c.version, c.endian == Endian::big ? "be" : "le", to_string(c.layout));
 }
 
@@ -45,7 +45,7 @@ struct Fixture {
   std::vector<WriterFile> files;
 };
 
-Fixture make(const Case& c) {
+Fixture make(const LayoutCase& c) {
   Fixture fx;
   WriterOptions o;
   o.version = c.version;
@@ -69,8 +69,8 @@ Fixture make(const Case& c) {
   return fx;
 }
 
-std::vector<Case> cases() {
-  std::vector<Case> v;
+std::vector<LayoutCase> cases() {
+  std::vector<LayoutCase> v;
   for (Endian e : {Endian::big, Endian::little}) {
     v.push_back({0x0A, e, NameLayout::string_time});       // C1: skylanders_zap.pak's form
     v.push_back({0x0A, e, NameLayout::string_zero_word});  // igArchiveExtractor, Swap Force
@@ -89,7 +89,7 @@ std::vector<Case> cases() {
 }
 
 TEST(IgArchiveNames, EveryLayoutReadsTheHashedName) {
-  for (const Case& c : cases()) {
+  for (const LayoutCase& c : cases()) {
     SCOPED_TRACE(label(c));
     const Fixture fx = make(c);
     const Archive a = test::open_ok(fx.bytes);
@@ -186,10 +186,10 @@ TEST(IgArchiveNames, BuildRootSuffixIsMatchedAndReported) {
 // When neither string of a two-string entry is the hashed one, the reader still chooses (the
 // version's order) and verify reports it; the choice is the same in every version: an error.
 TEST(IgArchiveNames, MismatchIsAnErrorInEveryVersion) {
-  for (const Case& c : {Case{4, Endian::little, NameLayout::string}, Case{8, Endian::big, NameLayout::string_time},
-                        Case{0x0A, Endian::big, NameLayout::string_time},
-                        Case{0x0B, Endian::little, NameLayout::path_name_time},
-                        Case{0x0C, Endian::little, NameLayout::path_name_time}}) {
+  for (const LayoutCase& c : {LayoutCase{4, Endian::little, NameLayout::string}, LayoutCase{8, Endian::big, NameLayout::string_time},
+                        LayoutCase{0x0A, Endian::big, NameLayout::string_time},
+                        LayoutCase{0x0B, Endian::little, NameLayout::path_name_time},
+                        LayoutCase{0x0C, Endian::little, NameLayout::path_name_time}}) {
     SCOPED_TRACE(label(c));
     const Fixture fx = make(c);
     std::vector<ByteBuffer> entries = fx.entries;
@@ -232,7 +232,7 @@ TEST(IgArchiveNames, OffsetPastTableDoesNotWidenItsNeighbour) {
 // Truncation and mutation sweeps over the name tables of every layout fixture: never a crash;
 // a cut name table is an error.
 TEST(IgArchiveNames, TruncationAndMutationSweep) {
-  for (const Case& c : cases()) {
+  for (const LayoutCase& c : cases()) {
     SCOPED_TRACE(label(c));
     const Fixture fx = make(c);
     const Archive a = test::open_ok(fx.bytes);

@@ -39,7 +39,7 @@ TEST(RwStoredExtract, WritesEachNativeSectionAsTheWriterMadeIt) {
   auto c = assay::open(Input::from_buffer("stored.txd", f.txd), {}, "renderware");
   ASSERT_TRUE(c.ok()) << c.error().str();
   ASSERT_EQ((*c)->entries().size(), 2u);
-  testing::TempDir dir;
+  ::assay::testing::TempDir dir;
   ExtractOptions x;
   x.stored = true;
   Diagnostics findings;
@@ -48,14 +48,14 @@ TEST(RwStoredExtract, WritesEachNativeSectionAsTheWriterMadeIt) {
   EXPECT_EQ(st->files, 2u);
   EXPECT_TRUE(st->failed.empty());
   EXPECT_EQ(findings.items().size(), 0u);
-  EXPECT_EQ(testing::read_file(dir / "first.rws"), f.a);
-  EXPECT_EQ(testing::read_file(dir / "second.rws"), f.b);
+  EXPECT_EQ(::assay::testing::read_file(dir / "first.rws"), f.a);
+  EXPECT_EQ(::assay::testing::read_file(dir / "second.rws"), f.b);
   // the same bytes as the input's at each entry's offset and size
   for (const Entry& e : (*c)->entries()) {
     ASSERT_TRUE(e.offset && e.size);
     const ByteBuffer want(f.txd.begin() + static_cast<std::ptrdiff_t>(*e.offset),
                           f.txd.begin() + static_cast<std::ptrdiff_t>(*e.offset + *e.size));
-    EXPECT_EQ(testing::read_file(dir / (*e.name + ".rws")), want) << *e.name;
+    EXPECT_EQ(::assay::testing::read_file(dir / (*e.name + ".rws")), want) << *e.name;
   }
   // the first native follows the dictionary header (12) and its 4-byte Struct (12 + 4)
   EXPECT_EQ((*c)->entries()[0].offset, 28u);
@@ -66,12 +66,12 @@ TEST(RwStoredExtract, DefaultWritesPngs) {
   const StoredFixture f = stored_fixture();
   auto c = assay::open(Input::from_buffer("stored.txd", f.txd), {}, "renderware");
   ASSERT_TRUE(c.ok()) << c.error().str();
-  testing::TempDir dir;
+  ::assay::testing::TempDir dir;
   Diagnostics findings;
   auto st = assay::extract(**c, ExtractOptions{}, OutputDir(dir.path(), false), findings);
   ASSERT_TRUE(st.ok()) << st.error().str();
   EXPECT_EQ(st->files, 2u);
-  const ByteBuffer png = testing::read_file(dir / "first.png");
+  const ByteBuffer png = ::assay::testing::read_file(dir / "first.png");
   ASSERT_GE(png.size(), 8u);
   EXPECT_EQ(png[1], 'P');  // \x89PNG
   EXPECT_FALSE(std::filesystem::exists(dir / "first.rws"));
