@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "assay/core/codes.h"
 #include "assay/core/glob.h"
 #include "assay/core/suggest.h"
 
@@ -239,13 +240,22 @@ std::optional<std::string> rule_id(std::string_view m) {
   return std::nullopt;
 }
 
+// The code where the error was made; else the rule id its message names; else one named after its
+// structure ("<family>.<structure>", core/codes.h), so that every problem of a family has one.
+Json problem_code(const Error& e) {
+  if (!e.code.empty()) return e.code;
+  if (auto id = rule_id(e.message)) return *id;
+  if (e.format.empty()) return nullptr;
+  return structure_code(e.format, e.structure, "file");
+}
+
 }  // namespace
 
 Json problem_json(const Diagnostic& d) {
   Json j;
   j["severity"] = to_string(d.severity);
   const std::string& m = d.where.message;
-  j["code"] = d.where.code.empty() ? opt_json(rule_id(m)) : Json(d.where.code);  // set where made, else named in the text
+  j["code"] = problem_code(d.where);
   j["structure"] = d.where.structure;
   j["offset"] = d.where.offset == kNoOffset ? Json(nullptr) : Json(d.where.offset);
   j["message"] = m;

@@ -256,7 +256,8 @@ TEST(Container, SerialiserNormalises) {
   const Json p = problem_json(d);
   EXPECT_EQ(p["code"], "V13");
   EXPECT_EQ(p["offset"], 0x20);
-  EXPECT_TRUE(problem_json({Severity::note, make_error("x", "", kNoOffset, "no code here")})["code"].is_null());
+  EXPECT_EQ(problem_json({Severity::note, make_error("x", "", kNoOffset, "no code here")})["code"], "x.file");
+  EXPECT_TRUE(problem_json({Severity::note, make_error("", "", kNoOffset, "no family")})["code"].is_null());
 }
 
 // verify --deep reports each inner file's problems under its name, once; and its time per inner

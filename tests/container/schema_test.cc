@@ -112,8 +112,9 @@ TEST(ContainerSchema, ValidatorRejectsWhatTheRulesForbid) {
   EXPECT_EQ(errors.size(), 1u);
 }
 
-// problem_json's code is the rule id the message names, at its start ("V13: ...", Warriors and Oni)
-// or at its end ("... (R5)", RenderWare's messages); anything else in parentheses is no rule.
+// problem_json's code is the one set where the error was made, else the rule id the message names,
+// at its start ("V13: ...", Warriors and Oni) or at its end ("... (R5)", RenderWare's messages),
+// else "<family>.<structure>"; anything else in parentheses is no rule.
 TEST(ContainerSchema, ProblemCodeFromEitherEndOfTheMessage) {
   auto code = [](const std::string& message) {
     return problem_json({Severity::warning, make_error("renderware", "Texture Native", 0x40, message)})["code"];
@@ -122,13 +123,15 @@ TEST(ContainerSchema, ProblemCodeFromEitherEndOfTheMessage) {
   EXPECT_EQ(code("body of 96 bytes runs past the end of the data at 0x2c (R1)"), "R1");
   EXPECT_EQ(code("frame 3 out of range (2 frames, 1 geometries) (R20)"), "R20");
   EXPECT_EQ(code("(ABCD12)"), "ABCD12");
-  EXPECT_TRUE(code("padding of 4 bytes (R5) follows").is_null());    // not at the end
-  EXPECT_TRUE(code("a tail of 12 bytes (0x20)").is_null());          // a number, not a rule
-  EXPECT_TRUE(code("unknown section (ABCDE1)").is_null());           // five capitals
-  EXPECT_TRUE(code("mip levels (R)").is_null());                     // no digits
-  EXPECT_TRUE(code("raster (r5)").is_null());                        // lower case
-  EXPECT_TRUE(code("no rule here)").is_null());                      // no opening parenthesis
-  EXPECT_TRUE(code("()").is_null());
+  // anything else is no rule: the code is then named after the structure (core/codes.h)
+  const std::string fallback = "renderware.texture-native";
+  EXPECT_EQ(code("padding of 4 bytes (R5) follows"), fallback);    // not at the end
+  EXPECT_EQ(code("a tail of 12 bytes (0x20)"), fallback);          // a number, not a rule
+  EXPECT_EQ(code("unknown section (ABCDE1)"), fallback);           // five capitals
+  EXPECT_EQ(code("mip levels (R)"), fallback);                     // no digits
+  EXPECT_EQ(code("raster (r5)"), fallback);                        // lower case
+  EXPECT_EQ(code("no rule here)"), fallback);                      // no opening parenthesis
+  EXPECT_EQ(code("()"), fallback);
   // check_problem_codes agrees with what problem_json now writes for an "(R5)" message.
   std::vector<std::string> errors;
   testing::check_problem_codes(problem_json({Severity::error, make_error("renderware", "Struct", 8, "x (R5)")}), errors);
