@@ -47,11 +47,9 @@ ExtractPolicy extract_policy(const Container& c, const ExtractOptions& x);
 // an Error means nothing could start (Container::extractable).
 Result<ExtractStats> extract(const Container& c, const ExtractOptions& x, const OutputDir& dir, Diagnostics& findings);
 
-// Transitional: extract_each over c's entries with a writer of the family's own.
+// extract_each over c's entries with another writer of one entry (default: write_entry).
 ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir,
                              const WriteItem& write = {});
-Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
-                                     const ExtractOptions& x, const OutputDir& dir);
 
 // ---- pack ----------------------------------------------------------------------------------
 // `assay pack igarchive -o OUT DIR [--like ORIGINAL] [options]`. With `like` and no converting

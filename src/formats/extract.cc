@@ -42,11 +42,4 @@ ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const 
   return extract_stats(extract_each(extract_items(c), write ? write : bytes, extract_policy(c, x), dir));
 }
 
-Result<ExtractStats> extract_entries(const Input& in, std::string_view family, const ReadOptions& ro,
-                                     const ExtractOptions& x, const OutputDir& dir) {
-  ASSAY_TRY(ContainerOptions opt, container_options(ro));
-  ASSAY_TRY(std::unique_ptr<Container> c, open(in, opt, family));
-  return extract_entries(*c, x, dir);
-}
-
 }  // namespace assay

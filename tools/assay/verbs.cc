@@ -305,9 +305,8 @@ int report_extract(const Cli& cli, const Args& a, const ExtractStats& st, const 
 }
 
 // `rc` becomes 1 when the family reports errors of the file itself (the walk, the dictionary).
-Result<ExtractStats> extract_entries_of(const Cli& cli, const Args& a, const Container& c, const OutputDir& dir, int& rc) {
+Result<ExtractStats> extract_entries_of(const Args& a, const Container& c, const OutputDir& dir, int& rc) {
   ASSAY_TRY(ExtractOptions x, extract_options_of(a));
-  (void)cli;
   Diagnostics diags;
   auto r = assay::extract(c, x, dir, diags);
   for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
@@ -318,7 +317,7 @@ Result<ExtractStats> extract_entries_of(const Cli& cli, const Args& a, const Con
 int extract_one(Cli& cli, const Args& a, const Container& c) {
   int rc = kExitOk;
   OutputDir dir(a.out_dir, a.force);
-  auto st = extract_entries_of(cli, a, c, dir, rc);
+  auto st = extract_entries_of(a, c, dir, rc);
   if (!st) return report(st.error().in_file(a.file));
   return std::max(rc, report_extract(cli, a, *st, &c));
 }
