@@ -73,7 +73,8 @@ void run_batches(Run& run, const std::vector<std::size_t>& chosen, unsigned thre
     std::size_t j = i;
     std::uint64_t batch = 0;
     while (j < chosen.size() && (j == i || batch + size_of(j) <= kBatchBytes) && size_of(j) < kLarge) batch += size_of(j++);
-    if (j == i) {
+    // --stop-on-error promises nothing after the failing item in order is written: one at a time
+    if (j == i || run.policy.stop_on_error) {
       run.one(chosen[i++], threads);
       continue;
     }

@@ -61,8 +61,8 @@ std::vector<std::size_t> select_items(std::span<const ExtractItem> items, const 
                                       std::vector<std::string>* unmatched);
 
 // Selects, then writes every selected item through `write`, going on past a failure unless
-// policy.stop_on_error (then nothing after the failing item is started; with threads > 1 the
-// items already running finish).
+// policy.stop_on_error (then items go one at a time, each on all threads, and nothing after the
+// failing item is started).
 ExtractReport extract_each(std::span<const ExtractItem> items, const WriteItem& write, const ExtractPolicy& policy,
                            const OutputDir& dir);
 
