@@ -17,12 +17,9 @@ namespace {
 
 namespace wr = warriors;
 
-// info() and verify() of both: the family's (family_parts.h), over the input.
 class WarriorsContainer : public Container {
  public:
   WarriorsContainer(Input in, ContainerOptions opt) : Container("warriors", std::move(in), std::move(opt)) {}
-  [[nodiscard]] Result<Json> info() const override { return wr::info_fields(input(), options().read_options()); }
-  void verify(Diagnostics& out) const override { wr::verify_input(input(), options().read_options(), out); }
   using Container::set_entries;
 };
 
@@ -59,8 +56,10 @@ class DiscContainer final : public WarriorsContainer {
     set_entries(std::move(entries));
   }
 
-  // A truncated WAD is a warning in `list` as in `info` (issue 15 item 5; `verify`: an error).
+  [[nodiscard]] Result<Json> info() const override { return wr::disc_info_fields(disc_); }
+  // A truncated WAD is a warning in `list` as in `info` (`verify`: an error).
   [[nodiscard]] Json list_fields() const override { return wr::wad_truncation_fields(disc_); }
+  void verify(Diagnostics& out) const override { wr::verify_disc(disc_, names_, options().read_options(), out); }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));
@@ -114,7 +113,9 @@ class ChunkContainer final : public WarriorsContainer {
     set_entries(std::move(entries));
   }
 
+  [[nodiscard]] Result<Json> info() const override { return wr::chunk_info_fields(input()); }
   [[nodiscard]] Json list_fields() const override { return Json{{"container", shape_}}; }
+  void verify(Diagnostics& out) const override { wr::verify_chunks(input(), out); }
 
  private:
   std::string shape_;
@@ -126,7 +127,7 @@ Result<std::unique_ptr<Container>> open_warriors_container(const OpenContext& ct
   Input in = ctx.input;
   const ContainerOptions& opt = ctx.options;
   if (wr::looks_like_disc(in)) {
-    ASSAY_TRY(wr::Disc d, wr::Disc::open(in));
+    ASSAY_TRY(wr::Disc d, wr::Disc::open(in, ctx.siblings));
     ASSAY_TRY(wr::NameTable n, wr::NameTable::load(opt.names_files));
     return std::unique_ptr<Container>(new DiscContainer(std::move(in), opt, std::move(d), std::move(n)));
   }

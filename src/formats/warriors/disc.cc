@@ -8,7 +8,8 @@
 #include <system_error>
 
 #include "assay/core/hash.h"
-#include "assay/core/mapped_file.h"
+#include "assay/core/mapped_file.h"  // read_text_file
+#include "assay/family.h"
 #include "disc_iso.h"
 
 namespace assay::warriors {
@@ -28,26 +29,28 @@ bool istarts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
-// Finds `name` case-insensitively among the regular files of `folder` (spec: #wr-1-2).
-std::optional<std::filesystem::path> find_in_folder(const std::filesystem::path& folder, std::string_view name) {
-  std::error_code ec;
-  for (const auto& de : std::filesystem::directory_iterator(folder, ec)) {
-    if (!de.is_regular_file(ec)) continue;
-    if (iequals(de.path().filename().string(), name)) return de.path();
-  }
-  return std::nullopt;
+// The file name of an input: its path's, or for an entry of a container the last part of its
+// name ("PACK.pak::disc/WARRIORS.DIR" -> "WARRIORS.DIR").
+std::string file_name_of(const Input& in) {
+  if (!in.path.empty()) return in.path.filename().string();
+  std::string_view n = in.name;
+  if (const auto sep = n.rfind("::"); sep != std::string_view::npos) n.remove_prefix(sep + 2);
+  if (const auto slash = n.find_last_of("/\\"); slash != std::string_view::npos) n.remove_prefix(slash + 1);
+  return std::string(n);
 }
 
-struct MappedPair {
-  MappedFile dir, wad;
+// Keeps the DIR's and the WAD's bytes alive together.
+struct InputPair {
+  std::shared_ptr<const void> dir, wad;
 };
 
-Result<Disc> open_files(const std::filesystem::path& dir_path, const std::filesystem::path& wad_path,
-                        DiscSource source) {
-  ASSAY_TRY(MappedFile dir, MappedFile::open(dir_path));
-  ASSAY_TRY(MappedFile wad, MappedFile::open(wad_path));
-  auto owner = std::make_shared<MappedPair>(MappedPair{std::move(dir), std::move(wad)});
-  return Disc::from_views(owner->dir.bytes(), owner->wad.bytes(), owner, source);
+Result<Disc> from_inputs(const Input& dir, const Input& wad, DiscSource source) {
+  auto owner = std::make_shared<InputPair>(InputPair{dir.owner, wad.owner});
+  return Disc::from_views(dir.bytes, wad.bytes, std::move(owner), source);
+}
+
+bool has_sibling(const std::vector<std::string>& names, std::string_view name) {
+  return std::any_of(names.begin(), names.end(), [&](const std::string& n) { return iequals(n, name); });
 }
 
 }  // namespace
@@ -207,39 +210,40 @@ void Disc::validate(Diagnostics& out) const {
                              fmt::format("D9: hash also used by row {}; this row is unreachable by name", hashes[k - 1].second)));
 }
 
-Result<Disc> Disc::open(const Input& in) {
+Result<Disc> Disc::open(const Input& in) { return open(in, *folder_siblings(in)); }
+
+// spec: warriors.md#wr-1-2: the DIR and the WAD are siblings (a folder's files, or the entries
+// beside the DIR in its container), found without case.
+Result<Disc> Disc::open(const Input& in, const Siblings& siblings) {
   if (in.is_directory) {
-    auto dir = find_in_folder(in.path, "WARRIORS.DIR");
+    ASSAY_TRY(std::optional<Input> dir, siblings.open("WARRIORS.DIR"));
     if (!dir) return io_error(in.name, "no WARRIORS.DIR in this folder");
-    auto wad = find_in_folder(in.path, "WARRIORS.WAD");
+    ASSAY_TRY(std::optional<Input> wad, siblings.open("WARRIORS.WAD"));
     if (!wad) return io_error(in.name, "no WARRIORS.WAD in this folder");
-    return open_files(*dir, *wad, DiscSource::folder);
+    return from_inputs(*dir, *wad, DiscSource::folder);
   }
   if (iso_has_signature(in.bytes)) {
     ASSAY_TRY(IsoFiles files, find_iso_files(in));
     auto span = [&](const IsoExtent& x) { return in.bytes.subspan(x.offset, x.size); };
     return from_views(span(files.dir), span(files.wad), in.owner, DiscSource::iso);
   }
-  if (in.path.empty() || !iequals(in.path.filename().string(), "WARRIORS.DIR"))
+  if (!iequals(file_name_of(in), "WARRIORS.DIR"))
     return make_error(kFormat, "disc", kNoOffset, "not a folder, WARRIORS.DIR or ISO image");
-  auto wad = find_in_folder(in.path.has_parent_path() ? in.path.parent_path() : ".", "WARRIORS.WAD");
+  ASSAY_TRY(std::optional<Input> wad, siblings.open("WARRIORS.WAD"));
   if (!wad) return io_error(in.name, "no WARRIORS.WAD beside this WARRIORS.DIR");
-  ASSAY_TRY(MappedFile w, MappedFile::open(*wad));
-  struct Owner {
-    std::shared_ptr<const void> dir;
-    MappedFile wad;
-  };
-  auto owner = std::make_shared<Owner>(Owner{in.owner, std::move(w)});
-  return from_views(in.bytes, owner->wad.bytes(), owner, DiscSource::dir_file);
+  return from_inputs(in, *wad, DiscSource::dir_file);
 }
 
 bool looks_like_disc(const Input& in) {
-  if (in.is_directory)
-    return find_in_folder(in.path, "WARRIORS.DIR").has_value() && find_in_folder(in.path, "WARRIORS.WAD").has_value();
-  // A truncated image is claimed too, so open() says what is missing (issue 15 item 5).
+  if (in.is_directory) {
+    const std::vector<std::string> names = folder_siblings(in)->names();
+    return has_sibling(names, "WARRIORS.DIR") && has_sibling(names, "WARRIORS.WAD");
+  }
+  // A truncated image is claimed too, so open() says what is missing.
   if (iso_has_signature(in.bytes)) return find_iso_files(in).ok() || !iso_truncation(in.bytes).empty();
-  // The name is the signature: a DIR of the wrong size opens to a D1 error saying what is missing.
-  return !in.path.empty() && iequals(in.path.filename().string(), "WARRIORS.DIR");
+  // The name is the signature (on disk or as an entry of a container): a DIR of the wrong size
+  // opens to a D1 error saying what is missing.
+  return iequals(file_name_of(in), "WARRIORS.DIR");
 }
 
 Result<NameTable> NameTable::load(const std::vector<std::string>& files) {

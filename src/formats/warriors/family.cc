@@ -10,7 +10,7 @@ namespace assay {
 namespace {
 
 void verify_unopened(const OpenContext& ctx, Diagnostics& out) {
-  warriors::verify_input(ctx.input, ctx.options.read_options(), out);
+  warriors::verify_input(ctx.input, ctx.siblings, ctx.options.read_options(), out);
 }
 
 }  // namespace

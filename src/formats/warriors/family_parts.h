@@ -1,4 +1,4 @@
-// The warriors family's functions that family.cc and container.cc share (format.cc).
+// The warriors family's functions that family.cc and container.cc share.
 #pragma once
 
 #include <filesystem>
@@ -6,16 +6,24 @@
 #include <vector>
 
 #include "assay/container.h"
+#include "assay/family.h"
+#include "assay/formats/warriors/disc.h"
 
 namespace assay::warriors {
 
 // Confidence from the bytes and the name: a disc (100), an exact pack (90), a loose container (50),
 // a .lev that breaks the container rules (10; open() says what is wrong).
 int identify_input(const Input& in);
-// `info` fields of a disc or a loose container (without "format").
-Result<Json> info_fields(const Input& in, const ReadOptions& opt);
-// Every problem of a disc or a loose container (spec: warriors.md#wr-10), also one that does not open.
-void verify_input(const Input& in, const ReadOptions& opt, Diagnostics& out);
+// `info` fields of a disc (without "format"): source, sizes, a truncated WAD's warning.
+Json disc_info_fields(const Disc& disc);
+// `info` fields of a loose container (without "format").
+Result<Json> chunk_info_fields(const Input& in);
+// Every problem of an open disc (spec: warriors.md#wr-2-5, #wr-10).
+void verify_disc(const Disc& disc, const NameTable& names, const ReadOptions& opt, Diagnostics& out);
+// Every problem of a loose container (spec: warriors.md#wr-3), also one that does not open.
+void verify_chunks(const Input& in, Diagnostics& out);
+// Every problem of a disc or a loose container that may not open; the WAD from `siblings`.
+void verify_input(const Input& in, const Siblings& siblings, const ReadOptions& opt, Diagnostics& out);
 // The demo files: a disc (warriors/WARRIORS.DIR, .WAD) and a level container.
 Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir);
 

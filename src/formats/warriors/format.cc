@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "assay/container.h"
+#include "assay/family.h"
 #include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
@@ -42,8 +43,14 @@ struct DiscCtx {
   NameTable names;
 };
 
-Result<DiscCtx> open_disc(const Input& in, const ReadOptions& opt) {
-  ASSAY_TRY(Disc d, Disc::open(in));
+// What the verify rules read: the disc and the names given.
+struct DiscRefs {
+  const Disc& disc;
+  const NameTable& names;
+};
+
+Result<DiscCtx> open_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt) {
+  ASSAY_TRY(Disc d, Disc::open(in, siblings));
   ASSAY_TRY(NameTable n, NameTable::load(opt.names_files));
   return DiscCtx{std::move(d), std::move(n)};
 }
@@ -64,25 +71,6 @@ Json group_json(std::int32_t group) { return group < 0 ? Json(nullptr) : Json(gr
 
 unsigned thread_count(const ReadOptions& opt) { return opt.threads ? opt.threads : default_threads(); }
 
-// ---- info / list ----
-Result<Json> info(const Input& in, const ReadOptions& opt) {
-  if (looks_like_disc(in)) {
-    ASSAY_TRY(DiscCtx c, open_disc(in, opt));
-    Json j{{"format", kFormat},   {"source", to_string(c.disc.source())}, {"entry_count", c.disc.count()},
-           {"dir_size", c.disc.dir_bytes().size()}, {"wad_size", c.disc.wad_bytes().size()}};
-    j.update(wad_truncation_fields(c.disc));
-    return j;
-  }
-  ByteReader r(in.bytes, Endian::little, kFormat);
-  ASSAY_TRY(std::uint32_t count, r.u32(0, "container header"));
-  const bool pack = check_exact_pack(in.bytes).exact;
-  const ExactInfo x = pack ? check_exact_pack(in.bytes) : check_exact_resource(in.bytes);
-  return Json{{"format", kFormat},
-              {"container", pack ? "pack" : "resource"},
-              {"header", header_json({count, *r.u32(4, ""), *r.u32(8, ""), *r.u32(12, "")})},
-              {"exact", x.exact},
-              {"size", in.bytes.size()}};
-}
 
 // ---- verify ----
 void prefix(Diagnostics& out, const Diagnostics& in, const std::string& label, std::uint64_t base) {
@@ -115,7 +103,7 @@ void check_level_shape(const LoadResult& r, Diagnostics& out) {
 }
 
 // V18-V20 over the named streamed-world files (spec #wr-9-2, #wr-9-4).
-void verify_worlds(const DiscCtx& c, Diagnostics& out) {
+void verify_worlds(const DiscRefs& c, Diagnostics& out) {
   for (std::uint32_t i = 0; i < c.disc.count(); ++i) {
     const DirEntry e = c.disc.entry(i);
     const std::string* name = c.names.find(e.hash);
@@ -149,7 +137,7 @@ void verify_worlds(const DiscCtx& c, Diagnostics& out) {
   }
 }
 
-void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table, Diagnostics& out) {
+void verify_entry(const DiscRefs& c, const DirEntry& e, const HandlerTable& table, Diagnostics& out) {
   const std::string label = entry_label(e, c.names);
   auto bytes = c.disc.entry_bytes(e);
   if (!bytes) return;  // D5 already reported
@@ -180,11 +168,9 @@ void verify_entry(const DiscCtx& c, const DirEntry& e, const HandlerTable& table
   prefix(out, local, label, e.offset);
 }
 
-void verify_disc(const Input& in, const ReadOptions& opt, Diagnostics& out) {
-  auto c = open_disc(in, opt);
-  if (!c) return out.error(c.error());
-  c->disc.validate(out);
-  const std::uint32_t n = c->disc.count();
+void verify_disc_ctx(const DiscRefs& c, const ReadOptions& opt, Diagnostics& out) {
+  c.disc.validate(out);
+  const std::uint32_t n = c.disc.count();
   const HandlerTable table = HandlerTable::standard();
   Progress progress("verify", n, opt.progress);
   // Blocks of entries keep memory bounded by the problems found, not by the disc.
@@ -193,20 +179,13 @@ void verify_disc(const Input& in, const ReadOptions& opt, Diagnostics& out) {
     const std::uint32_t m = std::min(kBlock, n - b);
     std::vector<Diagnostics> per(m);
     parallel_for(m, thread_count(opt), [&](std::size_t k) {
-      verify_entry(*c, c->disc.entry(b + static_cast<std::uint32_t>(k)), table, per[k]);
+      verify_entry(c, c.disc.entry(b + static_cast<std::uint32_t>(k)), table, per[k]);
       progress.advance();
     });
     for (auto& d : per) out.append(d);
   }
   progress.finish();
-  verify_worlds(*c, out);
-}
-
-void verify(const Input& in, const ReadOptions& opt, Diagnostics& out) {
-  if (looks_like_disc(in)) return verify_disc(in, opt, out);
-  LoadResult r = load_container(in.bytes, HandlerTable::standard());
-  out.append(r.diags);
-  if (r.error) out.error(*r.error);
+  verify_worlds(c, out);
 }
 
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir) {
@@ -224,17 +203,46 @@ Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir)
 
 // The family's parts (family.cc, container.cc; src/formats/warriors/family_parts.h).
 int identify_input(const Input& in) { return identify(in); }
-Result<Json> info_fields(const Input& in, const ReadOptions& opt) {
-  ASSAY_TRY(Json j, info(in, opt));
-  j.erase("format");
+
+Json disc_info_fields(const Disc& disc) {
+  Json j{{"source", to_string(disc.source())}, {"entry_count", disc.count()},
+         {"dir_size", disc.dir_bytes().size()}, {"wad_size", disc.wad_bytes().size()}};
+  j.update(wad_truncation_fields(disc));
   return j;
 }
-void verify_input(const Input& in, const ReadOptions& opt, Diagnostics& out) { verify(in, opt, out); }
+
+Result<Json> chunk_info_fields(const Input& in) {
+  ByteReader r(in.bytes, Endian::little, kFormat);
+  ASSAY_TRY(std::uint32_t count, r.u32(0, "container header"));
+  const bool pack = check_exact_pack(in.bytes).exact;
+  const ExactInfo x = pack ? check_exact_pack(in.bytes) : check_exact_resource(in.bytes);
+  return Json{{"container", pack ? "pack" : "resource"},
+              {"header", header_json({count, *r.u32(4, ""), *r.u32(8, ""), *r.u32(12, "")})},
+              {"exact", x.exact},
+              {"size", in.bytes.size()}};
+}
+
+void verify_disc(const Disc& disc, const NameTable& names, const ReadOptions& opt, Diagnostics& out) {
+  verify_disc_ctx(DiscRefs{disc, names}, opt, out);
+}
+
+void verify_chunks(const Input& in, Diagnostics& out) {
+  LoadResult r = load_container(in.bytes, HandlerTable::standard());
+  out.append(r.diags);
+  if (r.error) out.error(*r.error);
+}
+
+void verify_input(const Input& in, const Siblings& siblings, const ReadOptions& opt, Diagnostics& out) {
+  if (!looks_like_disc(in)) return verify_chunks(in, out);
+  auto c = open_disc(in, siblings, opt);
+  if (!c) return out.error(c.error());
+  verify_disc_ctx(DiscRefs{c->disc, c->names}, opt, out);
+}
 Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir) { return write_samples(dir); }
 
 // ---- family verbs ----
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
-  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  ASSAY_TRY(DiscCtx c, open_disc(in, *folder_siblings(in), opt));
   const std::uint32_t n = c.disc.count();
   std::vector<EntryKind> kinds(n);
   parallel_for(n, thread_count(opt), [&](std::size_t i) { kinds[i] = kind_of(c, c.disc.entry(static_cast<std::uint32_t>(i))); });
@@ -360,7 +368,7 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
   if (colon == std::string::npos || colon == 0)
     return usage_error(fmt::format("{}: expected DISC:NAME, DISC:0xHASH or a container file", spec));
   ASSAY_TRY(Input in, Input::open(spec.substr(0, colon)));
-  ASSAY_TRY(DiscCtx c, open_disc(in, opt));
+  ASSAY_TRY(DiscCtx c, open_disc(in, *folder_siblings(in), opt));
   const std::string sel = spec.substr(colon + 1);
   auto e = find_selected(c.disc, sel);  // NAME, 0xHASH, or the <8 hex>.bin that list prints
   if (!e) return usage_error(fmt::format("{}: no entry with hash {:08x}", spec, name_hash(sel)));

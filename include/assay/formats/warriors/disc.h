@@ -16,6 +16,10 @@
 #include "assay/core/input.h"
 #include "assay/core/record.h"
 
+namespace assay {
+class Siblings;  // assay/family.h
+}  // namespace assay
+
 namespace assay::warriors {
 
 inline constexpr std::string_view kFormat = "warriors";
@@ -79,8 +83,11 @@ std::string_view to_string(DiscSource s);
 // A non-owning view of a DIR and its WAD (both mapped; rows read lazily).
 class Disc {
  public:
-  // A folder holding both files, a DIR file with the WAD beside it, or an ISO 9660 image
-  // whose root holds both. I/O problems are ErrorKind::io; a bad DIR (D1) is a data error.
+  // A folder holding both files, a DIR file with the WAD among its siblings (its folder's files,
+  // or the entries beside it in a container), or an ISO 9660 image whose root holds both.
+  // I/O problems are ErrorKind::io; a bad DIR (D1) is a data error.
+  static Result<Disc> open(const Input& in, const Siblings& siblings);
+  // The same with the siblings of a file on disk (folder_siblings).
   static Result<Disc> open(const Input& in);
   // From views already in memory (tests, writers). D1 is checked here.
   static Result<Disc> from_views(ByteView dir, ByteView wad, std::shared_ptr<const void> owner = {},
@@ -101,7 +108,7 @@ class Disc {
   void validate(Diagnostics& out) const;
   // "WAD truncated: ..." (what is missing and where; structure "WAD", offset the WAD's end) when
   // the DIR's rows reach past the WAD's end, as a warning; none otherwise. `info` and `list` show it
-  // as a `warning` field and in `problems`, `verify` as an error (issue 15 item 5).
+  // as a `warning` field and in `problems`, `verify` as an error.
   [[nodiscard]] std::optional<Diagnostic> wad_truncation_warning() const;
 
  private:
@@ -112,7 +119,8 @@ class Disc {
   std::shared_ptr<const void> owner_;
 };
 
-// True when `in` looks like a disc argument (folder / DIR file / ISO with the files). Cheap.
+// True when `in` looks like a disc argument (folder / DIR file / ISO with the files); a DIR is
+// known by its name, also as an entry of a container. Cheap.
 bool looks_like_disc(const Input& in);
 
 // Names from names files: hash (of the normalised name) -> basename as given.
