@@ -2,7 +2,7 @@
 // descriptors (name = full name with tag, path = the .oni file extract writes for a named
 // instance); read() views an instance's bytes (8-byte instance header included). TXMP instances
 // are "texture" entries: texture() walks the file once (layouts as the CLI picks them, .raw/.sep
-// beside it) and decodes a mip as `extract --textures` does (spec: oni.md#oni-9-1).
+// taken from its siblings at open) and decodes a mip as `extract --textures` does (spec: oni.md#oni-9-1).
 #include <fmt/format.h>
 
 #include <mutex>
@@ -22,8 +22,8 @@ namespace {
 
 class OniContainer final : public Container {
  public:
-  OniContainer(Input in, ContainerOptions opt, oni::InstanceFile f)
-      : Container("oni", std::move(in), std::move(opt)), file_(std::move(f)) {
+  OniContainer(Input in, ContainerOptions opt, oni::InstanceFile f, oni::SiblingFiles sib)
+      : Container("oni", std::move(in), std::move(opt)), file_(std::move(f)), sib_(std::move(sib)) {
     std::vector<Entry> entries;
     entries.reserve(file_.instance_count());
     for (std::uint32_t i = 0; i < file_.instance_count(); ++i) {
@@ -50,9 +50,9 @@ class OniContainer final : public Container {
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override { return oni::info_fields(file_, input()); }
+  [[nodiscard]] Result<Json> info() const override { return oni::info_fields(file_, sib_.file_name); }
 
-  void verify(Diagnostics& out) const override { oni::verify_input(input(), options().read_options(), out); }
+  void verify(Diagnostics& out) const override { oni::verify_input(input(), sib_, options().read_options(), out); }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     if (e.kind != "texture") return Container::texture(e, mip);
@@ -175,14 +175,12 @@ class OniContainer final : public Container {
   }
 
   void walk() const {
-    const std::filesystem::path path = input().path.empty() ? std::filesystem::path(input().name) : input().path;
-    const std::filesystem::path dir = input().path.empty() ? std::filesystem::path(".") : input().path.parent_path();
-    auto layouts = oni::layouts_for(options().read_options().family, dir, &walk_warnings_);
+    auto layouts = oni::walk_layouts(sib_, options().read_options(), &walk_warnings_);
     if (!layouts) {
       walk_error_ = layouts.error();
       return;
     }
-    walked_ = oni::load_file(path, input().bytes, input().owner, *layouts);
+    walked_ = oni::load_file(sib_.file_name, input().bytes, input().owner, *layouts, oni::LoadOptions{true, &sib_.companions});
     if (walked_->opened) exporter_ = std::make_unique<oni::OniExport>(*walked_);
     if (!walked_->opened) walk_error_ = walked_->diags.items().front().where;
     else if (walked_->layouts == nullptr) {
@@ -192,6 +190,7 @@ class OniContainer final : public Container {
   }
 
   oni::InstanceFile file_;
+  oni::SiblingFiles sib_;  // taken at open: the walk and verify read no file beside the input
   mutable std::once_flag walked_once_;
   mutable std::unique_ptr<oni::LoadedFile> walked_;
   mutable Error walk_error_;
@@ -205,7 +204,8 @@ Result<std::unique_ptr<Container>> open_oni_container(const OpenContext& ctx) {
   Input in = ctx.input;
   const ContainerOptions& opt = ctx.options;
   ASSAY_TRY(oni::InstanceFile f, oni::InstanceFile::open(in.bytes, in.name));
-  return std::unique_ptr<Container>(new OniContainer(std::move(in), opt, std::move(f)));
+  oni::SiblingFiles sib = oni::take_siblings(in, ctx.siblings, opt, !f.is_oni());
+  return std::unique_ptr<Container>(new OniContainer(std::move(in), opt, std::move(f), std::move(sib)));
 }
 
 }  // namespace assay

@@ -17,26 +17,46 @@ namespace oni {
 
 namespace {
 
-std::filesystem::path dir_of(const Input& in) { return in.path.empty() ? std::filesystem::path(".") : in.path.parent_path(); }
-
-// level0_Final.dat beside a level file of another level (its links are resolved with it).
-std::optional<std::filesystem::path> level0_beside(const Input& in) {
-  if (in.path.empty()) return std::nullopt;
-  const auto n = parse_level_file_name(in.path.filename().string());
-  if (!n || n->level == 0) return std::nullopt;
-  auto l0 = dir_of(in) / "level0_Final.dat";
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(l0, ec)) return std::nullopt;
-  return l0;
+// NAME with its extension replaced: "level1_Final.dat" -> "level1_Final.raw".
+std::string with_extension(std::string_view name, std::string_view ext) {
+  return std::string(name.substr(0, name.rfind('.'))) + std::string(ext);
 }
 
-std::uint64_t file_bytes(const std::optional<std::filesystem::path>& p) {
-  std::error_code ec;
-  const auto n = p ? std::filesystem::file_size(*p, ec) : 0;
-  return ec ? 0 : n;
+// The sibling `name`; an open error is kept in `errors` when given (the walk reports it).
+std::optional<Input> take(const Siblings& siblings, const std::string& name, std::vector<Error>* errors) {
+  auto r = siblings.open(name);
+  if (r) return std::move(*r);
+  if (errors != nullptr) errors->push_back(std::move(r).error());
+  return std::nullopt;
 }
 
 }  // namespace
+
+std::string file_name_of(const Input& in) {
+  if (!in.path.empty()) return in.path.filename().string();
+  std::string_view n = in.name;
+  if (const auto p = n.rfind("::"); p != std::string_view::npos) n.remove_prefix(p + 2);
+  if (const auto p = n.find_last_of("/\\"); p != std::string_view::npos) n.remove_prefix(p + 1);
+  return std::string(n);
+}
+
+// A level file's .raw/.sep share its stem (spec: oni.md#oni-6-4); another level's links resolve
+// with level0_Final.dat (spec: oni.md#oni-7-1); oni-layouts.txt lies beside (docs/cli.md).
+SiblingFiles take_siblings(const Input& in, const Siblings& siblings, const assay::ContainerOptions& opt, bool level_file) {
+  SiblingFiles s;
+  s.file_name = file_name_of(in);
+  if (level_file) {
+    s.companions.raw = take(siblings, with_extension(s.file_name, ".raw"), &s.companions.errors);
+    s.companions.sep = take(siblings, with_extension(s.file_name, ".sep"), &s.companions.errors);
+    if (const auto n = parse_level_file_name(s.file_name); n && n->level != 0) s.level0 = take(siblings, "level0_Final.dat", nullptr);
+  }
+  if (opt.oni.exe.empty() && opt.oni.layouts.empty()) {
+    auto r = siblings.open(kLayoutsBeside);
+    if (r) s.layouts = std::move(*r);
+    else s.layouts_error = std::move(r).error();
+  }
+  return s;
+}
 
 int identify_input(const Input& in) {
   if (in.bytes.size() < kHeaderSize) return 0;
@@ -48,27 +68,32 @@ int identify_input(const Input& in) {
   return 0;
 }
 
+Result<LayoutSource> walk_layouts(const SiblingFiles& sib, const ReadOptions& opt, Diagnostics* warnings) {
+  if (sib.layouts_error) return *sib.layouts_error;
+  return layouts_for(opt.family, sib.layouts, warnings);
+}
+
 // A bar over the bytes of the files loaded (core Progress; drawn only when opt.progress).
-void verify_input(const Input& in, const ReadOptions& opt, Diagnostics& out) {
-  auto layouts = layouts_for(opt.family, dir_of(in), &out);
+void verify_input(const Input& in, const SiblingFiles& sib, const ReadOptions& opt, Diagnostics& out) {
+  auto layouts = walk_layouts(sib, opt, &out);
   if (!layouts) {
     out.error(layouts.error());
     return;
   }
-  const auto l0 = level0_beside(in);
-  Progress bar("verify", in.bytes.size() + file_bytes(l0), opt.progress);
+  const std::optional<Input>& l0 = sib.level0;
+  Progress bar("verify", in.bytes.size() + (l0 ? l0->bytes.size() : 0), opt.progress);
   bar.set_bytes();
-  bar.set_current(in.path.empty() ? in.name : in.path.filename().string());
+  bar.set_current(sib.file_name);
   bar.advance(0);  // drawn while the file loads
-  auto f = load_file(in.path.empty() ? std::filesystem::path(in.name) : in.path, in.bytes, in.owner, *layouts);
+  auto f = load_file(sib.file_name, in.bytes, in.owner, *layouts, LoadOptions{true, &sib.companions});
   bar.advance(in.bytes.size());
   std::vector<std::unique_ptr<LoadedFile>> keep;
   std::vector<const LoadedFile*> loaded;
   if (f->fname && l0) {
-    bar.set_current(l0->filename().string());
+    bar.set_current("level0_Final.dat");
     bar.advance(0);
-    keep.push_back(load_file(*l0, *layouts, LoadOptions{false}));
-    bar.advance(file_bytes(l0));
+    keep.push_back(load_file("level0_Final.dat", l0->bytes, l0->owner, *layouts, LoadOptions{false}));
+    bar.advance(l0->bytes.size());
     if (keep.back()->opened) loaded.push_back(keep.back().get());
   }
   bar.finish();
@@ -87,7 +112,11 @@ void verify_input(const Input& in, const ReadOptions& opt, Diagnostics& out) {
 
 namespace {
 
-void verify_unopened(const OpenContext& ctx, Diagnostics& out) { oni::verify_input(ctx.input, ctx.options.read_options(), out); }
+// The file did not open: verify says why, with the siblings open() would have taken.
+void verify_unopened(const OpenContext& ctx, Diagnostics& out) {
+  const oni::SiblingFiles sib = oni::take_siblings(ctx.input, ctx.siblings, ctx.options, true);
+  oni::verify_input(ctx.input, sib, ctx.options.read_options(), out);
+}
 
 }  // namespace
 

@@ -47,7 +47,7 @@ Json txmp_layout(const InstanceFile& f) {
 
 }  // namespace
 
-Json info_fields(const InstanceFile& f, const Input& in) {
+Json info_fields(const InstanceFile& f, std::string_view file_name) {
   const FileHeader& h = f.header();
   Json j;
   j["version"] = version_name(h.version);
@@ -61,7 +61,7 @@ Json info_fields(const InstanceFile& f, const Input& in) {
   j["name_offset"] = h.name_offset;
   j["name_size"] = h.name_size;
   if (f.is_oni()) j["raw_offset"] = h.raw_offset, j["raw_size"] = h.raw_size;
-  if (auto n = parse_level_file_name(in.path.filename().string()); n) {
+  if (auto n = parse_level_file_name(file_name); n) {
     j["level"] = n->level;
     j["suffix"] = n->suffix;
     j["final"] = n->final;

@@ -1,6 +1,7 @@
 // Where layouts come from: --exe, --layouts, or oni-layouts.txt beside the input (docs/cli.md).
 #include <fmt/format.h>
 
+#include <optional>
 #include <system_error>
 
 #include "assay/core/mapped_file.h"
@@ -17,24 +18,44 @@ static Result<LayoutSet> from_exe(const std::filesystem::path& exe, Diagnostics*
   return set;
 }
 
+static LayoutSource own(LayoutSet s) { return LayoutSource(std::make_shared<const LayoutSet>(std::move(s))); }
+
+static Result<LayoutSource> from_text(std::string_view text, const std::string& display, Diagnostics* warnings) {
+  ASSAY_TRY(LayoutSet s, parse_layouts_file(text, display, warnings));
+  return own(std::move(s));
+}
+
+// --exe or --layouts when one is given (docs/cli.md); nullopt: neither.
+static std::optional<Result<LayoutSource>> given_layouts(const std::map<std::string, std::string>& family, Diagnostics* warnings) {
+  if (auto it = family.find("exe"); it != family.end() && !it->second.empty()) {
+    auto s = from_exe(it->second, warnings);
+    if (!s) return Result<LayoutSource>(std::move(s).error());
+    return Result<LayoutSource>(own(std::move(*s)));
+  }
+  if (auto it = family.find("layouts"); it != family.end() && !it->second.empty()) {
+    const std::filesystem::path file = it->second;
+    auto text = read_text_file(file);
+    if (!text) return Result<LayoutSource>(std::move(text).error());
+    return from_text(*text, file.filename().string(), warnings);
+  }
+  return std::nullopt;
+}
+
 Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
                                  Diagnostics* warnings) {
-  auto own = [](LayoutSet s) { return LayoutSource(std::make_shared<const LayoutSet>(std::move(s))); };
-  if (auto it = family.find("exe"); it != family.end() && !it->second.empty()) {
-    ASSAY_TRY(LayoutSet s, from_exe(it->second, warnings));
-    return own(std::move(s));
-  }
-  std::filesystem::path file;
-  if (auto it = family.find("layouts"); it != family.end() && !it->second.empty()) {
-    file = it->second;
-  } else {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(dir / kLayoutsBeside, ec)) return LayoutSource{};  // built-in
-    file = dir / kLayoutsBeside;
-  }
-  ASSAY_TRY(std::string text, read_text_file(file));
-  ASSAY_TRY(LayoutSet s, parse_layouts_file(text, file.filename().string(), warnings));
-  return own(std::move(s));
+  if (auto g = given_layouts(family, warnings)) return std::move(*g);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(dir / kLayoutsBeside, ec)) return LayoutSource{};  // built-in
+  ASSAY_TRY(std::string text, read_text_file(dir / kLayoutsBeside));
+  return from_text(text, kLayoutsBeside, warnings);
+}
+
+Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::optional<Input>& beside,
+                                 Diagnostics* warnings) {
+  if (auto g = given_layouts(family, warnings)) return std::move(*g);
+  if (!beside) return LayoutSource{};  // built-in
+  const ByteView b = beside->bytes;
+  return from_text(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), kLayoutsBeside, warnings);
 }
 
 std::string builtin_layouts_file(std::optional<TemplateSet> only) {

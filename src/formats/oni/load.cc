@@ -40,6 +40,14 @@ struct Loader {
     present = true;
   }
 
+  // A companion the opener took (LoadOptions::companions).
+  static void take_companion(const std::optional<Input>& in, ByteView& view, std::shared_ptr<const void>& owner, bool& present) {
+    if (!in) return;
+    view = in->bytes;
+    owner = in->owner;
+    present = true;
+  }
+
   // Layout per descriptor: by the template entries (VR31) or by tag alone (VR32, spec: oni.md#oni-8).
   void choose_layouts() {
     const InstanceFile& file = f.file;
@@ -278,6 +286,10 @@ void fill_file(LoadedFile& file_out, const std::filesystem::path& path, ByteView
   if (fl.is_oni()) {
     f->raw = fl.raw_block();
     f->raw_present = true;
+  } else if (opt.companions != nullptr) {
+    for (const Error& e : opt.companions->errors) detail::capped_error(f->diags, e);
+    Loader::take_companion(opt.companions->raw, f->raw, f->raw_owner, f->raw_present);
+    Loader::take_companion(opt.companions->sep, f->sep, f->sep_owner, f->sep_present);
   } else {
     ld.map_companion(".raw", f->raw, f->raw_owner, f->raw_present);
     ld.map_companion(".sep", f->sep, f->sep_owner, f->sep_present);

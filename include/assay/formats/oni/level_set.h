@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "assay/core/diag.h"
+#include "assay/core/input.h"
 #include "assay/formats/oni/instance_file.h"
 #include "assay/formats/oni/layout.h"
 #include "assay/formats/oni/names.h"
@@ -67,8 +68,16 @@ struct LoadedFile {
   [[nodiscard]] unsigned level() const { return fname ? fname->level : 0; }
 };
 
+// A level file's .raw and .sep as its opener took them from its siblings (spec: oni.md#oni-6-4).
+struct Companions {
+  std::optional<Input> raw, sep;
+  std::vector<Error> errors;  // a sibling that would not open (the walk reports it)
+};
+
 struct LoadOptions {
   bool walk = true;   // false: structure only (list, info)
+  // Given: the .raw/.sep are these (a file inside a container); else the files beside `path`.
+  const Companions* companions = nullptr;
 };
 
 // Opens, validates and walks one file. Never fails: problems go to the file's diagnostics

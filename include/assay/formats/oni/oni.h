@@ -25,6 +25,9 @@ inline constexpr const char* kLayoutsBeside = "oni-layouts.txt";
 // its header checksum (issue 12).
 Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
                                  Diagnostics* warnings = nullptr);
+// The same with `oni-layouts.txt` as the opener took it from the input's siblings (none: built-in).
+Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::optional<Input>& beside,
+                                 Diagnostics* warnings = nullptr);
 // `assay oni layouts`: the built-in table as a layouts file (spec: oni.md#oni-5-1): every line of
 // both sets, or one set's 114 lines.
 std::string builtin_layouts_file(std::optional<TemplateSet> only);
