@@ -7,7 +7,6 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
-#include "assay/core/thread_pool.h"
 #include "assay/formats/warriors/warriors.h"
 #include "family_parts.h"
 
@@ -28,14 +27,7 @@ class DiscContainer final : public WarriorsContainer {
   DiscContainer(Input in, ContainerOptions opt, wr::Disc d, wr::NameTable names)
       : WarriorsContainer(std::move(in), std::move(opt)), disc_(std::move(d)), names_(std::move(names)) {
     const std::uint32_t n = disc_.count();
-    std::vector<wr::EntryKind> kinds(n, wr::EntryKind::other);
-    parallel_for(n, options().threads ? options().threads : default_threads(), [&](std::size_t i) {
-      const wr::DirEntry e = disc_.entry(static_cast<std::uint32_t>(i));
-      auto bytes = disc_.entry_bytes(e);
-      if (!bytes) return;
-      const std::string* name = names_.find(e.hash);
-      kinds[i] = wr::classify_entry(*bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
-    });
+    kinds_ = wr::classify_entries(disc_, names_, options().threads);
     std::map<std::uint32_t, std::uint32_t> seen;  // hash -> first row (D9 duplicates: "<index>_" like extract)
     std::vector<Entry> entries;
     entries.reserve(n);
@@ -48,7 +40,7 @@ class DiscContainer final : public WarriorsContainer {
       e.offset = d.offset;  // in the WAD
       e.size = d.size;
       e.stored_size = d.size;
-      e.kind = std::string(wr::to_string(kinds[i]));
+      e.kind = std::string(wr::to_string(kinds_[i]));
       e.nested = true;
       e.details = {{"hash", d.hash}, {"file", e.path}};
       entries.push_back(std::move(e));
@@ -59,7 +51,8 @@ class DiscContainer final : public WarriorsContainer {
   [[nodiscard]] Result<Json> info() const override { return wr::disc_info_fields(disc_); }
   // A truncated WAD is a warning in `list` as in `info` (`verify`: an error).
   [[nodiscard]] Json list_fields() const override { return wr::wad_truncation_fields(disc_); }
-  void verify(Diagnostics& out) const override { wr::verify_disc(disc_, names_, options().read_options(), out); }
+  // The rows' kinds from open(): classified once.
+  void verify(Diagnostics& out) const override { wr::verify_disc(disc_, names_, kinds_, options().read_options(), out); }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
     const wr::DirEntry d = disc_.entry(static_cast<std::uint32_t>(e.index));
@@ -85,6 +78,7 @@ class DiscContainer final : public WarriorsContainer {
  private:
   wr::Disc disc_;
   wr::NameTable names_;
+  std::vector<wr::EntryKind> kinds_;  // by row
 };
 
 class ChunkContainer final : public WarriorsContainer {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <mutex>
+#include <span>
 #include <system_error>
 
 #include "assay/container.h"
@@ -43,10 +44,11 @@ struct DiscCtx {
   NameTable names;
 };
 
-// What the verify rules read: the disc and the names given.
+// What the verify rules read: the disc, the names given and each row's kind.
 struct DiscRefs {
   const Disc& disc;
   const NameTable& names;
+  std::span<const EntryKind> kinds;
 };
 
 Result<DiscCtx> open_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt) {
@@ -55,10 +57,10 @@ Result<DiscCtx> open_disc(const Input& in, const Siblings& siblings, const ReadO
   return DiscCtx{std::move(d), std::move(n)};
 }
 
-EntryKind kind_of(const DiscCtx& c, const DirEntry& e) {
-  auto bytes = c.disc.entry_bytes(e);
+EntryKind kind_of(const Disc& disc, const NameTable& names, const DirEntry& e) {
+  auto bytes = disc.entry_bytes(e);
   if (!bytes) return EntryKind::other;
-  const std::string* n = c.names.find(e.hash);
+  const std::string* n = names.find(e.hash);
   return classify_entry(*bytes, n ? std::optional<std::string_view>(*n) : std::nullopt);
 }
 
@@ -142,7 +144,7 @@ void verify_entry(const DiscRefs& c, const DirEntry& e, const HandlerTable& tabl
   auto bytes = c.disc.entry_bytes(e);
   if (!bytes) return;  // D5 already reported
   const std::string* name = c.names.find(e.hash);
-  const EntryKind kind = classify_entry(*bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
+  const EntryKind kind = c.kinds[e.index];
   auto err = [&](std::string m) { out.error(make_error(kFormat, label, e.offset, std::move(m))); };
   auto warn = [&](std::string m) { out.warning(make_error(kFormat, label, e.offset, std::move(m))); };
   const bool marker = records::has_package_marker(*bytes);
@@ -214,16 +216,25 @@ Json disc_info_fields(const Disc& disc) {
 Result<Json> chunk_info_fields(const Input& in) {
   ByteReader r(in.bytes, Endian::little, kFormat);
   ASSAY_TRY(std::uint32_t count, r.u32(0, "container header"));
-  const bool pack = check_exact_pack(in.bytes).exact;
-  const ExactInfo x = pack ? check_exact_pack(in.bytes) : check_exact_resource(in.bytes);
+  const ExactInfo as_pack = check_exact_pack(in.bytes);
+  const bool pack = as_pack.exact;
+  const ExactInfo x = pack ? as_pack : check_exact_resource(in.bytes);
   return Json{{"container", pack ? "pack" : "resource"},
               {"header", header_json({count, *r.u32(4, ""), *r.u32(8, ""), *r.u32(12, "")})},
               {"exact", x.exact},
               {"size", in.bytes.size()}};
 }
 
-void verify_disc(const Disc& disc, const NameTable& names, const ReadOptions& opt, Diagnostics& out) {
-  verify_disc_ctx(DiscRefs{disc, names}, opt, out);
+std::vector<EntryKind> classify_entries(const Disc& disc, const NameTable& names, unsigned threads) {
+  std::vector<EntryKind> kinds(disc.count(), EntryKind::other);
+  parallel_for(kinds.size(), threads ? threads : default_threads(),
+               [&](std::size_t i) { kinds[i] = kind_of(disc, names, disc.entry(static_cast<std::uint32_t>(i))); });
+  return kinds;
+}
+
+void verify_disc(const Disc& disc, const NameTable& names, std::span<const EntryKind> kinds, const ReadOptions& opt,
+                 Diagnostics& out) {
+  verify_disc_ctx(DiscRefs{disc, names, kinds}, opt, out);
 }
 
 void verify_chunks(const Input& in, Diagnostics& out) {
@@ -236,7 +247,8 @@ void verify_input(const Input& in, const Siblings& siblings, const ReadOptions& 
   if (!looks_like_disc(in)) return verify_chunks(in, out);
   auto c = open_disc(in, siblings, opt);
   if (!c) return out.error(c.error());
-  verify_disc_ctx(DiscRefs{c->disc, c->names}, opt, out);
+  const std::vector<EntryKind> kinds = classify_entries(c->disc, c->names, opt.threads);
+  verify_disc_ctx(DiscRefs{c->disc, c->names, kinds}, opt, out);
 }
 Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir) { return write_samples(dir); }
 
@@ -244,8 +256,7 @@ Result<std::vector<std::string>> write_sample_files(const std::filesystem::path&
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
   ASSAY_TRY(DiscCtx c, open_disc(in, *folder_siblings(in), opt));
   const std::uint32_t n = c.disc.count();
-  std::vector<EntryKind> kinds(n);
-  parallel_for(n, thread_count(opt), [&](std::size_t i) { kinds[i] = kind_of(c, c.disc.entry(static_cast<std::uint32_t>(i))); });
+  const std::vector<EntryKind> kinds = classify_entries(c.disc, c.names, opt.threads);
   std::array<std::uint64_t, kEntryKindCount> count{}, bytes{};
   for (std::uint32_t i = 0; i < n; ++i) {
     ++count[static_cast<int>(kinds[i])];
