@@ -54,7 +54,7 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
   auto pad = [&]() { return put(ByteView(zeros).first(align2048(new_pos) - new_pos)); };
   auto put_new = [&](std::uint32_t hash, const EditData& b) -> Result<void> {
     if (edit.new_data_written) edit.new_data_written(hash, 0);
-    // 1 MiB at a time: a file given is never held whole (issue 29 item 9).
+    // 1 MiB at a time: a file given is never held whole.
     ASSAY_CHECK(b.each_piece(std::uint64_t{1} << 20, [&](std::uint64_t, ByteView piece) -> Result<void> {
       ASSAY_CHECK(put(piece));
       if (edit.new_data_written) edit.new_data_written(hash, piece.size());
@@ -214,7 +214,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     ASSAY_TRY(Disc back, Disc::from_views(d.bytes(), w.bytes()));
     ASSAY_CHECK(refuse_broken(back));  // the DIR's rows against the WAD's size: no WAD byte is read
     // New entries compared 1 MiB at a time through pread, not the mapping (whose pages would stay
-    // resident): bounded memory whatever their size (issue 29 item 9).
+    // resident): bounded memory whatever their size.
     ASSAY_TRY(FileReader wad_back, FileReader::open(wad_tmp.path()));
     ByteBuffer got;
     for (const EditChange& c : req.changes) {
@@ -235,7 +235,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   }
   // The WAD first: until the DIR is renamed too, the old DIR no longer matches (a crash here
   // leaves the new WAD with the old DIR; documented in docs/cli.md#edit).
-  {  // Ctrl-C waits until both are in place (core/interrupt.h; issue 29 item 2)
+  {  // Ctrl-C waits until both are in place (core/interrupt.h)
     SignalShield both;
     ASSAY_CHECK(wad_tmp.commit());
     ASSAY_CHECK(dir_tmp.commit());

@@ -1,4 +1,5 @@
-// The warriors family's functions that family.cc and container.cc share.
+// The warriors family's internal functions, shared by its files (family.cc, container.cc, the
+// verbs of warriors.h): identify, info, classify, verify, the demo files.
 #pragma once
 
 #include <filesystem>
@@ -8,28 +9,48 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/options.h"
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
 
 namespace assay::warriors {
 
-// Confidence from the bytes and the name: a disc (100), an exact pack (90), a loose container (50),
-// a .lev that breaks the container rules (10; open() says what is wrong).
+// Confidence from the bytes and the name (identify.cc): a disc (100), an exact pack (90), a loose
+// container (50), a .lev that breaks the container rules (10; open() says what is wrong).
 int identify_input(const Input& in);
-// `info` fields of a disc (without "format"): source, sizes, a truncated WAD's warning.
-Json disc_info_fields(const Disc& disc);
-// `info` fields of a loose container (without "format").
-Result<Json> chunk_info_fields(const Input& in);
-// Each row's kind (spec: warriors.md#wr-8-1), `names` adding K2's own-name check; in parallel.
+
+// A disc and the names given (--names).
+struct OpenedDisc {
+  Disc disc;
+  NameTable names;
+};
+inline Result<OpenedDisc> open_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt) {
+  ASSAY_TRY(Disc d, Disc::open(in, siblings));
+  ASSAY_TRY(NameTable n, NameTable::load(opt.names_files));
+  return OpenedDisc{std::move(d), std::move(n)};
+}
+
+// Each row's kind (spec: warriors.md#wr-8-1), `names` adding K2's own-name check; in parallel
+// (classify_disc.cc).
 std::vector<EntryKind> classify_entries(const Disc& disc, const NameTable& names, unsigned threads);
-// Every problem of an open disc whose rows were classified (spec: warriors.md#wr-2-5, #wr-10).
+
+// JSON (json.cc). `info` fields of a disc (without "format"): source, sizes, a truncated WAD's
+// warning; of a loose container (without "format"); the kinds' counts and bytes (classify);
+// the entry a load read, as list shows it.
+Json disc_info_fields(const Disc& disc);
+Result<Json> chunk_info_fields(const Input& in);
+Json kind_counts_json(const Disc& disc, std::span<const EntryKind> kinds);
+Json loaded_entry_json(const DirEntry& e, const NameTable& names, EntryKind kind);
+
+// Verify (verify.cc). Every problem of an open disc whose rows were classified (spec:
+// warriors.md#wr-2-5, #wr-10); of a loose container (spec: #wr-3), also one that does not open;
+// of a disc or a loose container that may not open, the WAD from `siblings`.
 void verify_disc(const Disc& disc, const NameTable& names, std::span<const EntryKind> kinds, const ReadOptions& opt,
                  Diagnostics& out);
-// Every problem of a loose container (spec: warriors.md#wr-3), also one that does not open.
 void verify_chunks(const Input& in, Diagnostics& out);
-// Every problem of a disc or a loose container that may not open; the WAD from `siblings`.
 void verify_input(const Input& in, const Siblings& siblings, const ReadOptions& opt, Diagnostics& out);
-// The demo files: a disc (warriors/WARRIORS.DIR, .WAD) and a level container.
+
+// The demo files (samples.cc): a disc (warriors/WARRIORS.DIR, .WAD) and a level container.
 Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir);
 
 }  // namespace assay::warriors

@@ -1,3 +1,4 @@
+// Synthetic containers and discs built by assay's own writers, and the demo files of make-samples.
 // spec: warriors.md#wr-6-3 (level), #wr-6-4 (collision), #wr-6-5 (PathData), #wr-6-7, #wr-9, #wr-8-1.
 #include "assay/formats/warriors/samples.h"
 
@@ -5,9 +6,12 @@
 #include <bit>
 #include <cstring>
 #include <string_view>
+#include <system_error>
 
 #include "assay/core/hash.h"
+#include "assay/core/output.h"
 #include "assay/formats/warriors/chunks.h"
+#include "family_parts.h"
 
 namespace assay::warriors::samples {
 
@@ -233,3 +237,18 @@ DiscImage disc(const std::vector<SampleEntry>& entries) {
 }
 
 }  // namespace assay::warriors::samples
+
+namespace assay::warriors {
+
+Result<std::vector<std::string>> write_sample_files(const std::filesystem::path& dir) {
+  const DiscImage d = samples::disc(samples::disc_entries());
+  std::error_code ec;
+  std::filesystem::create_directories(dir / "warriors", ec);
+  if (ec) return io_error((dir / "warriors").string(), ec.message());
+  ASSAY_CHECK(write_file_atomic(dir / "warriors" / "WARRIORS.DIR", d.dir, true));
+  ASSAY_CHECK(write_file_atomic(dir / "warriors" / "WARRIORS.WAD", d.wad, true));
+  ASSAY_CHECK(write_file_atomic(dir / "warriors_level1.lev", samples::level(), true));
+  return std::vector<std::string>{"warriors/WARRIORS.DIR", "warriors/WARRIORS.WAD", "warriors_level1.lev"};
+}
+
+}  // namespace assay::warriors

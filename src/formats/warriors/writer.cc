@@ -112,8 +112,8 @@ Result<std::map<std::uint32_t, std::filesystem::path>> collect_replacements(cons
   std::filesystem::directory_iterator it(files_dir, ec);
   if (ec) return io_error(files_dir.string(), "cannot read the folder: " + ec.message());
   for (const auto& de : it) {
-    if (is_assay_temporary(de.path().filename().string())) continue;  // never packed (issue 29 item 2)
-    const auto st = de.symlink_status(ec);  // never follow a link (issue 15 item 3)
+    if (is_assay_temporary(de.path().filename().string())) continue;  // never packed
+    const auto st = de.symlink_status(ec);  // never follow a link
     if (std::filesystem::is_directory(st)) continue;
     if (!std::filesystem::is_regular_file(st))
       return io_error(de.path().string(), "is a symlink, FIFO or device; pack reads regular files only");
@@ -165,7 +165,7 @@ Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, s
     if (new_offset > 0xFFFFFFFFull) return make_error(kFormat, "pack warriors", kNoOffset, "the new WAD exceeds 4 GiB");
     store<std::uint32_t>(dir.data() + kDirHeaderSize + kDirRowSize * i, static_cast<std::uint32_t>(new_offset), Endian::little);
     auto rep = replacements.find(e.hash);
-    std::optional<FileBytes> file;  // read whole, never mapped (issue 15 item 3: no SIGBUS)
+    std::optional<FileBytes> file;  // read whole, never mapped (no SIGBUS)
     if (rep != replacements.end() && original.find(e.hash)->index == i) {
       ASSAY_TRY(FileBytes f, FileBytes::read(rep->second));
       // A file equal to the original entry keeps the original slot (its padding included),

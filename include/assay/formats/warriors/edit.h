@@ -1,4 +1,4 @@
-// Targeted edits of WARRIORS.DIR / WARRIORS.WAD: replace, add and remove entries (issue 10).
+// Targeted edits of WARRIORS.DIR / WARRIORS.WAD: replace, add and remove entries.
 // spec: warriors.md#wr-2-6 (replace: new slot, later rows shift by whole sectors; adding: data at
 // the next 2,048 boundary after the last entry and a row appended; removing: the row and its
 // slot taken out, later offsets move down). Everything else is copied byte for byte, so an add
@@ -19,7 +19,7 @@
 namespace assay::warriors {
 
 struct DiscEdit {
-  // New bytes: held, or a file streamed into the WAD in pieces (issue 29 item 9).
+  // New bytes: held, or a file streamed into the WAD in pieces.
   std::map<std::uint32_t, EditData> replace;  // row index -> new bytes
   std::set<std::uint32_t> remove;             // row indices
   struct Added {

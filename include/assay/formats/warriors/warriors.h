@@ -18,7 +18,7 @@ Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
 // chunk_stack (bottom first), objects, stored, trailing, diagnostics, error {message, offset}.
 Json load_result_json(const LoadResult& r, std::uint64_t base = 0);
 
-// A truncated WAD as `info` and `list` show it (issue 15 item 5): {"warning": message, "problems":
+// A truncated WAD as `info` and `list` show it: {"warning": message, "problems":
 // [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.
 Json wad_truncation_fields(const Disc& disc);
 
