@@ -24,6 +24,14 @@ fs::path shared_sample(const std::string& rel) {
   return fs::exists(p, ec) ? p : fs::path();
 }
 
+fs::path shared_golden(const std::string& rel) {
+  const char* env = std::getenv("ASSAY_SAMPLES");
+  fs::path root = (env != nullptr ? fs::path(env) : fs::path(ASSAY_SHARED_SAMPLES)).parent_path() / "goldens";
+  fs::path p = root / rel;
+  std::error_code ec;
+  return fs::exists(p, ec) ? p : fs::path();
+}
+
 TempDir::TempDir() {
   std::random_device rd;
   for (;;) {

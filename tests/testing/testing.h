@@ -14,6 +14,8 @@ namespace assay::testing {
 
 // ../shared/samples/<rel> (or $ASSAY_SAMPLES/<rel>); empty when absent.
 std::filesystem::path shared_sample(const std::string& rel);
+// ../shared/goldens/<rel> (beside the samples folder); empty when absent.
+std::filesystem::path shared_golden(const std::string& rel);
 // True when the environment says we run in CI (CI=true or CI=1): there a missing shared sample
 // is a failure, not a skip.
 bool in_ci();
@@ -23,6 +25,15 @@ bool in_ci();
   if (var.empty()) {                                                                   \
     if (::assay::testing::in_ci()) FAIL() << "shared sample " << (rel) << " missing in CI"; \
     GTEST_SKIP() << "shared sample " << (rel) << " not present";                      \
+  }                                                                                    \
+  static_assert(true)
+
+// The same for a golden (reference data a peer tool made).
+#define ASSAY_REQUIRE_GOLDEN(var, rel)                                                  \
+  const auto var = ::assay::testing::shared_golden(rel);                               \
+  if (var.empty()) {                                                                   \
+    if (::assay::testing::in_ci()) FAIL() << "shared golden " << (rel) << " missing in CI"; \
+    GTEST_SKIP() << "shared golden " << (rel) << " not present";                      \
   }                                                                                    \
   static_assert(true)
 

@@ -1,6 +1,7 @@
 // A RenderWare binary stream as a Container (spec: renderware.md): a texture dictionary's
 // entries are its textures (read() = the texture native section, texture() decodes a mip,
-// extract writes a PNG), a clump's are its atomics (no bytes of their own), any other stream's
+// extract writes a PNG), a clump's are its atomics (no bytes of their own) and, after them, one
+// model per top-level clump (extract writes a glTF model, GLB), any other stream's
 // are its top-level sections (read()/open() give a section as a stream of its own). Parsed once
 // at open (stream.h); the JSON is json.cc's.
 #include <fmt/format.h>
@@ -9,6 +10,8 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/model/gltf.h"
+#include "assay/formats/renderware/gltf_export.h"
 #include "formats/texture_budget.h"
 #include "json.h"
 #include "stream.h"
@@ -18,12 +21,13 @@ namespace assay {
 namespace {
 
 using namespace rw;
+using rw::detail::ModelTextures;
 using rw::detail::Stream;
 
 class RenderWareContainer final : public Container {
  public:
-  RenderWareContainer(Input in, ContainerOptions opt, Stream s)
-      : Container(kFormat, std::move(in), std::move(opt)), s_(std::move(s)) {
+  RenderWareContainer(Input in, ContainerOptions opt, Stream s, ModelTextures textures)
+      : Container(kFormat, std::move(in), std::move(opt)), s_(std::move(s)), textures_(std::move(textures)) {
     std::vector<Entry> entries;
     if (const TextureDictionary* d = s_.dictionary()) {
       std::set<std::string> used;
@@ -31,6 +35,8 @@ class RenderWareContainer final : public Container {
     } else if (s_.top_type() == id::kClump) {
       for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci)
         for (const AtomicSummary& a : s_.clumps[ci].atomics) entries.push_back(atomic_entry(ci, a, entries.size()));
+      std::set<std::string> used;
+      for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci) entries.push_back(model_entry(ci, used));
     } else {
       for (std::size_t i = 0; i < s_.top.top.size(); ++i) entries.push_back(section_entry(s_.top.top[i], i));
     }
@@ -52,12 +58,14 @@ class RenderWareContainer final : public Container {
   // w.stored, the texture native section as a stream of its own (stored_path).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
+    if (e.kind == "model" && !w.stored) return write_model(e, dir);
     const TextureDictionary* d = s_.dictionary();
     if (d == nullptr || e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
     return rw::detail::write_texture(*d, e.index, bases_[e.index], w.mips, dir, input().bytes);
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
+    if (e.kind == "model") return e.path.substr(0, e.path.size() - 4) + ".dff";
     return e.kind == "texture" ? bases_[e.index] + ".rws" : e.path;
   }
 
@@ -65,6 +73,7 @@ class RenderWareContainer final : public Container {
   // of single textures: those are failed entries (one message per bad texture).
   void extract_findings(Diagnostics& out) const override {
     if (s_.cut) out.add(s_.cut->diagnostic());
+    model_findings(out);
     const TextureDictionary* d = s_.dictionary();
     if (d == nullptr) return;
     std::set<std::string> texture_errors;
@@ -75,10 +84,10 @@ class RenderWareContainer final : public Container {
   }
 
   [[nodiscard]] Result<void> extractable() const override {
-    if (s_.dictionary() != nullptr) return {};
+    if (s_.dictionary() != nullptr || !s_.clumps.empty()) return {};
     const Section& top = s_.top.first();
     Error e = make_error(kFormat, std::string(section_name(top.header.type)), top.offset,
-                         "only texture dictionaries (.txd) hold files to extract")
+                         "only texture dictionaries (.txd) and clumps (.dff) hold files to extract")
                   .with_code("renderware.not-extractable");
     e.kind = ErrorKind::unsupported;
     return e;
@@ -112,6 +121,49 @@ class RenderWareContainer final : public Container {
     return e;
   }
 
+  // A top-level clump: written as one glTF model (GLB), named after the clump.
+  Entry model_entry(std::size_t ci, std::set<std::string>& used) const {
+    const ClumpSummary& c = s_.clumps[ci];
+    // one clump: the file's stem (wuzimu.dff -> wuzimu.glb); several: each root frame's name
+    std::string name = s_.clumps.size() == 1 ? rw::detail::file_stem(input().name) : "";
+    for (const FrameSummary& f : c.frames)
+      if (name.empty() && f.parent < 0 && !f.node_name.empty()) name = std::string(f.node_name);
+    if (name.empty()) name = fmt::format("clump_{:03}", ci);
+    if (!used.insert(name).second) used.insert(name = fmt::format("{}.{}", name, ci));
+    Entry e;
+    e.name = name;
+    e.path = name + ".glb";
+    e.offset = c.offset;
+    if (auto h = read_section_header(input().bytes, c.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
+    e.kind = "model";
+    e.details = rw::detail::model_details(c, ci);
+    return e;
+  }
+
+  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir) const {
+    ASSAY_TRY(ByteView bytes, section_bytes(input().bytes, *e.offset));
+    ASSAY_TRY(rw::ClumpModel clump, rw::decode_clump(bytes, *e.offset));
+    rw::ExportNotes notes;
+    ASSAY_TRY(model::Scene scene, rw::clump_scene(clump, *e.name, textures_.sources(), notes));
+    ASSAY_TRY(ByteBuffer glb, model::write_glb(scene));
+    ASSAY_CHECK(dir.write(e.path, glb));
+    return ExtractCount{1, glb.size()};
+  }
+
+  // Textures no dictionary holds (a warning each: the material keeps the name in its extras).
+  void model_findings(Diagnostics& out) const {
+    if (s_.clumps.empty()) return;
+    std::set<std::string> missing;
+    for (const ClumpSummary& c : s_.clumps)
+      for (std::string_view t : c.texture_names)
+        if (!textures_.has(t)) missing.insert(std::string(t));
+    for (const std::string& t : missing)
+      out.add({Severity::warning, make_error(kFormat, "Material", kNoOffset,
+                                             fmt::format("texture '{}' is in no dictionary ({}); the model names it "
+                                                         "without it", t, textures_.where()))
+                                      .with_code("renderware.texture-missing")});
+  }
+
   static Entry section_entry(const Section& s, std::size_t i) {
     Entry e;
     e.name = std::string(section_name(s.header.type));
@@ -125,6 +177,7 @@ class RenderWareContainer final : public Container {
   }
 
   Stream s_;
+  ModelTextures textures_;
   std::vector<std::string> bases_;  // each texture's file name without its extension
 };
 
@@ -132,7 +185,10 @@ class RenderWareContainer final : public Container {
 
 Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& ctx) {
   ASSAY_TRY(Stream s, rw::detail::open_stream(ctx.input.bytes));
-  return std::unique_ptr<Container>(std::make_unique<RenderWareContainer>(ctx.input, ctx.options, std::move(s)));
+  ModelTextures textures;
+  if (!s.clumps.empty()) textures = rw::detail::model_textures(ctx);
+  return std::unique_ptr<Container>(
+      std::make_unique<RenderWareContainer>(ctx.input, ctx.options, std::move(s), std::move(textures)));
 }
 
 }  // namespace assay

@@ -205,6 +205,16 @@ Json atomic_details(const ClumpSummary& c, std::size_t ci, const AtomicSummary& 
   return e;
 }
 
+Json model_details(const ClumpSummary& c, std::size_t ci) {
+  return Json{{"clump", ci},
+              {"atomics", c.atomics.size()},
+              {"frames", c.frames.size()},
+              {"geometries", c.geometries.size()},
+              {"triangles", c.total_triangles()},
+              {"vertices", c.total_vertices()},
+              {"textures", c.texture_names}};
+}
+
 Json section_details(const Section& s) { return Json{{"id", s.header.type}}; }
 
 }  // namespace assay::rw::detail

@@ -15,6 +15,8 @@ Json list_fields(const Stream& s);
 Json texture_details(const TextureNative& t);
 Json atomic_details(const ClumpSummary& c, std::size_t ci, const AtomicSummary& a);
 Json section_details(const Section& s);
+// A top-level clump's model entry: clump, atomics, geometries, triangles, vertices, skinned.
+Json model_details(const ClumpSummary& c, std::size_t ci);
 // A cut dictionary's {"truncated": {...}, "problems": [the error]}.
 Json cut_fields(const CutDictionary& c);
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +15,9 @@
 #include "assay/core/extract_each.h"
 #include "assay/core/output.h"
 #include "assay/core/input.h"
+#include "assay/family.h"
 #include "assay/formats/renderware/clump.h"
+#include "assay/formats/renderware/gltf_export.h"
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/walker.h"
 #include "cut_dictionary.h"
@@ -64,6 +67,31 @@ Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, co
 // A texture assay lists but does not decode, written as its stored Texture Native section
 // (NAME.rws, a RenderWare stream of its own): GameCube natives (spec: #rw-real).
 bool stored_as_section(const TextureNative& t);
+
+// The texture dictionaries a clump's materials are looked up in when it is exported: the
+// sibling with the clump file's stem and ".txd" (GTA's convention), read when the clump opens.
+class ModelTextures {
+ public:
+  // Keeps `in` (the dictionary views its bytes).
+  Result<void> add(Input in);
+  [[nodiscard]] TextureSources sources() const;
+  // A texture of that name (compared without case) in one of the dictionaries.
+  [[nodiscard]] bool has(std::string_view name) const;
+  // Where textures were looked for, for a warning ("looked in x.txd", "no x.txd beside it").
+  [[nodiscard]] std::string where() const;
+  std::string wanted;      // the sibling's name looked for
+  std::string unreadable;  // why it could not be read, when it could not
+
+ private:
+  struct Held {
+    Input input;
+    std::optional<TextureDictionary> dict;
+  };
+  std::vector<std::unique_ptr<Held>> held_;  // stable addresses for sources()
+};
+ModelTextures model_textures(const OpenContext& ctx);
+// "dir/pack.pak::models/ped.dff" -> "ped"
+std::string file_stem(std::string_view name);
 
 // Small demo files from the family's own writers (the README's demo).
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir);

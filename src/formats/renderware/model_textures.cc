@@ -1,0 +1,53 @@
+// The texture dictionaries a clump's models take their textures from (stream.h ModelTextures).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "assay/core/ascii.h"
+#include "stream.h"
+
+namespace assay::rw::detail {
+
+std::string file_stem(std::string_view name) {
+  const std::size_t slash = name.find_last_of("/\\:");
+  std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
+  const std::size_t dot = base.rfind('.');
+  return std::string(dot == std::string_view::npos || dot == 0 ? base : base.substr(0, dot));
+}
+
+Result<void> ModelTextures::add(Input in) {
+  auto held = std::make_unique<Held>(Held{std::move(in), std::nullopt});
+  ASSAY_TRY(held->dict, TextureDictionary::open(held->input.bytes));
+  held_.push_back(std::move(held));
+  return {};
+}
+
+TextureSources ModelTextures::sources() const {
+  TextureSources s;
+  for (const auto& h : held_) s.dictionaries.push_back(&*h->dict);
+  return s;
+}
+
+bool ModelTextures::has(std::string_view name) const {
+  for (const auto& h : held_)
+    for (const TextureNative& t : h->dict->textures())
+      if (ascii_iequals(t.name, name)) return true;
+  return false;
+}
+
+std::string ModelTextures::where() const {
+  if (!unreadable.empty()) return fmt::format("{} is unreadable: {}", wanted, unreadable);
+  if (held_.empty()) return fmt::format("no {} beside it", wanted);
+  return fmt::format("looked in {}", held_.front()->input.name);
+}
+
+ModelTextures model_textures(const OpenContext& ctx) {
+  ModelTextures t;
+  t.wanted = file_stem(ctx.input.name) + ".txd";
+  auto sibling = ctx.siblings.open(t.wanted);
+  if (!sibling || !*sibling) return t;
+  if (auto added = t.add(std::move(**sibling)); !added) t.unreadable = added.error().message;
+  return t;
+}
+
+}  // namespace assay::rw::detail

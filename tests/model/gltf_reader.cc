@@ -1,0 +1,95 @@
+// tinygltf's implementation lives in this file alone (no image decoding: the tests check PNGs
+// with their own reader).
+#define TINYGLTF_IMPLEMENTATION
+#define TINYGLTF_NO_STB_IMAGE
+#define TINYGLTF_NO_STB_IMAGE_WRITE
+#define TINYGLTF_NO_EXTERNAL_IMAGE
+#include <tiny_gltf.h>
+
+#include "gltf_reader.h"
+
+namespace assay::testing {
+
+namespace {
+
+// Element i, component k of an accessor, as a double (normalized integers scaled to 0..1).
+double component(const tinygltf::Model& m, const tinygltf::Accessor& a, std::size_t i, std::size_t k) {
+  const tinygltf::BufferView& v = m.bufferViews[static_cast<std::size_t>(a.bufferView)];
+  const auto& data = m.buffers[static_cast<std::size_t>(v.buffer)].data;
+  const int size = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(a.componentType));
+  const int n = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(a.type));
+  const std::size_t stride = v.byteStride ? v.byteStride : static_cast<std::size_t>(size * n);
+  const unsigned char* p = data.data() + v.byteOffset + a.byteOffset + i * stride + k * static_cast<std::size_t>(size);
+  switch (a.componentType) {
+    case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, p, 4); return f; }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return a.normalized ? *p / 255.0 : *p;
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { std::uint16_t s; std::memcpy(&s, p, 2); return a.normalized ? s / 65535.0 : s; }
+    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { std::uint32_t u; std::memcpy(&u, p, 4); return u; }
+    default: return 0;
+  }
+}
+
+template <class T, std::size_t N>
+std::vector<std::array<T, N>> read(const tinygltf::Model& m, int index, double scale = 1) {
+  std::vector<std::array<T, N>> out;
+  if (index < 0) return out;
+  const tinygltf::Accessor& a = m.accessors[static_cast<std::size_t>(index)];
+  out.resize(a.count);
+  for (std::size_t i = 0; i < a.count; ++i)
+    for (std::size_t k = 0; k < N; ++k) out[i][k] = static_cast<T>(component(m, a, i, k) * scale + (scale > 1 ? 0.5 : 0));
+  return out;
+}
+
+int attribute(const tinygltf::Primitive& p, const std::string& name) {
+  auto it = p.attributes.find(name);
+  return it == p.attributes.end() ? -1 : it->second;
+}
+
+ReadMesh mesh_of(const tinygltf::Model& m, const tinygltf::Node& node) {
+  ReadMesh r;
+  r.node = node.name;
+  r.skin = node.skin;
+  const tinygltf::Mesh& mesh = m.meshes[static_cast<std::size_t>(node.mesh)];
+  const tinygltf::Primitive& first = mesh.primitives.at(0);
+  r.positions = read<float, 3>(m, attribute(first, "POSITION"));
+  r.normals = read<float, 3>(m, attribute(first, "NORMAL"));
+  for (int k = 0; attribute(first, "TEXCOORD_" + std::to_string(k)) >= 0; ++k)
+    r.texcoords.push_back(read<float, 2>(m, attribute(first, "TEXCOORD_" + std::to_string(k))));
+  r.colors = read<std::uint8_t, 4>(m, attribute(first, "COLOR_0"), 255);
+  r.joints = read<std::uint32_t, 4>(m, attribute(first, "JOINTS_0"));
+  r.weights = read<float, 4>(m, attribute(first, "WEIGHTS_0"));
+  r.morph_targets = first.targets.size();
+  for (const tinygltf::Primitive& p : mesh.primitives) {
+    if (p.indices < 0) continue;
+    auto idx = read<std::uint32_t, 1>(m, p.indices);
+    for (std::size_t i = 0; i + 2 < idx.size(); i += 3) r.triangles.push_back({idx[i][0], idx[i + 1][0], idx[i + 2][0]});
+  }
+  return r;
+}
+
+}  // namespace
+
+ReadModel read_gltf(const std::filesystem::path& file) {
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader([](tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int,
+                           void*) { return true; },
+                        nullptr);
+  tinygltf::Model m;
+  std::string err, warn;
+  ReadModel out;
+  const bool ok = file.extension() == ".glb" ? loader.LoadBinaryFromFile(&m, &err, &warn, file.string())
+                                             : loader.LoadASCIIFromFile(&m, &err, &warn, file.string());
+  if (!ok) {
+    out.error = err.empty() ? "not loaded" : err;
+    return out;
+  }
+  for (const tinygltf::Node& n : m.nodes)
+    if (n.mesh >= 0) out.meshes.push_back(mesh_of(m, n));
+  for (const tinygltf::Skin& s : m.skins) out.inverse_bind.push_back(read<float, 16>(m, s.inverseBindMatrices));
+  out.images = m.images.size();
+  out.materials = m.materials.size();
+  out.nodes = m.nodes.size();
+  return out;
+}
+
+}  // namespace assay::testing

@@ -1,0 +1,34 @@
+// An independent glTF reader for the tests (tinygltf, Debian's libtinygltf-dev): what a GLB
+// holds, read without any of assay's code.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace assay::testing {
+
+struct ReadMesh {
+  std::string node;  // the node that draws it
+  std::vector<std::array<float, 3>> positions, normals;
+  std::vector<std::vector<std::array<float, 2>>> texcoords;
+  std::vector<std::array<std::uint8_t, 4>> colors;
+  std::vector<std::array<std::uint32_t, 4>> joints;
+  std::vector<std::array<float, 4>> weights;
+  std::vector<std::array<std::uint32_t, 3>> triangles;  // every primitive's, in order
+  std::size_t morph_targets = 0;
+  int skin = -1;
+};
+
+struct ReadModel {
+  std::string error;  // tinygltf's, when it could not load the file
+  std::vector<ReadMesh> meshes;  // one per node with a mesh, in node order
+  std::vector<std::vector<std::array<float, 16>>> inverse_bind;  // per skin
+  std::size_t images = 0, materials = 0, nodes = 0;
+};
+
+ReadModel read_gltf(const std::filesystem::path& file);
+
+}  // namespace assay::testing

@@ -1,0 +1,78 @@
+// Every model exported from every real DFF in the shared samples passes the Khronos glTF
+// validator (tests/node/validate.js; npm gltf-validator, installed by scripts/setup.sh) with no
+// error and no warning, and tinygltf reads it back.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+#include <nlohmann/json.hpp>
+
+#include "gltf_reader.h"
+#include "testing/testing.h"
+
+namespace assay {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kValidator = fs::path(ASSAY_SOURCE_DIR) / "tests" / "node";
+
+std::string run(const std::string& command) {
+  std::string out;
+  FILE* p = popen(command.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  return out;
+}
+
+std::vector<fs::path> sample_models() {
+  std::vector<fs::path> out;
+  const fs::path root = testing::shared_sample("renderware");
+  if (root.empty()) return out;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    std::string ext = e.path().extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (e.is_regular_file() && ext == ".dff") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(GltfValidator, EveryRealDffExportsValid) {
+  ASSAY_REQUIRE_SAMPLE(dir, "renderware");
+  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
+    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
+    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
+  }
+  testing::TempDir t;
+  std::vector<fs::path> written;
+  for (const fs::path& dff : sample_models()) {
+    const fs::path out = t / dff.filename().string();
+    auto r = testing::run_cli("extract " + testing::quote_path(dff) + " -o " + testing::quote_path(out));
+    // a native-geometry atomic is left out with a note, not an error; nothing else may fail
+    EXPECT_EQ(r.exit_code, 0) << dff << "\n" << r.err;
+    for (const auto& e : fs::directory_iterator(out))
+      if (e.path().extension() == ".glb") written.push_back(e.path());
+  }
+  ASSERT_GE(written.size(), 79u + 6u);  // Manhunt's 79 clumps and one per other DFF
+  std::string args;
+  for (const fs::path& p : written) args += " " + testing::quote_path(p);
+  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + args);
+  std::size_t reports = 0;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto j = nlohmann::json::parse(line);
+    ++reports;
+    EXPECT_EQ(j["errors"], 0) << j.dump();
+    EXPECT_EQ(j["warnings"], 0) << j.dump();
+  }
+  EXPECT_EQ(reports, written.size()) << out;
+  for (const fs::path& p : written) EXPECT_EQ(testing::read_gltf(p).error, "") << p;
+}
+
+}  // namespace
+}  // namespace assay

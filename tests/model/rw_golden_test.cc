@@ -1,0 +1,172 @@
+// RenderWare clumps to glTF, checked against librw's decode of the same files
+// (../shared/goldens/renderware, its README says how it was made) and read back with tinygltf,
+// an independent reader: counts, positions, normals (normalised), texture coordinates, prelit
+// colours, triangles as position triples (repeated-index ones dropped), skin joints and weights.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "assay/container.h"
+#include "gltf_reader.h"
+#include "testing/testing.h"
+
+namespace assay {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json load_golden(const fs::path& p) {
+  gzFile f = gzopen(p.string().c_str(), "rb");  // reads plain files too
+  std::string text;
+  char buf[65536];
+  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  gzclose(f);
+  return json::parse(text);
+}
+
+// A golden float: a number, or "nan:0x..." (the exporter writes non-finite values as 0).
+float value(const json& v) { return v.is_string() ? 0.0f : v.get<float>(); }
+
+using Triple = std::array<float, 9>;
+
+Triple triple(const std::vector<std::array<float, 3>>& pos, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  return {pos[a][0], pos[a][1], pos[a][2], pos[b][0], pos[b][1], pos[b][2], pos[c][0], pos[c][1], pos[c][2]};
+}
+
+struct Exported {
+  std::vector<testing::ReadModel> clumps;  // in clump order
+};
+
+Exported export_all(const fs::path& dff, const testing::TempDir& t) {
+  Exported out;
+  auto c = open_path(dff.string());
+  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
+  if (!c.ok()) return out;
+  OutputDir dir(t.path(), false);
+  for (const Entry& e : (*c)->entries()) {
+    if (e.kind != "model") continue;
+    auto w = (*c)->write_entry(e, dir, WriteOptions{});
+    EXPECT_TRUE(w.ok()) << e.path << ": " << (w.ok() ? "" : w.error().message);
+    out.clumps.push_back(testing::read_gltf(t / e.path));
+    EXPECT_EQ(out.clumps.back().error, "") << e.path;
+  }
+  return out;
+}
+
+void compare_geometry(const json& g, const testing::ReadMesh& m, const std::string& where) {
+  const std::size_t n = g["num_vertices"];
+  const json& mt = g["morph_targets"][0];
+  ASSERT_EQ(m.positions.size(), n) << where;
+  for (std::size_t i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) ASSERT_EQ(m.positions[i][k], value(mt["positions"][i][k])) << where << " vertex " << i;
+  if (mt["normals"].is_array() && !mt["normals"].empty()) {
+    ASSERT_EQ(m.normals.size(), n) << where;
+    for (std::size_t i = 0; i < n; ++i) {
+      double v[3], len = 0;
+      for (int k = 0; k < 3; ++k) len += (v[k] = value(mt["normals"][i][k])) * v[k];
+      len = std::sqrt(len);
+      if (len < 1e-12) continue;
+      for (int k = 0; k < 3; ++k) ASSERT_NEAR(m.normals[i][k], v[k] / len, 1e-5) << where << " normal " << i;
+    }
+  }
+  ASSERT_EQ(m.texcoords.size(), g["texcoords"].size()) << where;
+  for (std::size_t s = 0; s < m.texcoords.size(); ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      for (int k = 0; k < 2; ++k) ASSERT_EQ(m.texcoords[s][i][k], value(g["texcoords"][s][i][k])) << where << " uv " << i;
+  if (g["prelit"].is_array()) {
+    ASSERT_EQ(m.colors.size(), n) << where;
+    for (std::size_t i = 0; i < n; ++i)
+      for (int k = 0; k < 4; ++k) ASSERT_EQ(m.colors[i][k], g["prelit"][i][k].get<int>()) << where << " prelit " << i;
+  }
+  std::vector<Triple> want, got;
+  std::vector<std::array<float, 3>> gp(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) gp[i][k] = value(mt["positions"][i][k]);
+  for (const json& t : g["triangles"]) {
+    const std::uint32_t a = t[0], b = t[1], c = t[2];
+    if (a != b && b != c && a != c) want.push_back(triple(gp, a, b, c));
+  }
+  for (const auto& t : m.triangles) got.push_back(triple(m.positions, t[0], t[1], t[2]));
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  ASSERT_EQ(got.size(), want.size()) << where;
+  EXPECT_TRUE(got == want) << where << ": the triangles differ";
+}
+
+void compare_skin(const json& s, const testing::ReadMesh& m, const testing::ReadModel& model, const std::string& where) {
+  ASSERT_GE(m.skin, 0) << where;
+  ASSERT_EQ(m.weights.size(), m.positions.size()) << where;
+  for (std::size_t v = 0; v < m.positions.size(); ++v) {
+    std::map<std::uint32_t, double> want, got;
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double w = value(s["weights"][v][k]);
+      if (w > 0) want[s["indices"][v][k].get<std::uint32_t>()] += w, sum += w;
+    }
+    for (auto& [j, w] : want) w /= sum;
+    double total = 0;
+    for (int k = 0; k < 4; ++k)
+      if (m.weights[v][k] > 0) got[m.joints[v][k]] += m.weights[v][k], total += m.weights[v][k];
+    ASSERT_NEAR(total, 1.0, 1e-6) << where << " vertex " << v;
+    ASSERT_EQ(got.size(), want.size()) << where << " vertex " << v;
+    for (const auto& [j, w] : want) ASSERT_NEAR(got[j], w, 1e-6) << where << " vertex " << v << " joint " << j;
+  }
+  const auto& ibm = model.inverse_bind.at(static_cast<std::size_t>(m.skin));
+  ASSERT_EQ(ibm.size(), s["num_bones"].get<std::size_t>()) << where;
+  for (std::size_t b = 0; b < ibm.size(); ++b)
+    for (int k = 0; k < 16; ++k) {
+      const float want = k == 15 ? 1.0f : (k == 3 || k == 7 || k == 11) ? 0.0f : value(s["inverse_bind_matrices"][b][k]);
+      ASSERT_EQ(ibm[b][k], want) << where << " bone " << b << " element " << k;
+    }
+}
+
+// Every clump, atomic and geometry of `golden` against the export of `sample`.
+void check_against_golden(const std::string& sample, const std::string& golden, std::size_t clumps,
+                          std::size_t atomics, std::uint64_t triangles) {
+  ASSAY_REQUIRE_SAMPLE(dff, sample);
+  ASSAY_REQUIRE_GOLDEN(gold, golden);
+  const json j = load_golden(gold);
+  // the README's counts, so the golden itself is the file it says it is
+  ASSERT_EQ(j["counts"]["clumps"], clumps);
+  ASSERT_EQ(j["counts"]["atomics"], atomics);
+  ASSERT_EQ(j["counts"]["triangles"], triangles);
+  testing::TempDir t;
+  const Exported ex = export_all(dff, t);
+  ASSERT_EQ(ex.clumps.size(), clumps);
+  std::size_t seen = 0;
+  for (std::size_t c = 0; c < clumps; ++c) {
+    const json& jc = j["clumps"][c];
+    ASSERT_EQ(ex.clumps[c].meshes.size(), jc["atomics"].size()) << "clump " << c;
+    for (std::size_t a = 0; a < jc["atomics"].size(); ++a, ++seen) {
+      const json& g = jc["atomics"][a]["geometry"];
+      const std::string where = "clump " + std::to_string(c) + " atomic " + std::to_string(a);
+      const testing::ReadMesh& m = ex.clumps[c].meshes[a];
+      compare_geometry(g, m, where);
+      if (g["skin"].is_object()) compare_skin(g["skin"], m, ex.clumps[c], where);
+      EXPECT_EQ(m.morph_targets + 1, g["num_morph_targets"].get<std::size_t>()) << where;
+    }
+  }
+  EXPECT_EQ(seen, atomics);
+}
+
+TEST(RenderWareGltfGolden, WuzimuSkinnedPed) {
+  check_against_golden("renderware/rw-parser/wuzimu.dff", "renderware/json/real/wuzimu.dff.json", 1, 1, 1218);
+}
+
+TEST(RenderWareGltfGolden, TorusRw3403WithHAnim) {
+  check_against_golden("renderware/more2/industrialpark_Torus_rw3403_hanim.dff",
+                       "renderware/json/real/industrialpark_Torus_rw3403_hanim.dff.json", 1, 1, 192);
+}
+
+TEST(RenderWareGltfGolden, ManhuntModels79Clumps) {
+  check_against_golden("renderware/more/mh1_ps2_MODELS.DFF", "renderware/json/real/mh1_ps2_MODELS.DFF.json.gz", 79,
+                       84, 29675);
+}
+
+}  // namespace
+}  // namespace assay
