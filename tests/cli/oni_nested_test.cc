@@ -163,5 +163,35 @@ TEST(OniNested, LevelWithoutItsRawFailsAsALooseOne) {
   EXPECT_FALSE(fs::exists(t / "x"));
 }
 
+TEST(OniNested, VerifyOfTheEntryTakesItsSiblingsFromThePack) {
+  ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
+  testing::TempDir t;
+  pack(dir, t / "pack.pak");
+  const json v = json_of("verify " + nested(t / "pack.pak", "level1_Final.dat"));
+  ASSERT_EQ(v["files"].size(), 1u);
+  EXPECT_EQ(v["files"][0]["errors"], 0) << v.dump(1);
+  EXPECT_EQ(v["files"][0]["warnings"], 0) << v.dump(1);  // the .raw and level 0 found in the pack
+}
+
+// oni-layouts.txt is a sibling too (docs/cli.md#oni), also for a level that does not open: verify
+// reports the bad layouts file from the pack as it does beside the loose file.
+TEST(OniNested, LayoutsFileInThePackIsRead) {
+  ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
+  testing::TempDir t;
+  fs::create_directories(t / "d");
+  for (const char* n : {"level0_Final.dat", "level0_Final.raw"}) fs::copy_file(dir / n, t / "d" / n);
+  ByteBuffer cut = testing::read_file(dir / "level1_Final.dat");
+  cut.resize(100);  // past the header (0x40), inside the tables: the file does not open
+  testing::write_file(t / "d" / "level1_Final.dat", cut);
+  const std::string bad = "not a layouts file\n";  // spec: oni.md#oni-5-1: a line's TAG is exactly four bytes
+  testing::write_file(t / "d" / "oni-layouts.txt", ByteBuffer(bad.begin(), bad.end()));
+  pack(t / "d", t / "d.pak");
+  for (const char* level : {"level0_Final.dat", "level1_Final.dat"}) {
+    const auto loose = problems_of(json_of("verify " + quote_path(t / "d" / level), 1));
+    EXPECT_EQ(count_containing(loose, "tag 'not' is not four bytes"), 1u) << level;
+    EXPECT_EQ(problems_of(json_of("verify " + nested(t / "d.pak", level), 1)), loose) << level;
+  }
+}
+
 }  // namespace
 }  // namespace assay
