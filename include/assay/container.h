@@ -134,6 +134,9 @@ class Container {
   // Thread-safe; an error leaves no file of `e` behind (OutputDir writes atomically).
   [[nodiscard]] virtual Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                          const WriteOptions& w) const;
+  // A model entry as one binary glTF 2.0 file (GLB), what extract writes for it (unsupported for
+  // other entries). Thread-safe.
+  [[nodiscard]] virtual Result<ByteBuffer> model(const Entry& e) const;
   // Where w.stored writes `e` (default: e.path).
   [[nodiscard]] virtual std::string stored_path(const Entry& e) const { return e.path; }
   // Problems of the file itself that extract reports before its entries (a cut archive's lost

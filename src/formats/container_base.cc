@@ -146,6 +146,10 @@ Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
   return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);
 }
 
+Result<ByteBuffer> Container::model(const Entry& e) const {
+  return entry_error(e, fmt::format("a {} entry is not a model", e.kind), ErrorKind::unsupported);
+}
+
 // ---- the serialiser ----
 namespace {
 constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;

@@ -140,12 +140,17 @@ class RenderWareContainer final : public Container {
     return e;
   }
 
-  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir) const {
+  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
+    if (e.kind != "model") return Container::model(e);
     ASSAY_TRY(ByteView bytes, section_bytes(input().bytes, *e.offset));
     ASSAY_TRY(rw::ClumpModel clump, rw::decode_clump(bytes, *e.offset));
     rw::ExportNotes notes;
     ASSAY_TRY(model::Scene scene, rw::clump_scene(clump, *e.name, textures_.sources(), notes));
-    ASSAY_TRY(ByteBuffer glb, model::write_glb(scene));
+    return model::write_glb(scene);
+  }
+
+  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir) const {
+    ASSAY_TRY(ByteBuffer glb, model(e));
     ASSAY_CHECK(dir.write(e.path, glb));
     return ExtractCount{1, glb.size()};
   }

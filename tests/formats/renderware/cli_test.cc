@@ -139,7 +139,11 @@ TEST(RwCli, SampleDictionaryExtractsPngs) {
   ASSERT_EQ(ls.exit_code, 0);
   const auto j = nlohmann::json::parse(ls.out);
   EXPECT_EQ(j["kind"], "clump");
-  EXPECT_EQ(j["entries"].size(), 11u);
+  // one entry per atomic, then one model (the clump, extracted as glTF)
+  ASSERT_EQ(j["entries"].size(), 12u);
+  EXPECT_EQ(j["entries"][10]["kind"], "atomic");
+  EXPECT_EQ(j["entries"][11]["kind"], "model");
+  EXPECT_EQ(j["entries"][11]["path"], "camera_clump.glb");  // one clump: the file's stem
   EXPECT_EQ(j["triangles"], 989);
   EXPECT_EQ(j["entries"][0]["frame"], 10);
 }

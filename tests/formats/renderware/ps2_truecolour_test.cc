@@ -277,7 +277,7 @@ TEST(RwClumps, EveryTopLevelClumpIsListed) {
   auto list = ::assay::testing::list_of(in, "renderware");
   ASSERT_TRUE(list.ok()) << list.error().str();
   const Json& e = (*list)["entries"];
-  ASSERT_EQ(e.size(), 4u);
+  ASSERT_EQ(e.size(), 4u + 3u);  // the atomics, then one model per clump
   EXPECT_EQ(e[0]["clump"], 0);
   EXPECT_EQ(e[0]["name"], "one");
   EXPECT_EQ(e[1]["clump"], 1);
@@ -285,6 +285,13 @@ TEST(RwClumps, EveryTopLevelClumpIsListed) {
   EXPECT_EQ(e[2]["triangles"], 3);
   EXPECT_EQ(e[3]["clump"], 2);
   EXPECT_EQ(e[3]["index"], 3);
+  // models: each named after its root frame (node name), else numbered
+  EXPECT_EQ(e[4]["kind"], "model");
+  EXPECT_EQ(e[4]["path"], "one.glb");
+  EXPECT_EQ(e[5]["path"], "two.glb");
+  EXPECT_EQ(e[6]["path"], "clump_002.glb");
+  EXPECT_EQ(e[6]["clump"], 2);
+  EXPECT_EQ(e[6]["triangles"], 4);
   Diagnostics d;
   EXPECT_TRUE(verify_stream(b, 0, d.sink()));
 }

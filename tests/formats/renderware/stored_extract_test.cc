@@ -77,14 +77,23 @@ TEST(RwStoredExtract, DefaultWritesPngs) {
   EXPECT_FALSE(std::filesystem::exists(dir / "first.rws"));
 }
 
-TEST(RwStoredExtract, ClumpIsNotExtractable) {
+TEST(RwStoredExtract, ClumpIsAModelOrItsStoredBytes) {
   const ByteBuffer dff = writer::clump({.frames = 1, .geometries = {{4, 2, "t"}}, .node_names = {"root"}});
   auto c = assay::open(Input::from_buffer("m.dff", dff), {}, "renderware");
   ASSERT_TRUE(c.ok()) << c.error().str();
-  auto r = (*c)->extractable();
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().kind, ErrorKind::unsupported);
-  EXPECT_EQ(r.error().code, "renderware.not-extractable");
+  ASSERT_TRUE((*c)->extractable().ok());
+  ::assay::testing::TempDir dir;
+  Diagnostics findings;
+  ExtractOptions x;
+  x.stored = true;
+  auto st = assay::extract(**c, x, OutputDir(dir.path(), false), findings);
+  ASSERT_TRUE(st.ok()) << st.error().str();
+  EXPECT_EQ(st->files, 1u);
+  EXPECT_EQ(::assay::testing::read_file(dir / "m.dff"), dff);  // the clump section is the whole stream
+  // the texture "t" is in no dictionary (none beside an in-memory input): a warning naming it
+  ASSERT_EQ(findings.items().size(), 1u);
+  EXPECT_EQ(findings.items()[0].severity, Severity::warning);
+  EXPECT_EQ(findings.items()[0].where.code, "renderware.texture-missing");
 }
 
 }  // namespace
