@@ -295,6 +295,16 @@ void bind_container(py::module_& m) {
         }
         return unwrap(std::move(r));
       }, py::arg("entry"), py::arg("mip") = 0, "mip level `mip` of a texture entry, decoded to RGBA (Image)")
+      .def("model", [](const ContainerPtr& c, const py::handle& which) {
+        const Entry& e = entry_of(c, which);
+        Result<ByteBuffer> r = Error{};
+        {
+          py::gil_scoped_release nogil;
+          r = c->model(e);
+        }
+        const ByteBuffer glb = unwrap(std::move(r));
+        return py::bytes(reinterpret_cast<const char*>(glb.data()), glb.size());
+      }, py::arg("entry"), "a model entry (kind 'model') as binary glTF 2.0 (GLB bytes), what extract writes")
       .def("__repr__", [](const Container& c) {
         return fmt::format("<assay.Container {} '{}' entries={}>", c.format(), c.input().name, c.entries().size());
       });

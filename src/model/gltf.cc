@@ -281,6 +281,9 @@ Result<Builder> build(const Scene& s) {
   return b;
 }
 
+// Names come from the game's files in no known encoding: bytes that are not UTF-8 become U+FFFD.
+std::string dump(const Json& j, int indent) { return j.dump(indent, ' ', false, Json::error_handler_t::replace); }
+
 void put_u32(ByteBuffer& out, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) out.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
 }
@@ -304,7 +307,7 @@ Result<ByteBuffer> write_glb(const Scene& scene) {
   }
   while (b.bin.size() % 4) b.bin.push_back(0);
   if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}}});
-  std::string json = b.root.dump();
+  std::string json = dump(b.root, -1);
   while (json.size() % 4) json += ' ';
   ByteBuffer out;
   const std::size_t total = 12 + 8 + json.size() + (b.bin.empty() ? 0 : 8 + b.bin.size());
@@ -339,7 +342,7 @@ Result<std::vector<GltfFile>> write_gltf(const Scene& scene, std::string_view st
   }
   const std::string bin_name = fmt::format("{}.bin", safe);
   if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}, {"uri", bin_name}}});
-  const std::string json = b.root.dump(1);
+  const std::string json = dump(b.root, 1);
   files.insert(files.begin(), {fmt::format("{}.gltf", stem), ByteBuffer(json.begin(), json.end())});
   if (!b.bin.empty()) files.insert(files.begin() + 1, GltfFile{bin_name, std::move(b.bin)});
   return files;

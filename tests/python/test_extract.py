@@ -184,3 +184,27 @@ def test_renderware_real_dictionaries():
     img = g.texture(g.entries[0])
     assert (img.width, img.height) == (64, 64)
     assert assay.identify(require_sample("renderware/more/mh2_ps2_DSFE.TXD")) is None  # not RenderWare
+
+
+def test_model_equals_cli_glb(tmp_path):
+    """Container.model() gives the GLB `assay extract` writes; the samples README's counts (990
+    vertices, 1,218 triangles, one skin of 32 joints) read from the GLB's own JSON chunk."""
+    import struct
+    dff = require_sample("renderware/rw-parser/wuzimu.dff")
+    out = extracted(tmp_path, dff)
+    c = assay.open(dff)
+    models = [e for e in c.entries if e.kind == "model"]
+    assert [e.path for e in models] == ["wuzimu.glb"]
+    glb = c.model(models[0])
+    assert glb == (out / "wuzimu.glb").read_bytes()
+    magic, version, length = struct.unpack_from("<4sII", glb)
+    assert (magic, version, length) == (b"glTF", 2, len(glb))
+    json_length, kind = struct.unpack_from("<I4s", glb, 12)
+    assert kind == b"JSON"
+    doc = json.loads(glb[20:20 + json_length])
+    prim = doc["meshes"][0]["primitives"]
+    assert doc["accessors"][prim[0]["attributes"]["POSITION"]]["count"] == 990
+    assert sum(doc["accessors"][p["indices"]]["count"] for p in prim) == 3 * 1218
+    assert len(doc["skins"][0]["joints"]) == 32
+    with pytest.raises(assay.FormatError):
+        c.model(next(e for e in c.entries if e.kind == "atomic"))
