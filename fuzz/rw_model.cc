@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Diagnostics d;
   if (auto clump = rw::decode_clump(b, 0, d.sink()); clump.ok()) {
     rw::ExportNotes notes;
-    if (auto scene = rw::clump_scene(*clump, "fuzz", {}, notes); scene.ok()) {
+    if (auto scene = rw::clump_scene(std::move(*clump), "fuzz", {}, notes); scene.ok()) {
       (void)model::write_glb(*scene);
       (void)model::write_gltf(*scene, "fuzz");
     }

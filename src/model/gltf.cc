@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -30,28 +31,39 @@ Json extras_json(const Extras& extras) {
   return j;
 }
 
+// One bufferView per accessor. Both tables are numbers only: kept as structs and written with
+// fmt (json_tables), not as JSON values (most of a model's JSON is these two tables).
+struct View {
+  std::size_t offset = 0, length = 0;
+  int target = 0;
+};
+struct Accessor {
+  std::size_t view = 0, count = 0;
+  int component = 0;
+  std::string_view type;
+  bool normalized = false;
+  std::vector<float> min, max;
+};
+
 class Builder {
  public:
   Json root = Json::object();
   ByteBuffer bin;
+  std::vector<View> views;
+  std::vector<Accessor> accessors;
 
   // The bytes as a new bufferView (4-byte aligned); its index.
   std::size_t view(ByteView bytes, int target) {
     while (bin.size() % 4) bin.push_back(0);
-    Json v = {{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes.size()}};
-    if (target) v["target"] = target;
+    views.push_back({bin.size(), bytes.size(), target});
     bin.insert(bin.end(), bytes.begin(), bytes.end());
-    root["bufferViews"].push_back(std::move(v));
-    return root["bufferViews"].size() - 1;
+    return views.size() - 1;
   }
 
   std::size_t accessor(ByteView bytes, std::size_t count, int component, std::string_view type, int target,
-                       bool normalized = false, Json min = nullptr, Json max = nullptr) {
-    Json a = {{"bufferView", view(bytes, target)}, {"componentType", component}, {"count", count}, {"type", type}};
-    if (normalized) a["normalized"] = true;
-    if (!min.is_null()) a["min"] = std::move(min), a["max"] = std::move(max);
-    root["accessors"].push_back(std::move(a));
-    return root["accessors"].size() - 1;
+                       bool normalized = false, std::vector<float> min = {}, std::vector<float> max = {}) {
+    accessors.push_back({view(bytes, target), count, component, type, normalized, std::move(min), std::move(max)});
+    return accessors.size() - 1;
   }
 
   template <std::size_t N>
@@ -70,7 +82,7 @@ class Builder {
       }
     const ByteView bytes(reinterpret_cast<const std::uint8_t*>(flat.data()), flat.size() * sizeof(float));
     if (!bounds || v.empty()) return accessor(bytes, v.size(), kFloat, type, target);
-    return accessor(bytes, v.size(), kFloat, type, target, false, Json(lo), Json(hi));
+    return accessor(bytes, v.size(), kFloat, type, target, false, {lo.begin(), lo.end()}, {hi.begin(), hi.end()});
   }
 
   std::size_t bytes4(const std::vector<Rgba8>& v) {
@@ -281,8 +293,44 @@ Result<Builder> build(const Scene& s) {
   return b;
 }
 
+// ,"accessors":[...],"bufferViews":[...] (floats as the shortest text of their exact double).
+std::string json_tables(const Builder& b) {
+  std::string out;
+  auto numbers = [&](const std::vector<float>& v) {
+    out += '[';
+    for (std::size_t i = 0; i < v.size(); ++i) fmt::format_to(std::back_inserter(out), "{}{}", i ? "," : "", double{v[i]});
+    out += ']';
+  };
+  if (!b.accessors.empty()) out += ",\"accessors\":[";
+  for (std::size_t i = 0; i < b.accessors.size(); ++i) {
+    const Accessor& a = b.accessors[i];
+    fmt::format_to(std::back_inserter(out), "{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\"",
+                   i ? "," : "", a.view, a.component, a.count, a.type);
+    if (a.normalized) out += ",\"normalized\":true";
+    if (!a.min.empty()) out += ",\"min\":", numbers(a.min), out += ",\"max\":", numbers(a.max);
+    out += '}';
+  }
+  if (!b.accessors.empty()) out += ']';
+  if (!b.views.empty()) out += ",\"bufferViews\":[";
+  for (std::size_t i = 0; i < b.views.size(); ++i) {
+    const View& v = b.views[i];
+    fmt::format_to(std::back_inserter(out), "{}{{\"buffer\":0,\"byteOffset\":{},\"byteLength\":{}", i ? "," : "",
+                   v.offset, v.length);
+    if (v.target) fmt::format_to(std::back_inserter(out), ",\"target\":{}", v.target);
+    out += '}';
+  }
+  if (!b.views.empty()) out += ']';
+  return out;
+}
+
 // Names come from the game's files in no known encoding: bytes that are not UTF-8 become U+FFFD.
-std::string dump(const Json& j, int indent) { return j.dump(indent, ' ', false, Json::error_handler_t::replace); }
+// The document with the builder's accessor and bufferView tables after its other members.
+std::string dump(const Builder& b, int indent) {
+  std::string text = b.root.dump(indent, ' ', false, Json::error_handler_t::replace);
+  const std::size_t close = text.rfind('}');
+  text.insert(close, json_tables(b));
+  return text;
+}
 
 void put_u32(ByteBuffer& out, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) out.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
@@ -307,7 +355,7 @@ Result<ByteBuffer> write_glb(const Scene& scene) {
   }
   while (b.bin.size() % 4) b.bin.push_back(0);
   if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}}});
-  std::string json = dump(b.root, -1);
+  std::string json = dump(b, -1);
   while (json.size() % 4) json += ' ';
   ByteBuffer out;
   const std::size_t total = 12 + 8 + json.size() + (b.bin.empty() ? 0 : 8 + b.bin.size());
@@ -342,7 +390,7 @@ Result<std::vector<GltfFile>> write_gltf(const Scene& scene, std::string_view st
   }
   const std::string bin_name = fmt::format("{}.bin", safe);
   if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}, {"uri", bin_name}}});
-  const std::string json = dump(b.root, 1);
+  const std::string json = dump(b, 1);
   files.insert(files.begin(), {fmt::format("{}.gltf", stem), ByteBuffer(json.begin(), json.end())});
   if (!b.bin.empty()) files.insert(files.begin() + 1, GltfFile{bin_name, std::move(b.bin)});
   return files;

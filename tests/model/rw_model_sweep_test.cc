@@ -20,7 +20,7 @@ bool decode_and_export(ByteView b) {
     return false;
   }
   rw::ExportNotes notes;
-  auto scene = rw::clump_scene(*c, "x", {}, notes);
+  auto scene = rw::clump_scene(std::move(*c), "x", {}, notes);
   if (scene.ok()) {
     auto glb = model::write_glb(*scene);
     if (glb.ok()) EXPECT_EQ(glb->size() % 4, 0u);  // GLB chunks are 4-byte aligned

@@ -5,6 +5,7 @@
 // are its top-level sections (read()/open() give a section as a stream of its own). Parsed once
 // at open (stream.h); the JSON is json.cc's.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <set>
 
@@ -145,7 +146,7 @@ class RenderWareContainer final : public Container {
     ASSAY_TRY(ByteView bytes, section_bytes(input().bytes, *e.offset));
     ASSAY_TRY(rw::ClumpModel clump, rw::decode_clump(bytes, *e.offset));
     rw::ExportNotes notes;
-    ASSAY_TRY(model::Scene scene, rw::clump_scene(clump, *e.name, textures_.sources(), notes));
+    ASSAY_TRY(model::Scene scene, rw::clump_scene(std::move(clump), *e.name, textures_.sources(), notes));
     return model::write_glb(scene);
   }
 
@@ -155,18 +156,30 @@ class RenderWareContainer final : public Container {
     return ExtractCount{1, glb.size()};
   }
 
-  // Textures no dictionary holds (a warning each: the material keeps the name in its extras).
+  // Textures no dictionary holds: with no dictionary at all one warning that says so (with a few
+  // names); else one warning per texture, up to kNamed, then their count.
   void model_findings(Diagnostics& out) const {
-    if (s_.clumps.empty()) return;
+    constexpr std::size_t kNamed = 20;
     std::set<std::string> missing;
     for (const ClumpSummary& c : s_.clumps)
       for (std::string_view t : c.texture_names)
         if (!textures_.has(t)) missing.insert(std::string(t));
+    if (missing.empty()) return;
+    auto warn = [&](std::string m) {
+      out.add({Severity::warning,
+               make_error(kFormat, "Material", kNoOffset, std::move(m)).with_code("renderware.texture-missing")});
+    };
+    if (textures_.sources().dictionaries.empty()) {
+      std::vector<std::string> some(missing.begin(), std::next(missing.begin(), std::min<std::ptrdiff_t>(5, missing.size())));
+      warn(fmt::format("{} textures are in no dictionary ({}); the models name them without images: {}{}",
+                       missing.size(), textures_.where(), fmt::join(some, ", "), missing.size() > 5 ? ", ..." : ""));
+      return;
+    }
+    std::size_t n = 0;
     for (const std::string& t : missing)
-      out.add({Severity::warning, make_error(kFormat, "Material", kNoOffset,
-                                             fmt::format("texture '{}' is in no dictionary ({}); the model names it "
-                                                         "without it", t, textures_.where()))
-                                      .with_code("renderware.texture-missing")});
+      if (n++ < kNamed) warn(fmt::format("texture '{}' is in no dictionary ({}); the model names it without it", t,
+                                         textures_.where()));
+    if (missing.size() > kNamed) warn(fmt::format("and {} more textures in no dictionary", missing.size() - kNamed));
   }
 
   static Entry section_entry(const Section& s, std::size_t i) {

@@ -40,7 +40,7 @@ std::optional<std::uint32_t> frame_parent(const ClumpModel& c, std::size_t i) {
 
 class SceneBuilder {
  public:
-  SceneBuilder(const ClumpModel& c, const TextureSources& t, ExportNotes& n) : c_(c), textures_(t), notes_(n) {}
+  SceneBuilder(ClumpModel& c, const TextureSources& t, ExportNotes& n) : c_(c), textures_(t), notes_(n) {}
 
   Result<model::Scene> run(const std::string& name) {
     s_.name = name;
@@ -76,7 +76,7 @@ class SceneBuilder {
       notes_.skipped.push_back(fmt::format("{}: native geometry is not decoded yet", name));
       return {};
     }
-    if (g.morph_targets.empty() || g.morph_targets[0].positions.size() != g.vertices) {
+    if (!meshes_.count(at.geometry) && (g.morph_targets.empty() || g.morph_targets[0].positions.size() != g.vertices)) {
       notes_.skipped.push_back(fmt::format("{}: the geometry stores no positions", name));
       return {};
     }
@@ -96,15 +96,14 @@ class SceneBuilder {
 
   Result<std::uint32_t> mesh_of(std::uint32_t gi) {
     if (auto it = meshes_.find(gi); it != meshes_.end()) return it->second;
-    const ModelGeometry& g = c_.geometries[gi];
+    ModelGeometry& g = c_.geometries[gi];  // its arrays move into the mesh (made once per geometry)
     model::Mesh m;
     m.name = fmt::format("geometry{}", gi);
-    const ModelMorphTarget& base = g.morph_targets[0];
-    m.positions = base.positions;
+    ModelMorphTarget& base = g.morph_targets[0];
     if (base.normals.size() == g.vertices) m.normals = unit_normals(base.normals);
-    m.texcoords = g.texcoords;
-    m.colors = g.prelit;
-    m.night_colors = g.night_colors;
+    m.texcoords = std::move(g.texcoords);
+    m.colors = std::move(g.prelit);
+    m.night_colors = std::move(g.night_colors);
     for (std::size_t k = 1; k < g.morph_targets.size(); ++k) {
       const ModelMorphTarget& t = g.morph_targets[k];
       model::MorphTarget mt;
@@ -112,6 +111,7 @@ class SceneBuilder {
       if (!m.normals.empty() && t.normals.size() == g.vertices) mt.normals = unit_normals(t.normals);
       m.targets.push_back(std::move(mt));
     }
+    m.positions = std::move(base.positions);
     primitives(g, m);
     if (g.skin) skin_weights(gi, *g.skin, m);
     const auto index = static_cast<std::uint32_t>(s_.meshes.size());
@@ -277,7 +277,7 @@ class SceneBuilder {
     return found;
   }
 
-  const ClumpModel& c_;
+  ClumpModel& c_;
   const TextureSources& textures_;
   ExportNotes& notes_;
   model::Scene s_;
@@ -287,7 +287,7 @@ class SceneBuilder {
 
 }  // namespace
 
-Result<model::Scene> clump_scene(const ClumpModel& clump, const std::string& name, const TextureSources& textures,
+Result<model::Scene> clump_scene(ClumpModel clump, const std::string& name, const TextureSources& textures,
                                  ExportNotes& notes) {
   return SceneBuilder(clump, textures, notes).run(name);
 }

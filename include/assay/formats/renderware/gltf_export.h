@@ -27,8 +27,8 @@ struct TextureSources {
   std::vector<const TextureDictionary*> dictionaries;
 };
 
-// `name` names the scene and its root node.
-Result<model::Scene> clump_scene(const ClumpModel& clump, const std::string& name, const TextureSources& textures,
+// `name` names the scene and its root node. The clump's arrays move into the scene.
+Result<model::Scene> clump_scene(ClumpModel clump, const std::string& name, const TextureSources& textures,
                                  ExportNotes& notes);
 
 // The clump's name for its file: the root frame's node name, else the first named frame of an
