@@ -77,6 +77,7 @@ struct WriteOptions {
   unsigned threads = 1;  // cores for one large entry (extract_each gives 1 when entries run in parallel)
   bool mips = false;     // textures: every mip level
   bool stored = false;   // the bytes as stored, not converted
+  bool gltf = false;     // models: .gltf + .bin + PNG files instead of one .glb
 };
 
 // ---- Entries ---------------------------------------------------------------------------------

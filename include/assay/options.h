@@ -35,6 +35,7 @@ struct ExtractOptions {
   bool skip_existing = false;         // leave a file already there alone (counted)
   bool stop_on_error = false;         // stop at the first entry that cannot be extracted
   bool stored = false;                // the bytes as stored, not converted (PNG, .oni, ...)
+  bool gltf = false;                  // models: NAME.gltf + NAME.bin + PNG files instead of NAME.glb
 };
 
 struct ExtractStats {

@@ -30,9 +30,12 @@ Result<ExtractStats> extract(const Container& c, const ExtractOptions& x, const 
   ASSAY_CHECK(c.extractable());
   c.extract_findings(findings);
   const WriteItem write = [&c, &x](std::size_t i, const OutputDir& out, unsigned threads) {
-    return c.write_entry(c.entries()[i], out, WriteOptions{threads, x.mips, x.stored});
+    return c.write_entry(c.entries()[i], out, WriteOptions{threads, x.mips, x.stored, x.gltf});
   };
-  return extract_stats(extract_each(extract_items(c, x.stored), write, extract_policy(c, x), dir));
+  std::vector<ExtractItem> items = extract_items(c, x.stored);
+  for (std::size_t i = 0; x.gltf && !x.stored && i < items.size(); ++i)  // the .gltf is the model's first file
+    if (c.entries()[i].kind == "model" && items[i].path.ends_with(".glb")) items[i].path.back() = 't', items[i].path += 'f';
+  return extract_stats(extract_each(items, write, extract_policy(c, x), dir));
 }
 
 ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir, const WriteItem& write) {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "assay/formats/renderware/texture.h"
+#include "assay/formats/renderware/writer.h"
 #include "gltf_reader.h"
 #include "testing/testing.h"
 
@@ -72,6 +74,56 @@ TEST(GltfValidator, EveryRealDffExportsValid) {
   }
   EXPECT_EQ(reports, written.size()) << out;
   for (const fs::path& p : written) EXPECT_EQ(testing::read_gltf(p).error, "") << p;
+}
+
+}  // namespace
+}  // namespace assay
+
+namespace assay {
+namespace {
+
+// A 4x4 DXT1 texture named `name` in a D3D9 dictionary (one block: colour 0 red, colour 1 blue).
+ByteBuffer one_texture_txd(const std::string& name) {
+  rw::writer::D3d9Texture t;
+  t.name = name;
+  t.width = t.height = 4;
+  t.d3d_format = rw::d3d::kDxt1;
+  t.levels.push_back({0x00, 0xF8, 0x1F, 0x00, 0x00, 0x00, 0x00, 0x00});
+  auto native = rw::writer::d3d9_texture_native(t);
+  EXPECT_TRUE(native.ok());
+  return rw::writer::texture_dictionary({*native}, 2, rw::kStampGtaSa);
+}
+
+// The .txd beside the .dff gives the material its texture (names compared without case), as a
+// GLB with the PNG inside and as .gltf + .bin + PNG; both pass the validator.
+TEST(GltfValidator, TextureFromTheTxdBeside) {
+  ASSAY_REQUIRE_SAMPLE(dff, "renderware/rw-parser/wuzimu.dff");
+  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
+    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
+    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
+  }
+  testing::TempDir t;
+  fs::copy_file(dff, t / "wuzimu.dff");
+  testing::write_file(t / "wuzimu.txd", one_texture_txd("WUZIMU"));
+  auto r = testing::run_cli("extract " + testing::quote_path(t / "wuzimu.dff") + " -o " + testing::quote_path(t / "b"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("no dictionary"), std::string::npos) << r.err;
+  r = testing::run_cli("extract --gltf " + testing::quote_path(t / "wuzimu.dff") + " -o " + testing::quote_path(t / "g"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* f : {"wuzimu.gltf", "wuzimu.bin", "wuzimu_wuzimu.png"}) EXPECT_TRUE(fs::exists(t / "g" / f)) << f;
+  EXPECT_FALSE(fs::exists(t / "g" / "wuzimu.glb"));
+  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + " " +
+                              testing::quote_path(t / "b" / "wuzimu.glb") + " " + testing::quote_path(t / "g" / "wuzimu.gltf"));
+  std::istringstream lines(out);
+  std::size_t reports = 0;
+  for (std::string line; std::getline(lines, line); ++reports) {
+    const auto j = nlohmann::json::parse(line);
+    EXPECT_EQ(j["errors"], 0) << j.dump();
+    EXPECT_EQ(j["warnings"], 0) << j.dump();
+  }
+  EXPECT_EQ(reports, 2u) << out;
+  EXPECT_EQ(testing::read_gltf(t / "b" / "wuzimu.glb").images, 1u);
+  EXPECT_EQ(testing::read_gltf(t / "g" / "wuzimu.gltf").images, 1u);
 }
 
 }  // namespace

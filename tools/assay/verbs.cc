@@ -37,6 +37,7 @@ struct Args {
   bool stop_on_error = false;
   bool mips = false;
   bool stored = false;
+  bool gltf = false;
   bool notes = false;  // verify: print notes too
   bool human = false;  // list -h: sizes in K, M, G
   unsigned depth = 1;
@@ -143,6 +144,7 @@ Result<ExtractOptions> extract_options_of(const Args& a) {
   ASSAY_TRY(x.excludes, expand_listfiles(a.excludes));
   x.mips = a.mips;
   x.stored = a.stored;
+  x.gltf = a.gltf;
   x.skip_existing = a.skip_existing;
   x.stop_on_error = a.stop_on_error;
   return x;
@@ -567,6 +569,7 @@ void register_verbs(Cli& cli) {
       sub->add_flag("--stop-on-error", args->stop_on_error, "stop at the first entry that cannot be extracted");
       sub->add_flag("--mips", args->mips, "textures: write every mip level");
       sub->add_flag("--stored", args->stored, "the bytes as stored, not converted to PNG, .oni, ...");
+      sub->add_flag("--gltf", args->gltf, "models as NAME.gltf + NAME.bin + PNG files instead of one NAME.glb");
     }
     if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");

@@ -59,7 +59,7 @@ class RenderWareContainer final : public Container {
   // w.stored, the texture native section as a stream of its own (stored_path).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
-    if (e.kind == "model" && !w.stored) return write_model(e, dir);
+    if (e.kind == "model" && !w.stored) return write_model(e, dir, w.gltf);
     const TextureDictionary* d = s_.dictionary();
     if (d == nullptr || e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
     return rw::detail::write_texture(*d, e.index, bases_[e.index], w.mips, dir, input().bytes);
@@ -141,19 +141,35 @@ class RenderWareContainer final : public Container {
     return e;
   }
 
-  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
-    if (e.kind != "model") return Container::model(e);
+  [[nodiscard]] Result<model::Scene> scene(const Entry& e) const {
     ASSAY_TRY(ByteView bytes, section_bytes(input().bytes, *e.offset));
     ASSAY_TRY(rw::ClumpModel clump, rw::decode_clump(bytes, *e.offset));
     rw::ExportNotes notes;
-    ASSAY_TRY(model::Scene scene, rw::clump_scene(std::move(clump), *e.name, textures_.sources(), notes));
-    return model::write_glb(scene);
+    return rw::clump_scene(std::move(clump), *e.name, textures_.sources(), notes);
   }
 
-  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir) const {
-    ASSAY_TRY(ByteBuffer glb, model(e));
-    ASSAY_CHECK(dir.write(e.path, glb));
-    return ExtractCount{1, glb.size()};
+  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
+    if (e.kind != "model") return Container::model(e);
+    ASSAY_TRY(model::Scene s, scene(e));
+    return model::write_glb(s);
+  }
+
+  // NAME.glb, or with `gltf` NAME.gltf, NAME.bin and one PNG per texture.
+  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir, bool gltf) const {
+    if (!gltf) {
+      ASSAY_TRY(ByteBuffer glb, model(e));
+      ASSAY_CHECK(dir.write(e.path, glb));
+      return ExtractCount{1, glb.size()};
+    }
+    ASSAY_TRY(model::Scene s, scene(e));
+    const std::string stem = e.path.substr(0, e.path.size() - 4);
+    ASSAY_TRY(std::vector<model::GltfFile> files, model::write_gltf(s, stem));
+    ExtractCount n;
+    for (const model::GltfFile& f : files) {
+      ASSAY_CHECK(dir.write(f.name, f.bytes));
+      n.files++, n.bytes += f.bytes.size();
+    }
+    return n;
   }
 
   // Textures no dictionary holds: with no dictionary at all one warning that says so (with a few
