@@ -1,5 +1,5 @@
 // Private: the per-descriptor and per-link vectors of a released level file, handed to the next
-// file `oni check` loads on the same worker (issue 12 item 5). Their capacity, and so their pages,
+// file `oni check` loads on the same worker. Their capacity, and so their pages,
 // is reused: a fresh allocation per file costs a page fault per 4 KiB written (the allocator gives
 // large blocks back to the system when they are freed).
 #pragma once

@@ -1,4 +1,4 @@
-// Private: a layout compiled once into a flat program for the walk of `oni check` (issue 12 item 5).
+// Private: a layout compiled once into a flat program for the walk of `oni check`.
 // The walk of spec oni.md#oni-6 over a layout whose arrays are fixed, or variable at the top level
 // with a flat element, is a fixed run of bytes with links at known offsets, then per variable
 // array a count and n equal elements: one bounds check per run or array instead of one per field.

@@ -220,7 +220,7 @@ Result<void> Editor::replace_oni(std::uint32_t i, ByteView bytes, const std::str
   return {};
 }
 
-// ---- TXMP from PNG (issue 16 item 2; spec: oni.md#oni-9-1) ----------------------------------
+// ---- TXMP from PNG (spec: oni.md#oni-9-1) ----------------------------------
 
 struct TxmpFormat {
   const char* name;
@@ -276,7 +276,7 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   lim.max_width = lim.max_height = kTxmpMaxDim;
   lim.max_pixels = std::uint64_t{8192} * 8192;
   ASSAY_TRY(image::Rgba top, image::read_png(png, lim));
-  // issue 29 item 6: another size than the TXMP's is refused unless --resize or --png-size.
+  // Another size than the TXMP's is refused unless --resize or --png-size.
   if ((top.width != t.width || top.height != t.height) && size != EditSizeRule::png) {
     if (size == EditSizeRule::refuse)
       return size_mismatch_error(source, "the TXMP " + std::string(f.names[i]), top.width, top.height, t.width, t.height);
@@ -401,7 +401,7 @@ bool is_oni(ByteView b) {
   return id && id->version == kVersionVR32;
 }
 
-// The most a replacement may hold (issue 29 item 9): it is read whole and decoded, and the level
+// The most a replacement may hold: it is read whole and decoded, and the level
 // is rebuilt in memory; Oni's largest instances and their .raw parts are a few MiB.
 constexpr std::uint64_t kMaxReplacement = std::uint64_t{64} << 20;
 
@@ -445,7 +445,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (ed.new_data.count(*i)) return usage_error(c.name + " given twice");
     const bool txmp = f->file.descriptor(*i).tag == make_tag("TXMP");
     if (req.progress) req.progress(0, c.name);
-    // The header first (issue 29 item 9): what the file is, and whether its size is one an Oni
+    // The header first: what the file is, and whether its size is one an Oni
     // level can take, before the rest of it is read (a multi-GiB file is refused at once).
     ASSAY_TRY(const EditData src, EditData::of(req, c));
     EditChange head{c.op, c.name, {}};
@@ -457,7 +457,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
       ASSAY_TRY(whole, src.head(src.size()));
       data = whole;
     }
-    if (txmp && !is_png(head.data) && !image::image_file_kind(head.data).empty())  // a JPEG, ...: say so (issue 29 item 6)
+    if (txmp && !is_png(head.data) && !image::image_file_kind(head.data).empty())  // a JPEG, ...: say so
       ASSAY_CHECK(require_png(req, head, "a TXMP"));
     if (is_png(data)) {
       if (!txmp) return usage_error(c.name + ": a PNG replaces TXMP instances only");

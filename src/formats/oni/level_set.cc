@@ -152,7 +152,7 @@ static std::uint32_t resolve_target(const std::vector<const LoadedFile*>& loaded
 
 namespace {
 
-// Each named target's handle, looked up once however many links point at it (issue 12 item 5).
+// Each named target's handle, looked up once however many links point at it.
 struct TargetCache {
   static constexpr std::uint32_t kNotYet = 0xFFFFFFFDu;
   std::vector<std::uint32_t>& by_target;  // the caller's, so that its pages serve file after file

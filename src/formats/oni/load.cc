@@ -74,7 +74,7 @@ struct Loader {
     std::map<std::uint32_t, bool> reported;
     std::uint32_t last_tag = 0;
     const CompiledLayout* last = nullptr;  // instances come grouped by tag: one map lookup per run
-    const CompiledLayout* last_short = nullptr;  // its OniSplit short form (issue 29 item 7)
+    const CompiledLayout* last_short = nullptr;  // its OniSplit short form
     std::uint32_t short_count = 0;
     std::uint64_t short_size = 0;
     // An instance of OniSplit's shorter size walks with the short form (LayoutSet::for_size).
@@ -110,7 +110,7 @@ struct Loader {
       by_tag[tag] = *c;
       f.layout[i] = sized(i, *c, layouts->short_form(*c));
     }
-    // Say which layout was used (issue 29 item 7): a note in verify and oni check.
+    // Say which layout was used: a note in verify and oni check.
     if (short_count)
       detail::capped(f.diags, Severity::note,
                      err("TXMP", kNoOffset,

@@ -16,7 +16,7 @@ namespace assay::oni {
 
 namespace {
 
-// Symlinks, FIFOs and devices are refused by name (core/folder.h; issue 15 item 3).
+// Symlinks, FIFOs and devices are refused by name (core/folder.h).
 Result<std::vector<std::filesystem::path>> oni_files_under(const std::filesystem::path& dir) {
   auto skip = [](const std::string& rel) {
     const std::string n = rel.substr(rel.rfind('/') + 1);
@@ -50,7 +50,7 @@ struct Source {
 
 using Key = std::pair<std::size_t, std::uint32_t>;  // (source, descriptor)
 
-// Unnamed instances with data, in classes of equal output (issue 12 gap, issue 10 item 3): the same
+// Unnamed instances with data, in classes of equal output: the same
 // tag, the same bytes outside link and part fields, the same part bytes, and links to the same names
 // or to unnamed instances of the same class. Refined until stable (each round splits classes whose
 // links differ), so copies of one shared instance that export wrote into several .oni files, links
@@ -130,7 +130,7 @@ Result<PackStats> pack_level(const std::filesystem::path& dir, const std::filesy
     Source s;
     bar.set_current(p.filename().string());
     bar.advance(0);  // drawn while the file loads
-    ASSAY_TRY(FileBytes b, FileBytes::read(p)); s.f = load_file(p, b.bytes(), b.data, layouts);  // read, not mapped (issue 15 item 3)
+    ASSAY_TRY(FileBytes b, FileBytes::read(p)); s.f = load_file(p, b.bytes(), b.data, layouts);  // read, not mapped
     bar.advance(b.bytes().size());
     if (!s.f->opened) return s.f->diags.items().front().where;
     if (!s.f->file.is_oni()) return pack_error(fmt::format("{} is not a VR32 .oni file", p.string()));

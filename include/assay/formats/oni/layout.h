@@ -109,9 +109,9 @@ struct TxmpLevel {
 };
 inline constexpr std::uint32_t kTxmpMaxDim = 16384;
 // The levels of a TXMP (spec: oni.md#oni-9-1): level 0, then with mipmaps each halving down to and
-// including 1x1, which OniSplit stores (samples/oni/README.md; issue 12 item 3). A TXMP has no mip
+// including 1x1, which OniSplit stores (samples/oni/README.md). A TXMP has no mip
 // count: it follows from the size, which is checked (1-16384) before any level is computed, so a
-// chain has at most 15 levels (issue 15 item 2). Errors: bad size, unsupported format.
+// chain has at most 15 levels. Errors: bad size, unsupported format.
 Result<std::vector<TxmpLevel>> txmp_levels(std::uint32_t width, std::uint32_t height, std::uint32_t format, bool mips);
 // Bytes of all those levels; nullopt for a bad size or an unknown format.
 std::optional<std::uint64_t> txmp_data_size(std::uint32_t width, std::uint32_t height, std::uint32_t format, bool mips);
@@ -125,7 +125,7 @@ class LayoutSet {
   [[nodiscard]] Result<const CompiledLayout*> choose_without_table(std::uint32_t tag, std::uint64_t header_checksum) const;
   [[nodiscard]] const std::vector<CompiledLayout>& all() const { return all_; }
   [[nodiscard]] bool empty() const { return all_.empty(); }
-  // OniSplit's short form of layout l (issue 29 item 7), nullptr when it has none. spec:
+  // OniSplit's short form of layout l, nullptr when it has none. spec:
   // oni-templates.md "TXMP v1.1 size 0xB0 vs OniSplit 0xAC": OniSplit's v1.1 (Mac) TXMP struct,
   // which its -import:sep writes, stops before the u8 and 3 pad bytes that end the layout. Made by
   // add() for a TXMP 0x8911EEB5F layout ending in those fields; same checksum and chunk rules.
@@ -141,7 +141,7 @@ class LayoutSet {
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::size_t> index_;
 };
 
-// The built-in layouts (issue 12): ../shared/specs/oni-templates.txt, compiled in at build time.
+// The built-in layouts: data/oni/templates.txt, compiled in at build time.
 // Each retail template set is the table order's one line per tag whose sum
 // Σ (n+1) × checksum[n] reproduces that set's level-header checksum (oni-templates.md).
 enum class TemplateSet : std::uint8_t { v10, v11 };

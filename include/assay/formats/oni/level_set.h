@@ -85,7 +85,7 @@ struct LoadOptions {
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
                                       const LayoutSet* layouts, LoadOptions opt = {});
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSet* layouts, LoadOptions opt = {});
-// The same with the layouts picked for the file's header checksum (built-in sets, issue 12); a
+// The same with the layouts picked for the file's header checksum (built-in sets); a
 // checksum the built-in sets do not know is an error naming --exe/--layouts, and nothing is walked.
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
                                       const LayoutSource& layouts, LoadOptions opt = {});

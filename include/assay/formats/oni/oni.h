@@ -22,7 +22,7 @@ inline constexpr const char* kLayoutsBeside = "oni-layouts.txt";
 
 // Layouts from family options: "exe" (Oni.exe) wins over "layouts" (a layouts file); without
 // either, `oni-layouts.txt` in `dir` when present; otherwise the built-in sets, picked per file by
-// its header checksum (issue 12).
+// its header checksum.
 Result<LayoutSource> layouts_for(const std::map<std::string, std::string>& family, const std::filesystem::path& dir,
                                  Diagnostics* warnings = nullptr);
 // The same with `oni-layouts.txt` as the opener took it from the input's siblings (none: built-in).
@@ -97,7 +97,7 @@ struct Rgba8 {
 };
 Result<Rgba8> decode_txmp(ByteView pixels, std::uint32_t width, std::uint32_t height, std::uint32_t format);
 // Mip `mip` (0 = full size) of TXMP instance i of a walked file (extract --textures, the
-// Container's texture(): issue 12 / viewer). Errors name the file, instance and offset.
+// Container's texture() and the viewer). Errors name the file, instance and offset.
 Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigned mip);
 
 // The demo's synthetic layouts (spec illustrations ZPTS/ZTEX/ZLST plus ZANM and a TXMP layout
