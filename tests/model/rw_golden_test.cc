@@ -170,3 +170,35 @@ TEST(RenderWareGltfGolden, ManhuntModels79Clumps) {
 
 }  // namespace
 }  // namespace assay
+
+namespace assay {
+namespace {
+
+// list --json's typed atomic details against the golden's counts for the same geometry.
+TEST(RenderWareGltfGolden, AtomicDetailsMatchTheGolden) {
+  ASSAY_REQUIRE_SAMPLE(dff, "renderware/more/mh1_ps2_MODELS.DFF");
+  ASSAY_REQUIRE_GOLDEN(gold, "renderware/json/real/mh1_ps2_MODELS.DFF.json.gz");
+  const json j = load_golden(gold);
+  auto c = open_path(dff.string());
+  ASSERT_TRUE(c.ok());
+  const Json list = list_json(**c);
+  std::vector<json> atomics;
+  for (const json& jc : j["clumps"])
+    for (const json& a : jc["atomics"]) atomics.push_back(a["geometry"]);
+  std::size_t k = 0, skinned = 0;
+  for (const auto& e : list["entries"]) {
+    if (e["kind"] != "atomic") continue;
+    ASSERT_LT(k, atomics.size());
+    const json& g = atomics[k++];
+    EXPECT_EQ(e["vertices"].get<std::uint64_t>(), g["num_vertices"].get<std::uint64_t>()) << k;
+    EXPECT_EQ(e["morph_targets"].get<std::uint64_t>(), g["num_morph_targets"].get<std::uint64_t>()) << k;
+    EXPECT_EQ(e["texcoord_sets"].get<std::uint64_t>(), g["num_texcoord_sets"].get<std::uint64_t>()) << k;
+    EXPECT_EQ(e["skinned"].get<bool>(), g["skin"].is_object()) << k;
+    skinned += e["skinned"].get<bool>();
+  }
+  EXPECT_EQ(k, 84u);
+  EXPECT_EQ(skinned, 19u);  // the golden README: 19 skinned atomics
+}
+
+}  // namespace
+}  // namespace assay

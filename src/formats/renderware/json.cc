@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "assay/container.h"
@@ -201,6 +202,9 @@ Json atomic_details(const ClumpSummary& c, std::size_t ci, const AtomicSummary& 
     e["materials"] = g.materials.size();
     e["textures"] = material_textures(g);
     e["native"] = g.native;
+    e["morph_targets"] = g.morph_targets;
+    e["texcoord_sets"] = g.uv_sets;
+    e["skinned"] = std::find(g.extensions.begin(), g.extensions.end(), id::kSkin) != g.extensions.end();
   }
   return e;
 }
