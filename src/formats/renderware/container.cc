@@ -46,7 +46,10 @@ class RenderWareContainer final : public Container {
 
   [[nodiscard]] Result<Json> info() const override { return rw::detail::info_fields(s_); }
   [[nodiscard]] Json list_fields() const override { return rw::detail::list_fields(s_); }
-  void verify(Diagnostics& out) const override { rw::detail::verify_input(input(), options().progress, out); }
+  void verify(Diagnostics& out) const override {
+    rw::detail::verify_input(input(), options().progress, out);
+    rw::detail::verify_models(s_, input().bytes, out);
+  }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     const TextureDictionary* d = s_.dictionary();

@@ -60,6 +60,11 @@ Result<Stream> open_stream(ByteView b);
 // whole stream's rules (verify.h). A bar over the bytes when `progress`.
 void verify_input(const Input& in, bool progress, Diagnostics& out);
 
+// Model checks for every clump of `s` (warnings): positions outside a morph target's bounding
+// sphere, a skin whose bone count differs from the HAnim hierarchy, a triangle-list Bin Mesh
+// whose index count is not 3 x triangles.
+void verify_models(const Stream& s, ByteView bytes, Diagnostics& out);
+
 // Texture i as NAME.png (with mips, NAME.mip<k>.png for the further levels); NAME.rws for a
 // texture stored_as_section.
 Result<ExtractCount> write_texture(const TextureDictionary& d, std::size_t i, const std::string& name, bool mips,
