@@ -46,6 +46,11 @@ struct ContainerOptions {
   unsigned pointer_size = 0;  // --igz-pointer-size: 0 = from the platform, 4 or 8
 };
 }  // namespace igz
+namespace rw {
+struct ContainerOptions {
+  std::vector<std::string> txd;  // --txd FILE...: dictionaries for the models' textures
+};
+}  // namespace rw
 namespace oni {
 struct ContainerOptions {
   std::string layouts;  // --layouts FILE
@@ -61,6 +66,7 @@ struct ContainerOptions {
   igarchive::ContainerOptions igarchive;
   igz::ContainerOptions igz;
   oni::ContainerOptions oni;
+  rw::ContainerOptions renderware;
   // The same options as the string map the Format records still take (for the family
   // functions not yet typed).
   [[nodiscard]] ReadOptions read_options() const;

@@ -124,6 +124,20 @@ TEST(GltfValidator, TextureFromTheTxdBeside) {
   EXPECT_EQ(reports, 2u) << out;
   EXPECT_EQ(testing::read_gltf(t / "b" / "wuzimu.glb").images, 1u);
   EXPECT_EQ(testing::read_gltf(t / "g" / "wuzimu.gltf").images, 1u);
+  // --txd names a dictionary elsewhere; a --txd that is not one is a usage error naming it
+  fs::create_directories(t / "elsewhere");
+  fs::rename(t / "wuzimu.txd", t / "elsewhere" / "peds.txd");
+  r = testing::run_cli("extract " + testing::quote_path(t / "wuzimu.dff") + " -o " + testing::quote_path(t / "x") +
+                       " --txd " + testing::quote_path(t / "elsewhere" / "peds.txd"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("no dictionary"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::read_gltf(t / "x" / "wuzimu.glb").images, 1u);
+  r = testing::run_cli("extract " + testing::quote_path(t / "wuzimu.dff") + " -o " + testing::quote_path(t / "y"));
+  EXPECT_NE(r.err.find("1 textures are in no dictionary (no wuzimu.txd beside it)"), std::string::npos) << r.err;
+  r = testing::run_cli("extract " + testing::quote_path(t / "wuzimu.dff") + " -o " + testing::quote_path(t / "z") +
+                       " --txd " + testing::quote_path(t / "wuzimu.dff"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--txd"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -71,6 +71,12 @@ int do_tree(const TreeArgs& a) {
 }  // namespace
 
 void register_renderware(Cli& cli) {
+  cli.read_option_hooks.push_back([](CLI::App& sub, ReadOptions& ro) {
+    if (sub.get_name() != "extract" && sub.get_name() != "serve") return;
+    sub.add_option_function<std::string>(
+        "--txd", [&ro](const std::string& v) { ro.family["txd"] += (ro.family["txd"].empty() ? "" : "\n") + v; },
+        "renderware: a texture dictionary for the models' textures (repeatable; before the .txd beside the .dff)");
+  });
   if (!cli.wants("rw")) return;
   auto* rw = cli.app.add_subcommand("rw", "RenderWare stream tools");
   rw->require_subcommand(1);

@@ -27,7 +27,7 @@ using rw::detail::Stream;
 
 class RenderWareContainer final : public Container {
  public:
-  RenderWareContainer(Input in, ContainerOptions opt, Stream s, ModelTextures textures)
+  RenderWareContainer(Input in, assay::ContainerOptions opt, Stream s, ModelTextures textures)
       : Container(kFormat, std::move(in), std::move(opt)), s_(std::move(s)), textures_(std::move(textures)) {
     std::vector<Entry> entries;
     if (const TextureDictionary* d = s_.dictionary()) {
@@ -223,7 +223,9 @@ class RenderWareContainer final : public Container {
 Result<std::unique_ptr<Container>> open_renderware_container(const OpenContext& ctx) {
   ASSAY_TRY(Stream s, rw::detail::open_stream(ctx.input.bytes));
   ModelTextures textures;
-  if (!s.clumps.empty()) textures = rw::detail::model_textures(ctx);
+  if (!s.clumps.empty()) {
+    ASSAY_TRY(textures, rw::detail::model_textures(ctx));
+  }
   return std::unique_ptr<Container>(
       std::make_unique<RenderWareContainer>(ctx.input, ctx.options, std::move(s), std::move(textures)));
 }

@@ -41,8 +41,14 @@ std::string ModelTextures::where() const {
   return fmt::format("looked in {}", held_.front()->input.name);
 }
 
-ModelTextures model_textures(const OpenContext& ctx) {
+Result<ModelTextures> model_textures(const OpenContext& ctx) {
   ModelTextures t;
+  for (const std::string& path : ctx.options.renderware.txd) {
+    auto in = Input::open(path);
+    if (!in) return usage_error(fmt::format("--txd {}: {}", path, in.error().message));
+    if (auto added = t.add(std::move(*in)); !added)
+      return usage_error(fmt::format("--txd {}: {}", path, added.error().str()));
+  }
   t.wanted = file_stem(ctx.input.name) + ".txd";
   auto sibling = ctx.siblings.open(t.wanted);
   if (!sibling || !*sibling) return t;

@@ -94,7 +94,8 @@ class ModelTextures {
   };
   std::vector<std::unique_ptr<Held>> held_;  // stable addresses for sources()
 };
-ModelTextures model_textures(const OpenContext& ctx);
+// The --txd dictionaries first (an error when one cannot be read), then the sibling.
+Result<ModelTextures> model_textures(const OpenContext& ctx);
 // "dir/pack.pak::models/ped.dff" -> "ped"
 std::string file_stem(std::string_view name);
 
