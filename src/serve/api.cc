@@ -95,6 +95,7 @@ void Api::install(httplib::Server& s) {
   s.Get("/api/verify", with_path(&Api::verify));
   s.Get("/api/entry", with_path(&Api::entry));
   s.Get("/api/texture", with_path(&Api::texture));
+  s.Get("/api/model", with_path(&Api::model));
   s.Get("/api/igz", with_path(&Api::igz));
   s.Get("/api/oni", with_path(&Api::oni));
   s.Get("/api/warriors", with_path(&Api::warriors));
@@ -324,6 +325,15 @@ void Api::texture(const httplib::Request& req, httplib::Response& res, const Tar
   if (!png) return send_error(res, png.error());
   res.set_header("X-Assay-Size", fmt::format("{}x{}", img->width, img->height));
   res.set_content(std::string(reinterpret_cast<const char*>(png->data()), png->size()), "image/png");
+}
+
+// A model entry as binary glTF (what extract writes for it), from Container::model.
+void Api::model(const httplib::Request&, httplib::Response& res, const Target& t) {
+  auto r = entry_of(t);
+  if (!r) return send_error(res, r.error());
+  auto glb = r->container->model(*r->entry);
+  if (!glb) return send_error(res, glb.error());
+  res.set_content(std::string(reinterpret_cast<const char*>(glb->data()), glb->size()), "model/gltf-binary");
 }
 
 void Api::igz(const httplib::Request&, httplib::Response& res, const Target& t) {

@@ -35,6 +35,7 @@ class Api {
   void verify(const httplib::Request&, httplib::Response&, const Target&);
   void entry(const httplib::Request&, httplib::Response&, const Target&);
   void texture(const httplib::Request&, httplib::Response&, const Target&);
+  void model(const httplib::Request&, httplib::Response&, const Target&);
   void igz(const httplib::Request&, httplib::Response&, const Target&);
   void oni(const httplib::Request&, httplib::Response&, const Target&);
   void warriors(const httplib::Request&, httplib::Response&, const Target&);

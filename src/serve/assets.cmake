@@ -3,16 +3,38 @@
 # a shared library built with OpenSSL, zlib and brotli support: the same macros must be defined
 # wherever httplib.h is included, or the class layouts differ).
 #
+# The Model tab's three.js (Debian's libjs-three, found at configure time in ASSAY_THREE_DIR) is
+# embedded too, under /vendor/three/: three.module.js, GLTFLoader.js and OrbitControls.js, the
+# loaders' import of "../../../build/three.module.js" rewritten to "./three.module.js" with the
+# token placeholder the server fills in (docs/serve.md#model).
+#
 # Included by the top-level CMakeLists.txt; also run as a script at build time:
-#   cmake -DWEB=<dir> -DOUT=<file.cc> -P assets.cmake
+#   cmake -DWEB=<dir> -DTHREE=<dir> -DOUT=<file.cc> -P assets.cmake
+set(assay_three_files build/three.module.js examples/jsm/loaders/GLTFLoader.js examples/jsm/controls/OrbitControls.js)
 if(CMAKE_SCRIPT_MODE_FILE)
   file(GLOB names RELATIVE "${WEB}" "${WEB}/*")
   list(SORT names)
+  set(sources "")
+  foreach(name ${names})
+    list(APPEND sources "${WEB}/${name}")
+  endforeach()
+  # The vendored files, their import rewritten, staged beside OUT.
+  set(stage "${OUT}.vendor")
+  file(MAKE_DIRECTORY "${stage}")
+  foreach(f ${assay_three_files})
+    get_filename_component(leaf "${f}" NAME)
+    file(READ "${THREE}/${f}" text)
+    string(REPLACE "\"../../../build/three.module.js\"" "\"./three.module.js?token=__ASSAY_TOKEN__\"" text "${text}")
+    file(WRITE "${stage}/${leaf}" "${text}")
+    list(APPEND names "vendor/three/${leaf}")
+    list(APPEND sources "${stage}/${leaf}")
+  endforeach()
   set(arrays "")
   set(table "")
   set(i 0)
   foreach(name ${names})
-    file(READ "${WEB}/${name}" hex HEX)
+    list(GET sources ${i} source)
+    file(READ "${source}" hex HEX)
     string(LENGTH "${hex}" n)
     math(EXPR n "${n} / 2")
     string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
@@ -70,13 +92,24 @@ const Asset* find_asset(std::string_view path) {
   return()
 endif()
 
+# three.js for the Model tab: Debian's libjs-three (scripts/setup.sh installs it).
+set(ASSAY_THREE_DIR "/usr/share/javascript/three" CACHE PATH "three.js of Debian's libjs-three (assay serve's Model tab)")
+set(assay_three_deps "")
+foreach(f ${assay_three_files})
+  if(NOT EXISTS "${ASSAY_THREE_DIR}/${f}")
+    message(FATAL_ERROR "assay serve needs three.js from Debian's libjs-three: ${ASSAY_THREE_DIR}/${f} is missing. "
+                        "Install it (sudo apt-get install libjs-three, or scripts/setup.sh) or set ASSAY_THREE_DIR.")
+  endif()
+  list(APPEND assay_three_deps "${ASSAY_THREE_DIR}/${f}")
+endforeach()
+
 file(GLOB assay_serve_web CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/web/*")
 set(assay_serve_assets "${CMAKE_BINARY_DIR}/generated/serve_assets.cc")
 add_custom_command(
   OUTPUT "${assay_serve_assets}"
-  COMMAND "${CMAKE_COMMAND}" "-DWEB=${CMAKE_CURRENT_LIST_DIR}/web" "-DOUT=${assay_serve_assets}"
-          -P "${CMAKE_CURRENT_LIST_DIR}/assets.cmake"
-  DEPENDS ${assay_serve_web} "${CMAKE_CURRENT_LIST_DIR}/assets.cmake"
+  COMMAND "${CMAKE_COMMAND}" "-DWEB=${CMAKE_CURRENT_LIST_DIR}/web" "-DTHREE=${ASSAY_THREE_DIR}"
+          "-DOUT=${assay_serve_assets}" -P "${CMAKE_CURRENT_LIST_DIR}/assets.cmake"
+  DEPENDS ${assay_serve_web} ${assay_three_deps} "${CMAKE_CURRENT_LIST_DIR}/assets.cmake"
   COMMENT "Embedding the assay serve page"
   VERBATIM)
 target_sources(assay_serve PRIVATE "${assay_serve_assets}")

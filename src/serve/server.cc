@@ -157,7 +157,15 @@ class HttpServer final : public Server {
         const auto at = body.find("\"" + f + "\"");
         if (at != std::string::npos) body.insert(at + 1 + f.size(), "?token=" + opt_.token);
       }
+    if (a->path.ends_with(".js")) fill_token(body);  // module imports carry the token too
     res.set_content(body, std::string(a->mime));
+  }
+
+  // The placeholder in the modules' import specifiers (model.js, the vendored three.js loaders).
+  void fill_token(std::string& body) const {
+    static constexpr std::string_view kMark = "__ASSAY_TOKEN__";
+    for (auto at = body.find(kMark); at != std::string::npos; at = body.find(kMark, at + opt_.token.size()))
+      body.replace(at, kMark.size(), opt_.token);
   }
 
   ServeOptions opt_;

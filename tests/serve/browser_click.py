@@ -44,7 +44,8 @@ class Driver:
             time.sleep(0.1)
         args = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
                 '--disable-background-networking', '--disable-component-update', '--disable-sync',
-                '--window-size=1400,800', '--user-data-dir=' + profile]
+                '--window-size=1400,800', '--user-data-dir=' + profile,
+                '--enable-unsafe-swiftshader']  # WebGL (the Model tab) in software without a GPU
         caps = {'capabilities': {'alwaysMatch': {'browserName': 'chrome', 'goog:chromeOptions': {'binary': chromium, 'args': args}}}}
         self.session = self._call('POST', '/session', caps)['sessionId']
 
@@ -153,6 +154,97 @@ def no_page_error(d):
 def watch_errors(d):
     d.js("window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message));"
          "window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)))")
+
+
+# The Model tab's canvas read back (the renderer keeps its drawing buffer): how many pixels differ
+# from the clear colour (model.js BACKGROUND, #2b303a), and whether a corner has that colour (so
+# the read-back is real). Null until the page marks the model drawn.
+CANVAS_DRAWN = """
+const c = document.getElementById('model-canvas');
+if (!c || c.dataset.loaded !== '1' || !c.width || !c.height) return null;
+const t = document.createElement('canvas');
+t.width = c.width; t.height = c.height;
+const g = t.getContext('2d');
+g.drawImage(c, 0, 0);
+const px = g.getImageData(0, 0, t.width, t.height).data, bg = [0x2b, 0x30, 0x3a];
+let differ = 0;
+for (let i = 0; i < px.length; i += 4)
+  if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > 12) ++differ;
+return {differ, total: px.length / 4, corner: [px[0], px[1], px[2]].join(','), nodes: Number(c.dataset.nodes),
+        names: Array.from(document.querySelectorAll('#model-nodes li')).map((l) => l.textContent)};
+"""
+
+
+def model_drawn(d, what, part=None):
+    """Waits for the model to be drawn; with `part`, fails unless more than that part of the
+    canvas's pixels differ from the clear colour (not blank)."""
+    d.wait(what + ': the Model tab', "return document.querySelector('#pane-model.on') !== null")
+    d.wait(what + ': model loaded', "const c = document.getElementById('model-canvas');"
+           "const m = document.getElementById('model-msg'); return c.dataset.loaded === '1' || m.classList.contains('err')")
+    expect(d.js("return document.getElementById('model-canvas').dataset.loaded") == '1',
+           '%s: the model did not load: %r' % (what, d.js("return document.getElementById('model-msg').textContent")))
+    px = d.js(CANVAS_DRAWN)
+    expect(px and px['corner'] == '43,48,58', '%s: canvas read-back: %r' % (what, px and px['corner']))
+    if part is not None:
+        expect(px['differ'] > px['total'] * part, '%s: the canvas is blank (%d of %d pixels drawn)' % (what, px['differ'], px['total']))
+    return px
+
+
+def rw_model(d, url):
+    """make-samples' rw_model.dff: frames "root" and "body", one geometry of 4 positions (i, 2i, 0)
+    (writer::clump), on one line: drawn filled it covers next to nothing, its wireframe a line."""
+    d.cmd('POST', '/url', {'url': url})
+    watch_errors(d)
+    d.wait('start-up', "return document.body.dataset.ready === '1'")
+    if not d.find(node('ss/rw_model.dff')):
+        d.click(node('ss'))
+    d.click(node('ss/rw_model.dff'))
+    wait_status(d, '2 entries · renderware')  # the atomic "root" and the model "rw_model"
+    d.click(row('rw_model'))
+    expect('Model' in tabs_shown(d) and 'Preview' not in tabs_shown(d), 'model tabs: %r' % tabs_shown(d))
+    filled = model_drawn(d, 'rw_model')
+    expect('root' in filled['names'] and 'body' in filled['names'], 'rw_model nodes: %r' % filled['names'])
+    d.click('#model-wire')
+    wire = model_drawn(d, 'rw_model wireframe', 0.001)
+    expect(wire['differ'] > filled['differ'], 'the wireframe box changed nothing: %r -> %r' % (filled['differ'], wire['differ']))
+    d.click(row('root'))  # an atomic: no Model tab
+    d.wait('atomic details', "return document.querySelector('#pane-details h3').textContent === 'root'")
+    expect('Model' not in tabs_shown(d), 'Model tab for an atomic: %r' % tabs_shown(d))
+    no_page_error(d)
+    d.cmd('POST', '/url', {'url': url + '&path=ss/rw_model.dff::rw_model'})
+    watch_errors(d)
+    model_drawn(d, 'deep link to rw_model')
+    d.click('#model-wire')
+    model_drawn(d, 'deep link to rw_model, wireframe', 0.001)
+    no_page_error(d)
+
+
+def model_view(d, url, samples, shots):
+    """The Model tab: rw_model.dff, then the shared sample wuzimu.dff (a GTA SA ped) when present."""
+    rw_model(d, url)
+    wuzimu = 'samples/renderware/rw-parser/wuzimu.dff'
+    if not samples or not os.path.exists(os.path.join(samples, 'renderware/rw-parser/wuzimu.dff')):
+        d.screenshot(os.path.join(shots, 'serve-model.png'))
+        return
+    # Tree clicks down to the file, then its model row (one clump: named after the file's stem).
+    d.cmd('POST', '/url', {'url': url})
+    watch_errors(d)
+    d.wait('start-up', "return document.body.dataset.ready === '1'")
+    for folder in ['samples', 'samples/renderware', 'samples/renderware/rw-parser']:
+        d.click(node(folder))
+    d.click(node(wuzimu))
+    wait_status(d, '2 entries · renderware')
+    d.click(row('wuzimu'))
+    px = model_drawn(d, 'wuzimu', 0.02)
+    # GTA SA ped frames (the skin's "Normal", the bones from " Pelvis" down).
+    expect('Normal' in px['names'] and ' Pelvis' in px['names'], 'wuzimu nodes: %r' % px['names'])
+    no_page_error(d)
+    d.cmd('POST', '/url', {'url': url + '&path=' + wuzimu + '::wuzimu'})
+    watch_errors(d)
+    model_drawn(d, 'deep link to wuzimu', 0.02)
+    expect(d.js("return document.getElementById('where').textContent") == wuzimu + '::wuzimu', 'where of the model')
+    no_page_error(d)
+    d.screenshot(os.path.join(shots, 'serve-model.png'))
 
 
 # ---- the walk through the make-samples files ----------------------------------------------------
@@ -293,6 +385,7 @@ def main():
         try:
             walk_samples(d, url, shots_dir)
             deep_links(d, url, samples)
+            model_view(d, url, samples, shots_dir)
         except Fail as e:
             try:
                 d.screenshot(os.path.join(shots_dir, 'serve-failed.png'))

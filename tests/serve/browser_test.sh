@@ -9,8 +9,9 @@
 #     data-width="64": the page copies naturalWidth after the browser decoded the image).
 # 2. browser_click.py (through chromedriver) clicks through files, rows, tabs, Oni links and
 #    containers inside containers in ONE page, as a person would (issue 29 item 1), then follows
-#    deep links into the real samples. Screenshots: OUTDIR/serve.png, OUTDIR/serve-clicks.png,
-#    OUTDIR/serve-zap.png (OUTDIR/serve-failed.png when a step fails).
+#    deep links into the real samples, and opens models in the Model tab (WebGL canvas read back).
+#    Screenshots: OUTDIR/serve.png, OUTDIR/serve-clicks.png, OUTDIR/serve-zap.png,
+#    OUTDIR/serve-model.png (OUTDIR/serve-failed.png when a step fails).
 set -u
 assay=$1 chromium=${2:-} outdir=$3 samples=${4:-}
 fail() { echo "FAIL: $*" >&2; exit 1; }

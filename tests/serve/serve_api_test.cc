@@ -380,6 +380,43 @@ TEST_F(ServeApi, TexturePngMatchesExtract) {
   EXPECT_EQ(get(q("texture", "ss/rw_ps2.txd"))->status, 400);  // no entry named
 }
 
+// The model entry of make-samples' rw_model.dff (one clump of 2 frames "root" and "body", one
+// 4-vertex geometry): the GLB is what `assay extract` writes for it, and glTF 2.0 by its header.
+TEST_F(ServeApi, ModelIsTheExtractedGlb) {
+  testing::TempDir out;
+  ASSERT_EQ(run_cli("extract " + shell_quote((samples() / "rw_model.dff").string()) + " -o " + shell_quote(out.path().string())).exit_code, 0);
+  auto r = get(q("model", "ss/rw_model.dff::rw_model"));
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(r->get_header_value("Content-Type"), "model/gltf-binary");
+  const auto file = testing::read_file(out / "rw_model.glb");
+  EXPECT_EQ(r->body, std::string(file.begin(), file.end()));
+  // GLB header (glTF 2.0 spec, "Binary glTF Layout"): magic "glTF", version 2, total length.
+  ASSERT_GE(r->body.size(), 20u);
+  const auto u32 = [&](std::size_t at) {
+    std::uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(r->body[at + i]);
+    return v;
+  };
+  EXPECT_EQ(r->body.substr(0, 4), "glTF");
+  EXPECT_EQ(u32(4), 2u);
+  EXPECT_EQ(u32(8), r->body.size());
+  const Json gltf = Json::parse(r->body.substr(20, u32(12)));
+  std::set<std::string> names;
+  for (const Json& n : gltf["nodes"]) names.insert(n.value("name", ""));
+  EXPECT_TRUE(names.count("root") && names.count("body")) << gltf["nodes"].dump();
+  // Path addressing and errors as the other routes: by #INDEX, not a model, no entry, no file.
+  EXPECT_EQ(get(q("model", "ss/rw_model.dff::%231"))->body, r->body);
+  auto atomic = get(q("model", "ss/rw_model.dff::%230"));
+  EXPECT_EQ(atomic->status, 422);
+  EXPECT_EQ(json_of(atomic)["error"]["kind"], "unsupported");
+  auto tex = get(q("model", "ss/rw_ps2.txd::ramp_pal8"));
+  EXPECT_EQ(tex->status, 422);
+  EXPECT_EQ(get(q("model", "ss/rw_model.dff"))->status, 400);
+  EXPECT_EQ(json_of(get(q("model", "ss/rw_model.dff::nothing")))["error"]["kind"], "io");
+  EXPECT_EQ(get(q("model", "ss/none.dff::x"))->status, 404);
+  EXPECT_EQ(get("/api/model?path=ss/rw_model.dff::rw_model")->status, 401);
+}
+
 TEST_F(ServeApi, TraversalInManySpellingsIsRefused) {
   const std::vector<std::string> attempts = {
       "..%2Fsecret.txt", "ss%2F..%2Fsecret.txt", "ss/../secret.txt", "ss/%2e%2e/secret.txt", "ss%2F%2E%2E%2Fsecret.txt",
@@ -498,6 +535,24 @@ TEST_F(ServeApi, PageIsServed) {
   EXPECT_EQ(js->status, 200);
   EXPECT_NE(js->get_header_value("Content-Type").find("javascript"), std::string::npos);
   EXPECT_EQ(get("/nothing.js?token=" + server_->token())->status, 404);
+}
+
+// The Model tab's modules: model.js and three.js (Debian's libjs-three, embedded) import each
+// other with the token filled in, and need it like every other file.
+TEST_F(ServeApi, ModelModulesCarryTheToken) {
+  const std::string tok = "?token=" + server_->token();
+  for (const std::string f : {"/model.js", "/vendor/three/three.module.js", "/vendor/three/GLTFLoader.js",
+                              "/vendor/three/OrbitControls.js"}) {
+    EXPECT_EQ(get(f)->status, 401) << f;
+    auto r = get(f + tok);
+    ASSERT_EQ(r->status, 200) << f;
+    EXPECT_NE(r->get_header_value("Content-Type").find("javascript"), std::string::npos) << f;
+    EXPECT_EQ(r->body.find("__ASSAY_TOKEN__"), std::string::npos) << f;
+    EXPECT_EQ(r->body.find("../build/three.module.js"), std::string::npos) << f;
+  }
+  EXPECT_NE(get("/vendor/three/three.module.js" + tok)->body.find("REVISION"), std::string::npos);
+  for (const std::string f : {"/model.js", "/vendor/three/GLTFLoader.js", "/vendor/three/OrbitControls.js"})
+    EXPECT_NE(get(f + tok)->body.find("three.module.js" + tok + "\""), std::string::npos) << f;
 }
 
 }  // namespace

@@ -56,13 +56,14 @@ function tab(name) {
   for (const p of document.querySelectorAll('.pane')) p.classList.toggle('on', p.id === 'pane-' + name);
 }
 const isDiscFolder = () => state.format === 'warriors' && !state.container.includes('::') && !state.entries.some((e) => e.kind === 'chunk');
-// Which tabs apply to what is open: Preview for a texture, Links for Oni instances and igz
+// Which tabs apply to what is open: Preview for a texture, Model for a model, Links for Oni instances and igz
 // objects, Loader for a Warriors container file or disc entry, Hex where there are bytes.
 function updateTabs() {
   const open = state.container !== null;
   const show = {
     details: true,
     preview: !!(state.selected && state.selected.kind === 'texture'),
+    model: !!(state.selected && state.selected.kind === 'model'),
     hex: open && (!isDiscFolder() || !!state.selected),
     verify: open,
     graph: open && (state.format === 'oni' || state.format === 'igz'),
@@ -329,12 +330,14 @@ function selectEntry(e, scroll) {
   }
   const acts = [el('button', { text: 'Hex', 'data-act': 'hex', onclick: () => showHex(full, 0) }),
     el('a', { href: api('entry', { path: full, download: '1' }), text: 'Download', download: '', class: 'button', 'data-act': 'download' })];
+  if (e.kind === 'model') acts.push(el('a', { href: api('model', { path: full }), text: 'GLB', download: e.path || 'model.glb', class: 'button', 'data-act': 'glb' }));
   if (e.container !== false) acts.push(el('button', { text: e.container ? 'Open' : 'Try to open', 'data-act': 'open', onclick: () => openPath(full, true) }));
   if (state.format === 'warriors' && !state.container.includes('::')) acts.push(el('button', { text: 'Loader trace', 'data-act': 'trace', onclick: () => trace(full) }));
   renderDetails(e.name || e.path || '#' + e.index, e, acts);
   $('graph').replaceChildren();
   updateTabs();
   if (e.kind === 'texture') { showTexture(full, e); return; }
+  if (e.kind === 'model') { showModel(full); return; }
   if (state.format === 'oni') { oniLinks(full); return; }
   if (state.format === 'igz') { igzGraph(state.container, e.index); return; }
   tab('details');
@@ -373,6 +376,20 @@ function loadTexture(path) {
 function zoom() {
   const img = $('texture'), z = Number($('zoom').value);
   if (img.naturalWidth) { img.style.width = img.naturalWidth * z + 'px'; img.style.height = img.naturalHeight * z + 'px'; }
+}
+
+// ---- Model view (model.js: three.js, loaded on first use) ------------------------------------
+let modelJs = null;
+async function showModel(path) {
+  tab('model');
+  try {
+    modelJs = modelJs || import('./model.js?token=' + encodeURIComponent(TOKEN));
+    (await modelJs).showModel(api('model', { path }));
+  } catch (err) {
+    modelJs = null;
+    $('model-msg').textContent = 'cannot load the 3D view: ' + err.message;
+    $('model-msg').className = 'msg err';
+  }
 }
 
 // ---- Hex view (paged by Range requests) ------------------------------------------------------
