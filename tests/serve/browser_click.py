@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Clicks through the viewer as a person would, in ONE page of headless Chromium (issue 29 item 1).
 
-usage: browser_click.py CHROMEDRIVER CHROMIUM URL SAMPLES_ROOT_OR_EMPTY SCREENSHOT_DIR
+usage: browser_click.py CHROMEDRIVER CHROMIUM URL SAMPLES_ROOT_OR_EMPTY SCREENSHOT_DIR [TEXTURED_URL]
 
 Talks W3C WebDriver to chromedriver with the standard library only. URL is the page `assay serve`
 printed; the served roots are `ss` (make-samples output plus nest.pak, built by browser_test.sh
 with `assay pack igarchive` from actors/zap.igz = sample_v9_be.igz, inner.arc =
 demo_v11_be_deflate.arc and notes.txt) and, when given, `samples` (../shared/samples).
+TEXTURED_URL, when given, serves `rw-parser` (the samples' folder) with --txd a dictionary holding
+a texture named "wuzimu" (browser_test.sh).
 The expected values are the make-samples definitions (src/formats/*/samples), what
 browser_test.sh packed, and the samples' READMEs; never the page's own output.
 """
@@ -167,10 +169,12 @@ t.width = c.width; t.height = c.height;
 const g = t.getContext('2d');
 g.drawImage(c, 0, 0);
 const px = g.getImageData(0, 0, t.width, t.height).data, bg = [0x2b, 0x30, 0x3a];
-let differ = 0;
-for (let i = 0; i < px.length; i += 4)
+let differ = 0, coloured = 0;
+for (let i = 0; i < px.length; i += 4) {
   if (Math.abs(px[i] - bg[0]) + Math.abs(px[i + 1] - bg[1]) + Math.abs(px[i + 2] - bg[2]) > 12) ++differ;
-return {differ, total: px.length / 4, corner: [px[0], px[1], px[2]].join(','), nodes: Number(c.dataset.nodes),
+  if (Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 60) ++coloured;
+}
+return {differ, coloured, total: px.length / 4, corner: [px[0], px[1], px[2]].join(','), nodes: Number(c.dataset.nodes),
         names: Array.from(document.querySelectorAll('#model-nodes li')).map((l) => l.textContent)};
 """
 
@@ -219,7 +223,18 @@ def rw_model(d, url):
     no_page_error(d)
 
 
-def model_view(d, url, samples, shots):
+def textured(d, texurl, untextured):
+    """wuzimu.dff with --txd: its texture (the colourful ramp_pal8 PNG) is on the model; without
+    it the white material under white lights is grey."""
+    d.cmd('POST', '/url', {'url': texurl + '&path=rw-parser/wuzimu.dff::wuzimu'})
+    watch_errors(d)
+    px = model_drawn(d, 'textured wuzimu', 0.02)
+    expect(untextured['coloured'] < untextured['total'] // 1000, 'untextured wuzimu is coloured: %r' % untextured['coloured'])
+    expect(px['coloured'] > px['total'] // 100, 'wuzimu shows no texture: %d of %d pixels coloured' % (px['coloured'], px['total']))
+    no_page_error(d)
+
+
+def model_view(d, url, samples, shots, texurl):
     """The Model tab: rw_model.dff, then the shared sample wuzimu.dff (a GTA SA ped) when present."""
     rw_model(d, url)
     wuzimu = 'samples/renderware/rw-parser/wuzimu.dff'
@@ -241,10 +256,13 @@ def model_view(d, url, samples, shots):
     no_page_error(d)
     d.cmd('POST', '/url', {'url': url + '&path=' + wuzimu + '::wuzimu'})
     watch_errors(d)
-    model_drawn(d, 'deep link to wuzimu', 0.02)
+    px = model_drawn(d, 'deep link to wuzimu', 0.02)
     expect(d.js("return document.getElementById('where').textContent") == wuzimu + '::wuzimu', 'where of the model')
     no_page_error(d)
     d.screenshot(os.path.join(shots, 'serve-model.png'))
+    if texurl:
+        textured(d, texurl, px)
+        d.screenshot(os.path.join(shots, 'serve-model-textured.png'))
 
 
 # ---- the walk through the make-samples files ----------------------------------------------------
@@ -379,13 +397,14 @@ shots_dir = '.'
 def main():
     global shots_dir
     chromedriver, chromium, url, samples, shots_dir = sys.argv[1:6]
+    texurl = sys.argv[6] if len(sys.argv) > 6 else ''
     os.makedirs(shots_dir, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         d = Driver(chromedriver, chromium, profile)
         try:
             walk_samples(d, url, shots_dir)
             deep_links(d, url, samples)
-            model_view(d, url, samples, shots_dir)
+            model_view(d, url, samples, shots_dir, texurl)
         except Fail as e:
             try:
                 d.screenshot(os.path.join(shots_dir, 'serve-failed.png'))

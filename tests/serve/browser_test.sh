@@ -20,8 +20,11 @@ if [[ -z "$chromium" || ! -x "$chromium" ]]; then
   echo "SKIP: chromium not installed"; exit 77
 fi
 tmp=$(mktemp -d)
-server=
-cleanup() { [[ -n "$server" ]] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null; rm -rf "$tmp"; }
+server= server2=
+cleanup() {
+  for s in $server $server2; do kill "$s" 2>/dev/null && wait "$s" 2>/dev/null; done
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
 "$assay" make-samples "$tmp/ss" >/dev/null 2>&1 || fail "make-samples"
 mkdir -p "$tmp/nest/actors"
@@ -36,6 +39,20 @@ server=$!
 for _ in $(seq 100); do [[ -s "$tmp/url" ]] && break; sleep 0.1; done
 url=$(head -n1 "$tmp/url")
 [[ "$url" == http://127.0.0.1:*/?token=* ]] || fail "no URL on stdout: '$url' $(cat "$tmp/serve.err")"
+
+# The Model tab's textures: a second server over wuzimu.dff's folder with --txd, a dictionary
+# made here from make-samples' rw_ps2.txd plus a texture named "wuzimu" (the ramp_pal8 PNG).
+texurl=
+if [[ -n "$samples" && -f "$samples/renderware/rw-parser/wuzimu.dff" ]]; then
+  "$assay" extract "$tmp/ss/rw_ps2.txd" -o "$tmp/png" >/dev/null 2>&1 &&
+    "$assay" add "$tmp/ss/rw_ps2.txd" -o "$tmp/wuzimu.txd" wuzimu="$tmp/png/ramp_pal8.png" >/dev/null 2>&1 ||
+    fail "a dictionary with a texture named wuzimu"
+  "$assay" serve --no-open --port 0 --txd "$tmp/wuzimu.txd" "$samples/renderware/rw-parser" >"$tmp/url2" 2>"$tmp/serve2.err" &
+  server2=$!
+  for _ in $(seq 100); do [[ -s "$tmp/url2" ]] && break; sleep 0.1; done
+  texurl=$(head -n1 "$tmp/url2")
+  [[ "$texurl" == http://127.0.0.1:*/?token=* ]] || fail "no URL from the --txd server: $(cat "$tmp/serve2.err")"
+fi
 
 browse() {  # browse PROFILE ARGS... : a fresh profile each time
   local prof="$tmp/profile-$1"; shift
@@ -69,5 +86,5 @@ if [[ -z "$driver" ]]; then
   [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromedriver is missing (required in CI)"
   echo "SKIP: chromedriver not installed (the click-through needs it)"; exit 77
 fi
-timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" ||
+timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" "$texurl" ||
   fail "click-through (screenshot of the failure: $outdir/serve-failed.png)"
