@@ -6,6 +6,14 @@
 
 namespace assay {
 
+std::string Input::file_name() const {
+  if (!path.empty()) return path.filename().string();
+  std::string_view n = name;
+  if (const auto sep = n.rfind("::"); sep != std::string_view::npos) n.remove_prefix(sep + 2);
+  if (const auto slash = n.find_last_of("/\\"); slash != std::string_view::npos) n.remove_prefix(slash + 1);
+  return std::string(n);
+}
+
 Result<Input> Input::open(const std::filesystem::path& path) {
   std::error_code ec;
   Input in;

@@ -19,6 +19,9 @@ struct Input {
   bool is_directory = false;
   std::shared_ptr<const void> owner;  // keeps `bytes` alive
 
+  // The file name: the path's, or for an entry of a container the last part of its name
+  // ("PACK.pak::disc/WARRIORS.DIR" -> "WARRIORS.DIR").
+  [[nodiscard]] std::string file_name() const;
   // Opens a file (mapped) or a directory (no bytes). I/O errors are ErrorKind::io.
   static Result<Input> open(const std::filesystem::path& path);
   static Input from_buffer(std::string name, ByteBuffer data);

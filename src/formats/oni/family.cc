@@ -32,19 +32,11 @@ std::optional<Input> take(const Siblings& siblings, const std::string& name, std
 
 }  // namespace
 
-std::string file_name_of(const Input& in) {
-  if (!in.path.empty()) return in.path.filename().string();
-  std::string_view n = in.name;
-  if (const auto p = n.rfind("::"); p != std::string_view::npos) n.remove_prefix(p + 2);
-  if (const auto p = n.find_last_of("/\\"); p != std::string_view::npos) n.remove_prefix(p + 1);
-  return std::string(n);
-}
-
 // A level file's .raw/.sep share its stem (spec: oni.md#oni-6-4); another level's links resolve
 // with level0_Final.dat (spec: oni.md#oni-7-1); oni-layouts.txt lies beside (docs/cli.md).
 SiblingFiles take_siblings(const Input& in, const Siblings& siblings, const assay::ContainerOptions& opt, bool level_file) {
   SiblingFiles s;
-  s.file_name = file_name_of(in);
+  s.file_name = in.file_name();
   if (level_file) {
     s.companions.raw = take(siblings, with_extension(s.file_name, ".raw"), &s.companions.errors);
     s.companions.sep = take(siblings, with_extension(s.file_name, ".sep"), &s.companions.errors);

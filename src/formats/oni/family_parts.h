@@ -20,14 +20,11 @@ namespace assay::oni {
 // Confidence that `in` is an Oni instance file (spec: oni.md#oni-3-1): 100 for VR31/VR32, 60 for
 // the 3.3 headers it shows and then refuses (spec: oni.md#oni-3-3).
 int identify_input(const Input& in);
-// The file name of `in` (its path's, or the last part of an A::B name): the level number and the
-// .raw/.sep stem come from it (spec: oni.md#oni-2-1).
-std::string file_name_of(const Input& in);
 
 // What an Oni file takes from its siblings while it opens (OpenContext::siblings; each Input owns
 // its bytes, so they outlive a parent container).
 struct SiblingFiles {
-  std::string file_name;          // file_name_of(the input)
+  std::string file_name;          // Input::file_name(): the level number and .raw/.sep stem (spec: oni.md#oni-2-1)
   Companions companions;          // NAME.raw, NAME.sep (spec: oni.md#oni-6-4)
   std::optional<Input> level0;    // level0_Final.dat, for another level's links (spec: oni.md#oni-7-1)
   std::optional<Input> layouts;   // oni-layouts.txt (docs/cli.md)

@@ -129,7 +129,7 @@ class RenderWareContainer final : public Container {
   Entry model_entry(std::size_t ci, std::set<std::string>& used) const {
     const ClumpSummary& c = s_.clumps[ci];
     // one clump: the file's stem (wuzimu.dff -> wuzimu.glb); several: each root frame's name
-    std::string name = s_.clumps.size() == 1 ? rw::detail::file_stem(input().name) : "";
+    std::string name = s_.clumps.size() == 1 ? rw::detail::file_stem(input()) : "";
     for (const FrameSummary& f : c.frames)
       if (name.empty() && f.parent < 0 && !f.node_name.empty()) name = std::string(f.node_name);
     if (name.empty()) name = fmt::format("clump_{:03}", ci);

@@ -8,9 +8,9 @@
 
 namespace assay::rw::detail {
 
-std::string file_stem(std::string_view name) {
-  const std::size_t slash = name.find_last_of("/\\:");
-  std::string_view base = slash == std::string_view::npos ? name : name.substr(slash + 1);
+std::string file_stem(const Input& in) {
+  const std::string name = in.file_name();
+  const std::string_view base = name;
   const std::size_t dot = base.rfind('.');
   return std::string(dot == std::string_view::npos || dot == 0 ? base : base.substr(0, dot));
 }
@@ -49,7 +49,7 @@ Result<ModelTextures> model_textures(const OpenContext& ctx) {
     if (auto added = t.add(std::move(*in)); !added)
       return usage_error(fmt::format("--txd {}: {}", path, added.error().str()));
   }
-  t.wanted = file_stem(ctx.input.name) + ".txd";
+  t.wanted = file_stem(ctx.input) + ".txd";
   auto sibling = ctx.siblings.open(t.wanted);
   if (!sibling || !*sibling) return t;
   if (auto added = t.add(std::move(**sibling)); !added) t.unreadable = added.error().message;

@@ -96,8 +96,8 @@ class ModelTextures {
 };
 // The --txd dictionaries first (an error when one cannot be read), then the sibling.
 Result<ModelTextures> model_textures(const OpenContext& ctx);
-// "dir/pack.pak::models/ped.dff" -> "ped"
-std::string file_stem(std::string_view name);
+// The input's file name without its extension: "dir/pack.pak::models/ped.dff" -> "ped".
+std::string file_stem(const Input& in);
 
 // Small demo files from the family's own writers (the README's demo).
 Result<std::vector<std::string>> write_samples(const std::filesystem::path& dir);

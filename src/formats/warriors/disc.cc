@@ -1,4 +1,5 @@
 // spec: warriors.md#wr-1-2, #wr-2-1 .. #wr-2-5.
+#include "assay/core/ascii.h"
 #include "assay/formats/warriors/disc.h"
 
 #include <fmt/format.h>
@@ -16,28 +17,12 @@ namespace assay::warriors {
 
 namespace {
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
+bool iequals(std::string_view a, std::string_view b) { return ascii_iequals(a, b); }
 
 bool istarts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
 }
 
-// The file name of an input: its path's, or for an entry of a container the last part of its
-// name ("PACK.pak::disc/WARRIORS.DIR" -> "WARRIORS.DIR").
-std::string file_name_of(const Input& in) {
-  if (!in.path.empty()) return in.path.filename().string();
-  std::string_view n = in.name;
-  if (const auto sep = n.rfind("::"); sep != std::string_view::npos) n.remove_prefix(sep + 2);
-  if (const auto slash = n.find_last_of("/\\"); slash != std::string_view::npos) n.remove_prefix(slash + 1);
-  return std::string(n);
-}
 
 // Keeps the DIR's and the WAD's bytes alive together.
 struct InputPair {
@@ -227,7 +212,7 @@ Result<Disc> Disc::open(const Input& in, const Siblings& siblings) {
     auto span = [&](const IsoExtent& x) { return in.bytes.subspan(x.offset, x.size); };
     return from_views(span(files.dir), span(files.wad), in.owner, DiscSource::iso);
   }
-  if (!iequals(file_name_of(in), "WARRIORS.DIR"))
+  if (!iequals(in.file_name(), "WARRIORS.DIR"))
     return make_error(kFormat, "disc", kNoOffset, "not a folder, WARRIORS.DIR or ISO image");
   ASSAY_TRY(std::optional<Input> wad, siblings.open("WARRIORS.WAD"));
   if (!wad) return io_error(in.name, "no WARRIORS.WAD beside this WARRIORS.DIR");
@@ -243,7 +228,7 @@ bool looks_like_disc(const Input& in) {
   if (iso_has_signature(in.bytes)) return find_iso_files(in).ok() || !iso_truncation(in.bytes).empty();
   // The name is the signature (on disk or as an entry of a container): a DIR of the wrong size
   // opens to a D1 error saying what is missing.
-  return iequals(file_name_of(in), "WARRIORS.DIR");
+  return iequals(in.file_name(), "WARRIORS.DIR");
 }
 
 Result<NameTable> NameTable::load(const std::vector<std::string>& files) {
