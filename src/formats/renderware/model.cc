@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "children.h"
+#include "native_geometry.h"
 #include "records.h"
 
 namespace assay::rw {
@@ -17,6 +18,10 @@ using detail::describe;
 namespace {
 
 constexpr std::uint32_t kExtraVertColour = 0x0253F2F9;
+constexpr std::uint32_t kXboxVertexFormat = 0x511;  // librw src/d3d/xboxvfmt.cpp
+// Right To Render 0x1F: plugin id, data; for the PDS plugin 0x131 the data is the material's
+// pipeline id (librw src/ps2/pds.cpp materialPDSRights).
+constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131;
 constexpr std::uint32_t kFlagPrelit = 0x08, kFlagTextured = 0x04, kFlagTextured2 = 0x80, kFlagNative = 0x01000000;
 
 // Reads fixed-size fields and arrays from one struct body, checking room before each read.
@@ -248,16 +253,19 @@ class ModelReader {
     for (std::size_t i = 1; i < kids.size(); ++i)
       if (kids[i].h.type == id::kMaterial) sections.push_back(&kids[i]);
     std::size_t next = 0;
+    pipes_.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
       const auto idx = static_cast<std::int32_t>(c.u32());
       if (idx >= 0 && static_cast<std::uint32_t>(idx) < i) {
         g.materials.push_back(g.materials[static_cast<std::size_t>(idx)]);
+        pipes_.push_back(pipes_[static_cast<std::size_t>(idx)]);
         continue;
       }
       if (idx >= 0 || next >= sections.size())
         return err("Material List", ml.offset, fmt::format("entry {} names no material (R19)", i));
       ASSAY_TRY(ModelMaterial m, material(*sections[next++]));
       g.materials.push_back(std::move(m));
+      pipes_.push_back(last_pipe_);
     }
     return {};
   }
@@ -266,6 +274,7 @@ class ModelReader {
     ASSAY_TRY(auto kids, children(mc));
     ASSAY_TRY(Child st, first_struct(kids, mc, records::MaterialStruct::kSize));
     ModelMaterial m;
+    last_pipe_ = 0;
     const auto ms = records::decode_at<records::MaterialStruct>(st.body, 0);
     m.color = ms.colour;
     if (st.body.size() >= 28) {
@@ -277,7 +286,11 @@ class ModelReader {
       if (kids[i].h.type == id::kTexture && ms.textured) ASSAY_CHECK(texture(kids[i], m));
       if (kids[i].h.type == id::kExtension) {
         ASSAY_TRY(auto ext, children(kids[i]));
-        for (const Child& e : ext) m.plugins.push_back(e.h.type);
+        for (const Child& e : ext) {
+          m.plugins.push_back(e.h.type);
+          if (e.h.type == kRightToRender && e.body.size() >= 8 && records::u32_at(e.body, 0) == kPds)
+            last_pipe_ = records::u32_at(e.body, 4);
+        }
       }
     }
     return m;
@@ -296,10 +309,54 @@ class ModelReader {
 
   Result<void> geometry_extension(const Child& ext, ModelGeometry& g) {
     ASSAY_TRY(auto kids, children(ext));
+    const Child *bin = nullptr, *data = nullptr, *native_skin = nullptr;
+    xbox_format_.reset();
     for (const Child& k : kids) {
       if (k.h.type == id::kSkin && !g.native) ASSAY_CHECK(skin(k, g));
       if (k.h.type == kExtraVertColour && !g.native) ASSAY_CHECK(night_colours(k, g));
+      if (k.h.type == id::kSkin) native_skin = &k;
+      if (k.h.type == id::kBinMesh) bin = &k;
+      if (k.h.type == id::kNativeData) data = &k;
+      if (k.h.type == kXboxVertexFormat && k.body.size() >= 4) xbox_format_ = records::u32_at(k.body, 0);
     }
+    if (g.native && bin && data) ASSAY_CHECK(native_geometry(*bin, *data, native_skin, g));
+    return {};
+  }
+
+  // Native geometry: the Bin Mesh's meshes (counts and materials only) select the blocks of
+  // the Native Data. A platform or pipeline without a known layout leaves the geometry native
+  // (a warning); anything else wrong in the data is an error.
+  Result<void> native_geometry(const Child& bin, const Child& data, const Child* sk, ModelGeometry& g) {
+    native::NativeSource s;
+    s.body = data.body;
+    s.offset = base_ + data.body_offset();
+    s.pipelines = pipes_;
+    s.xbox_vertex_format = xbox_format_;
+    BodyCursor c(bin, base_, "Bin Mesh PLG");
+    ASSAY_CHECK(c.need(3, 4, "Bin Mesh header words"));
+    s.tristrip = (c.u32() & 1) != 0;
+    const std::uint32_t n = c.u32();
+    c.skip(4);
+    ASSAY_CHECK(c.need(n, 8, "Bin Mesh entries"));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      native::BinMeshEntry e;
+      e.indices = c.u32(), e.material = c.u32();
+      if (e.material >= g.materials.size())
+        return err("Bin Mesh PLG", bin.offset, fmt::format("mesh {} names material {} of {}", i, e.material, g.materials.size()));
+      s.meshes.push_back(e);
+    }
+    if (sk) {
+      s.skin = sk->body, s.skin_offset = base_ + sk->body_offset();
+      ASSAY_TRY(g.skin, native::decode_native_skin(s.skin, s.skin_offset));
+    }
+    auto r = native::decode_native(s, g);
+    if (r) {
+      g.native = false;
+      return {};
+    }
+    if (r.error().code != "renderware.native-platform" && r.error().code != "renderware.native-pipeline") return r;
+    if (diag_) diag_({Severity::warning, r.error()});
+    g.skin.reset(), g.triangles.clear(), g.morph_targets.clear(), g.texcoords.clear(), g.prelit.clear();
     return {};
   }
 
@@ -341,6 +398,9 @@ class ModelReader {
   const DiagSink& diag_;
   std::uint32_t version_ = 0;
   ClumpModel m_;
+  std::vector<std::uint32_t> pipes_;  // the current geometry's materials' PDS pipeline ids
+  std::uint32_t last_pipe_ = 0;
+  std::optional<std::uint32_t> xbox_format_;  // the current geometry's Vertex Format PLG
 };
 
 }  // namespace

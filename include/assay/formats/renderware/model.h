@@ -60,7 +60,7 @@ struct ModelGeometry {
   std::uint64_t offset = 0;  // of the 0x0F section
   std::uint32_t flags = 0;
   std::uint32_t vertices = 0;
-  bool native = false;  // arrays in Native Data 0x510 (not decoded here)
+  bool native = false;  // arrays in Native Data 0x510 not decoded (platform or pipeline unknown)
   std::vector<std::array<std::uint8_t, 4>> prelit;
   std::vector<std::vector<std::array<float, 2>>> texcoords;
   std::vector<ModelTriangle> triangles;
