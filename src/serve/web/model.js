@@ -105,8 +105,8 @@ export async function showModel(url) {
   const canvas = $('model-canvas');
   canvas.dataset.loaded = '';
   message('loading …');
-  if (!view) setup();
   try {
+    if (!view) setup();  // throws without WebGL
     const r = await fetch(url);
     if (!r.ok) {
       const j = await r.json().catch(() => null);
