@@ -196,3 +196,44 @@ TEST(RenderWareNative, XboxSkinnedWuzimu) {
 
 }  // namespace
 }  // namespace assay
+
+namespace assay {
+namespace {
+
+// The Khronos validator (tests/node/validate.js, as gltf_validator_test.cc runs it) on the
+// exports of the native goldens: no error, no warning.
+TEST(RenderWareNative, ExportsPassTheValidator) {
+  const std::vector<std::string> files = {"wuzimu.ps2.dff", "wuzimu.ps2-saped.dff", "wuzimu.xbox.dff",
+                                          "industrialpark_Torus.ps2.dff"};
+  testing::TempDir t;
+  std::string args;
+  std::size_t written = 0;
+  for (const std::string& f : files) {
+    const fs::path dff = testing::shared_golden("renderware/native/" + f);
+    if (dff.empty()) GTEST_SKIP() << f << " not present";
+    const fs::path out = t / f;
+    auto r = testing::run_cli("extract " + testing::quote_path(dff) + " -o " + testing::quote_path(out));
+    ASSERT_EQ(r.exit_code, 0) << f << "\n" << r.err;
+    for (const auto& e : fs::directory_iterator(out))
+      if (e.path().extension() == ".glb") args += " " + testing::quote_path(e.path()), ++written;
+  }
+  ASSERT_EQ(written, files.size());
+  const fs::path validator = fs::path(ASSAY_SOURCE_DIR) / "tests" / "node" / "validate.js";
+  std::string out;
+  FILE* p = popen(("node " + testing::quote_path(validator) + args).c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  std::istringstream lines(out);
+  std::size_t reports = 0;
+  for (std::string line; std::getline(lines, line); ++reports) {
+    const auto j = json::parse(line);
+    EXPECT_EQ(j["errors"], 0) << j.dump();
+    EXPECT_EQ(j["warnings"], 0) << j.dump();
+  }
+  EXPECT_EQ(reports, written) << out;
+}
+
+}  // namespace
+}  // namespace assay

@@ -345,11 +345,13 @@ class ModelReader {
         return err("Bin Mesh PLG", bin.offset, fmt::format("mesh {} names material {} of {}", i, e.material, g.materials.size()));
       s.meshes.push_back(e);
     }
-    if (sk) {
-      s.skin = sk->body, s.skin_offset = base_ + sk->body_offset();
-      ASSAY_TRY(g.skin, native::decode_native_skin(s.skin, s.skin_offset));
-    }
-    auto r = native::decode_native(s, g);
+    if (sk) s.skin = sk->body, s.skin_offset = base_ + sk->body_offset();
+    const Result<void> r = [&]() -> Result<void> {
+      if (sk) {
+        ASSAY_TRY(g.skin, native::decode_native_skin(s.skin, s.skin_offset));
+      }
+      return native::decode_native(s, g);
+    }();
     if (r) {
       g.native = false;
       return {};

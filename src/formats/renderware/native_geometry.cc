@@ -108,7 +108,8 @@ Result<ModelSkin> decode_native_skin(ByteView b, std::uint64_t off) {
   const std::uint32_t platform = load<std::uint32_t>(b.data() + 12, Endian::little);
   if (platform == kPlatformPs2) return ps2_skin(b, off);
   if (platform == kPlatformXbox) return xbox_skin(b, off);
-  return skin_error(off + 12, fmt::format("platform {} is not decoded", platform));
+  return rw_error("native Skin PLG", off + 12, fmt::format("platform {} is not decoded (PS2 4 and Xbox 5 are)", platform),
+                  "renderware.native-platform");
 }
 
 Result<void> decode_native(const NativeSource& s, ModelGeometry& g) {

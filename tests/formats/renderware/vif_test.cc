@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "assay/formats/renderware/model.h"
 #include "../../../src/formats/renderware/native_geometry.h"
 #include "../../../src/formats/renderware/native_vif.h"
 #include "testing/testing.h"
@@ -280,6 +281,47 @@ TEST(VifNative, CutOrMutatedPacketsGiveErrors) {
     g.flags = whole.flags;
     (void)decode_native(s, g);
   }
+}
+
+// A material naming a PDS pipeline without a known layout (0x53F20081, an SA building one)
+// leaves that geometry native with a warning; the other geometry still decodes.
+TEST(VifNative, UnknownPipelineIsAWarning) {
+  ASSAY_REQUIRE_SAMPLE(dff, "renderware/more2/gtasa_ps2_rccam_native_geometry.dff");
+  std::ifstream in(dff, std::ios::binary);
+  ByteBuffer b(std::istreambuf_iterator<char>(in), {});
+  const std::uint8_t car[] = {0x31, 0x01, 0x00, 0x00, 0x85, 0x00, 0xF2, 0x53};  // Right To Render: PDS, 0x53F20085
+  std::vector<std::uint64_t> hits;
+  for (std::uint64_t at = 0; at + sizeof car <= b.size(); ++at)
+    if (std::memcmp(b.data() + at, car, sizeof car) == 0) hits.push_back(at);
+  ASSERT_EQ(hits.size(), 3u);  // geometry 0's two materials, geometry 1's one
+  b[hits[0] + 4] = b[hits[1] + 4] = 0x81;
+  Diagnostics d;
+  auto c = decode_clump(b, 0, d.sink());
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_EQ(c->geometries.size(), 2u);
+  EXPECT_TRUE(c->geometries[0].native);
+  EXPECT_TRUE(c->geometries[0].triangles.empty());
+  EXPECT_FALSE(c->geometries[1].native);
+  EXPECT_EQ(c->geometries[1].triangles.size(), 1u);  // the README's rccam: its second atomic has one
+  ASSERT_EQ(d.items().size(), 1u);
+  EXPECT_EQ(d.items()[0].where.code, "renderware.native-pipeline");
+  EXPECT_NE(d.items()[0].where.message.find("0x53F20081"), std::string::npos) << d.items()[0].where.message;
+}
+
+// A platform without a decoder (6, GameCube) in the Native Data: a warning, the geometry native.
+TEST(VifNative, UnknownPlatformIsAWarning) {
+  ASSAY_REQUIRE_GOLDEN(dff, "renderware/native/industrialpark_Torus.ps2.dff");
+  NativeParts n = native_parts(dff);
+  ASSERT_GT(n.data, 0u);
+  ASSERT_EQ(load<std::uint32_t>(n.file.data() + n.data + 12, Endian::little), kPlatformPs2);
+  n.file[n.data + 12] = 6;
+  Diagnostics d;
+  auto c = decode_clump(n.file, 0, d.sink());
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(c->geometries.at(0).native);
+  ASSERT_EQ(d.items().size(), 1u);
+  EXPECT_EQ(d.items()[0].where.code, "renderware.native-platform");
+  EXPECT_EQ(d.items()[0].where.offset, n.data + 12);
 }
 
 }  // namespace
