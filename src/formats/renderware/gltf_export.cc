@@ -73,7 +73,7 @@ class SceneBuilder {
     const ModelGeometry& g = c_.geometries[at.geometry];
     const std::string name = fmt::format("{}_atomic{}", s_.nodes[node_of(at.frame)].name, a);
     if (g.native) {
-      notes_.skipped.push_back(fmt::format("{}: native geometry is not decoded yet", name));
+      notes_.skipped.push_back(fmt::format("{}: native geometry of an unknown platform or pipeline is not decoded", name));
       return {};
     }
     if (!meshes_.count(at.geometry) && (g.morph_targets.empty() || g.morph_targets[0].positions.size() != g.vertices)) {
