@@ -3,7 +3,6 @@
 // an independent reader: counts, positions, normals (normalised), texture coordinates, prelit
 // colours, triangles as position triples (repeated-index ones dropped), skin joints and weights.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assay/container.h"
-#include "gltf_reader.h"
-#include "testing/testing.h"
+#include "golden.h"
 
 namespace assay {
 namespace {
@@ -20,42 +18,13 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json load_golden(const fs::path& p) {
-  gzFile f = gzopen(p.string().c_str(), "rb");  // reads plain files too
-  std::string text;
-  char buf[65536];
-  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-  gzclose(f);
-  return json::parse(text);
-}
-
-// A golden float: a number, or "nan:0x..." (the exporter writes non-finite values as 0).
-float value(const json& v) { return v.is_string() ? 0.0f : v.get<float>(); }
+using testing::load_golden;
+float value(const json& v) { return testing::golden_float(v); }
 
 using Triple = std::array<float, 9>;
 
 Triple triple(const std::vector<std::array<float, 3>>& pos, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
   return {pos[a][0], pos[a][1], pos[a][2], pos[b][0], pos[b][1], pos[b][2], pos[c][0], pos[c][1], pos[c][2]};
-}
-
-struct Exported {
-  std::vector<testing::ReadModel> clumps;  // in clump order
-};
-
-Exported export_all(const fs::path& dff, const testing::TempDir& t) {
-  Exported out;
-  auto c = open_path(dff.string());
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
-  if (!c.ok()) return out;
-  OutputDir dir(t.path(), false);
-  for (const Entry& e : (*c)->entries()) {
-    if (e.kind != "model") continue;
-    auto w = (*c)->write_entry(e, dir, WriteOptions{});
-    EXPECT_TRUE(w.ok()) << e.path << ": " << (w.ok() ? "" : w.error().message);
-    out.clumps.push_back(testing::read_gltf(t / e.path));
-    EXPECT_EQ(out.clumps.back().error, "") << e.path;
-  }
-  return out;
 }
 
 void compare_geometry(const json& g, const testing::ReadMesh& m, const std::string& where) {
@@ -136,18 +105,18 @@ void check_against_golden(const std::string& sample, const std::string& golden, 
   ASSERT_EQ(j["counts"]["atomics"], atomics);
   ASSERT_EQ(j["counts"]["triangles"], triangles);
   testing::TempDir t;
-  const Exported ex = export_all(dff, t);
-  ASSERT_EQ(ex.clumps.size(), clumps);
+  const std::vector<testing::ReadModel> exported = testing::export_models(dff, t);
+  ASSERT_EQ(exported.size(), clumps);
   std::size_t seen = 0;
   for (std::size_t c = 0; c < clumps; ++c) {
     const json& jc = j["clumps"][c];
-    ASSERT_EQ(ex.clumps[c].meshes.size(), jc["atomics"].size()) << "clump " << c;
+    ASSERT_EQ(exported[c].meshes.size(), jc["atomics"].size()) << "clump " << c;
     for (std::size_t a = 0; a < jc["atomics"].size(); ++a, ++seen) {
       const json& g = jc["atomics"][a]["geometry"];
       const std::string where = "clump " + std::to_string(c) + " atomic " + std::to_string(a);
-      const testing::ReadMesh& m = ex.clumps[c].meshes[a];
+      const testing::ReadMesh& m = exported[c].meshes[a];
       compare_geometry(g, m, where);
-      if (g["skin"].is_object()) compare_skin(g["skin"], m, ex.clumps[c], where);
+      if (g["skin"].is_object()) compare_skin(g["skin"], m, exported[c], where);
       EXPECT_EQ(m.morph_targets + 1, g["num_morph_targets"].get<std::size_t>()) << where;
     }
   }

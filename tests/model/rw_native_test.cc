@@ -9,14 +9,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "assay/container.h"
-#include "gltf_reader.h"
-#include "testing/testing.h"
+#include "golden.h"
 
 namespace assay {
 namespace {
@@ -24,12 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json native_golden(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
-
-float num(const json& v) { return v.is_string() ? 0.0f : v.get<float>(); }
+float num(const json& v) { return testing::golden_float(v); }
 
 using Pos = std::array<float, 3>;
 using Tri = std::array<float, 9>;
@@ -37,23 +30,6 @@ using Tri = std::array<float, 9>;
 std::vector<Pos> golden_positions(const json& g) {
   std::vector<Pos> out;
   for (const json& p : g["morph_targets"][0]["positions"]) out.push_back({num(p[0]), num(p[1]), num(p[2])});
-  return out;
-}
-
-std::vector<testing::ReadModel> native_export(const fs::path& dff, const testing::TempDir& t, std::string* notes) {
-  std::vector<testing::ReadModel> out;
-  auto c = open_path(dff.string());
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
-  if (!c.ok()) return out;
-  OutputDir dir(t.path(), false);
-  for (const Entry& e : (*c)->entries()) {
-    if (e.kind != "model") continue;
-    auto w = (*c)->write_entry(e, dir, WriteOptions{});
-    EXPECT_TRUE(w.ok()) << e.path << ": " << (w.ok() ? "" : w.error().message);
-    out.push_back(testing::read_gltf(t / e.path));
-    EXPECT_EQ(out.back().error, "") << e.path;
-  }
-  if (notes) *notes = "";
   return out;
 }
 
@@ -137,13 +113,13 @@ void check_native(const std::string& dff_rel, bool is_golden_file, const std::st
   const fs::path dff = is_golden_file ? testing::shared_golden(dff_rel) : testing::shared_sample(dff_rel);
   if (dff.empty()) GTEST_SKIP() << dff_rel << " not present";
   ASSAY_REQUIRE_GOLDEN(gold, golden_rel);
-  const json j = native_golden(gold);
+  const json j = testing::load_golden(gold);
   ASSERT_EQ(j["counts"]["atomics"], atomics);  // the README's counts
   ASSERT_EQ(j["counts"]["native_atomics"], atomics);
   ASSERT_EQ(j["counts"]["vertices"], vertices);
   ASSERT_EQ(j["counts"]["triangles"], triangles);
   testing::TempDir t;
-  const auto clumps = native_export(dff, t, nullptr);
+  const auto clumps = testing::export_models(dff, t);
   ASSERT_EQ(clumps.size(), 1u);
   const json& jc = j["clumps"][0];
   ASSERT_EQ(clumps[0].meshes.size(), atomics) << "every native atomic is exported";
