@@ -41,6 +41,25 @@ inline void report(const DiagSink& d, Severity s, std::string structure, std::ui
   if (d) d({s, rw_error(std::move(structure), abs_offset, std::move(message), code)});
 }
 
+// What the clump readers (clump.cc's summary, model.cc's whole decode) share: the bytes, errors
+// in clump terms at absolute offsets, and a container's leading Struct.
+class ClumpWalk {
+ protected:
+  ClumpWalk(ByteView b, std::uint64_t base) : b_(b), base_(base) {}
+  Error err(std::string structure, std::uint64_t off, std::string m) const {
+    return rw_error(std::move(structure), base_ + off, std::move(m), "renderware.clump");
+  }
+  Result<Child> first_struct(const std::vector<Child>& kids, const Child& parent, std::uint64_t min) const {
+    if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < min)
+      return err(describe(parent.h.type), parent.offset,
+                 fmt::format("the first child is not a Struct of at least {} bytes", min));
+    return kids[0];
+  }
+
+  ByteView b_;
+  std::uint64_t base_;
+};
+
 // The text of a String section: up to the first NUL; without a NUL the whole body (R18 warning).
 std::string_view string_body(const Child& c, std::uint64_t base, const DiagSink& diag);
 

@@ -14,9 +14,9 @@ using detail::describe;
 
 namespace {
 
-class ClumpReader {
+class ClumpReader : detail::ClumpWalk {
  public:
-  ClumpReader(ByteView b, std::uint64_t base, const DiagSink& diag) : b_(b), base_(base), diag_(diag) {}
+  ClumpReader(ByteView b, std::uint64_t base, const DiagSink& diag) : ClumpWalk(b, base), diag_(diag) {}
 
   Result<ClumpSummary> run() {
     ASSAY_TRY(Child self, detail::read_one(b_, 0, base_));
@@ -61,16 +61,6 @@ class ClumpReader {
   }
 
  private:
-  Error err(std::string structure, std::uint64_t off, std::string m) const {
-    return rw_error(std::move(structure), base_ + off, std::move(m), "renderware.clump");
-  }
-  Result<Child> first_struct(const std::vector<Child>& kids, const Child& parent, std::uint64_t min) const {
-    if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < min)
-      return err(describe(parent.h.type), parent.offset,
-                 fmt::format("the first child is not a Struct of at least {} bytes", min));
-    return kids[0];
-  }
-
   // A struct's body as a reader whose errors give absolute offsets.
   ByteReader body_reader(const Child& st) const { return records::le_reader(st.body, base_ + st.body_offset()); }
 
@@ -295,8 +285,6 @@ class ClumpReader {
     return {};
   }
 
-  ByteView b_;
-  std::uint64_t base_;
   const DiagSink& diag_;
   std::uint32_t version_ = 0;
   ClumpSummary s_;

@@ -78,9 +78,9 @@ class BodyCursor {
   std::uint64_t pos_ = 0;
 };
 
-class ModelReader {
+class ModelReader : detail::ClumpWalk {
  public:
-  ModelReader(ByteView b, std::uint64_t base, const DiagSink& diag) : b_(b), base_(base), diag_(diag) {}
+  ModelReader(ByteView b, std::uint64_t base, const DiagSink& diag) : ClumpWalk(b, base), diag_(diag) {}
 
   Result<ClumpModel> run() {
     ASSAY_TRY(Child self, detail::read_one(b_, 0, base_));
@@ -103,15 +103,6 @@ class ModelReader {
   }
 
  private:
-  Error err(std::string structure, std::uint64_t off, std::string m) const {
-    return rw_error(std::move(structure), base_ + off, std::move(m), "renderware.clump");
-  }
-  Result<Child> first_struct(const std::vector<Child>& kids, const Child& parent, std::uint64_t min) const {
-    if (kids.empty() || kids[0].h.type != id::kStruct || kids[0].h.size < min)
-      return err(describe(parent.h.type), parent.offset,
-                 fmt::format("the first child is not a Struct of at least {} bytes", min));
-    return kids[0];
-  }
   Result<std::vector<Child>> children(const Child& c) const { return detail::read_children(b_, c.offset, base_); }
 
   Result<void> frame_list(const Child& fl) {  // spec: #rw-7-1
@@ -395,8 +386,6 @@ class ModelReader {
     return {};
   }
 
-  ByteView b_;
-  std::uint64_t base_;
   const DiagSink& diag_;
   std::uint32_t version_ = 0;
   ClumpModel m_;
