@@ -29,6 +29,7 @@
 #include "assay/core/input.h"
 #include "assay/options.h"
 #include "assay/image/png.h"
+#include "assay/audio/sound.h"
 
 namespace assay {
 
@@ -144,6 +145,9 @@ class Container {
   // A model entry as one binary glTF 2.0 file (GLB), what extract writes for it (unsupported for
   // other entries). Thread-safe.
   [[nodiscard]] virtual Result<ByteBuffer> model(const Entry& e) const;
+  // A sound entry decoded to 16-bit PCM, what extract writes as WAV (unsupported for other
+  // entries). Thread-safe.
+  [[nodiscard]] virtual Result<audio::Sound> sound(const Entry& e) const;
   // Where w.stored writes `e` (default: e.path).
   [[nodiscard]] virtual std::string stored_path(const Entry& e) const { return e.path; }
   // Problems of the file itself that extract reports before its entries (a cut archive's lost

@@ -157,6 +157,10 @@ Result<ByteBuffer> Container::model(const Entry& e) const {
   return entry_error(e, fmt::format("a {} entry is not a model", e.kind), ErrorKind::unsupported);
 }
 
+Result<audio::Sound> Container::sound(const Entry& e) const {
+  return entry_error(e, fmt::format("a {} entry is not a sound", e.kind), ErrorKind::unsupported);
+}
+
 // ---- the serialiser ----
 namespace {
 constexpr std::uint64_t kMaxExact = std::uint64_t{1} << 53;
