@@ -70,4 +70,39 @@ Trs decompose(const Mat4& m) {
   return t;
 }
 
+Mat4 multiply(const Mat4& a, const Mat4& b) {
+  Mat4 r{};
+  for (int c = 0; c < 4; ++c)
+    for (int row = 0; row < 4; ++row) {
+      double v = 0;
+      for (int k = 0; k < 4; ++k) v += static_cast<double>(a[k * 4 + row]) * b[c * 4 + k];
+      r[c * 4 + row] = static_cast<float>(v);
+    }
+  return r;
+}
+
+// The 3x3 part by its adjugate over the determinant; the translation as -inverse * t.
+std::optional<Mat4> inverse_affine(const Mat4& m) {
+  auto at = [&](int row, int col) { return static_cast<double>(m[col * 4 + row]); };
+  double inv[3][3];
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) {
+      const int r1 = (c + 1) % 3, r2 = (c + 2) % 3, c1 = (r + 1) % 3, c2 = (r + 2) % 3;
+      inv[r][c] = at(r1, c1) * at(r2, c2) - at(r1, c2) * at(r2, c1);
+    }
+  const double det = at(0, 0) * inv[0][0] + at(0, 1) * inv[1][0] + at(0, 2) * inv[2][0];
+  if (!std::isfinite(det) || std::fabs(det) < 1e-12) return std::nullopt;
+  Mat4 r{};
+  for (int row = 0; row < 3; ++row) {
+    double t = 0;
+    for (int c = 0; c < 3; ++c) {
+      r[c * 4 + row] = static_cast<float>(inv[row][c] / det);
+      t -= inv[row][c] / det * at(c, 3);
+    }
+    r[12 + row] = static_cast<float>(t);
+  }
+  r[15] = 1;
+  return r;
+}
+
 }  // namespace assay::model

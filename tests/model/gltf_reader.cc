@@ -67,6 +67,50 @@ ReadMesh mesh_of(const tinygltf::Model& m, const tinygltf::Node& node) {
   return r;
 }
 
+using M4 = std::array<double, 16>;  // column-major
+
+M4 mul(const M4& a, const M4& b) {
+  M4 r{};
+  for (int c = 0; c < 4; ++c)
+    for (int row = 0; row < 4; ++row)
+      for (int k = 0; k < 4; ++k) r[c * 4 + row] += a[k * 4 + row] * b[c * 4 + k];
+  return r;
+}
+
+// The node's local matrix: its matrix, or T * R * S (glTF 2.0, 5.25).
+M4 local_matrix(const tinygltf::Node& n) {
+  if (n.matrix.size() == 16) {
+    M4 m;
+    std::copy(n.matrix.begin(), n.matrix.end(), m.begin());
+    return m;
+  }
+  const double x = n.rotation.size() == 4 ? n.rotation[0] : 0, y = n.rotation.size() == 4 ? n.rotation[1] : 0,
+               z = n.rotation.size() == 4 ? n.rotation[2] : 0, w = n.rotation.size() == 4 ? n.rotation[3] : 1;
+  const double sx = n.scale.size() == 3 ? n.scale[0] : 1, sy = n.scale.size() == 3 ? n.scale[1] : 1,
+               sz = n.scale.size() == 3 ? n.scale[2] : 1;
+  M4 m{1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w), 0,
+       2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w), 0,
+       2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y), 0,
+       0, 0, 0, 1};
+  for (int k = 0; k < 3; ++k) m[k] *= sx, m[4 + k] *= sy, m[8 + k] *= sz;
+  if (n.translation.size() == 3) m[12] = n.translation[0], m[13] = n.translation[1], m[14] = n.translation[2];
+  return m;
+}
+
+// World matrices of every node, from the scene's parent links.
+std::vector<M4> world_matrices(const tinygltf::Model& m) {
+  std::vector<int> parent(m.nodes.size(), -1);
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    for (int c : m.nodes[i].children) parent[static_cast<std::size_t>(c)] = static_cast<int>(i);
+  std::vector<M4> out(m.nodes.size());
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    M4 w = local_matrix(m.nodes[i]);
+    for (int p = parent[i]; p >= 0; p = parent[static_cast<std::size_t>(p)]) w = mul(local_matrix(m.nodes[static_cast<std::size_t>(p)]), w);
+    out[i] = w;
+  }
+  return out;
+}
+
 }  // namespace
 
 ReadModel read_gltf(const std::filesystem::path& file) {
@@ -85,7 +129,12 @@ ReadModel read_gltf(const std::filesystem::path& file) {
   }
   for (const tinygltf::Node& n : m.nodes)
     if (n.mesh >= 0) out.meshes.push_back(mesh_of(m, n));
-  for (const tinygltf::Skin& s : m.skins) out.inverse_bind.push_back(read<float, 16>(m, s.inverseBindMatrices));
+  const std::vector<M4> world = world_matrices(m);
+  for (const tinygltf::Skin& s : m.skins) {
+    out.inverse_bind.push_back(read<float, 16>(m, s.inverseBindMatrices));
+    auto& jw = out.joint_world.emplace_back();
+    for (int j : s.joints) jw.push_back(world.at(static_cast<std::size_t>(j)));
+  }
   out.images = m.images.size();
   out.materials = m.materials.size();
   out.nodes = m.nodes.size();

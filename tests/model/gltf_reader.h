@@ -26,6 +26,7 @@ struct ReadModel {
   std::string error;  // tinygltf's, when it could not load the file
   std::vector<ReadMesh> meshes;  // one per node with a mesh, in node order
   std::vector<std::vector<std::array<float, 16>>> inverse_bind;  // per skin
+  std::vector<std::vector<std::array<double, 16>>> joint_world;  // per skin: each joint's world matrix (column-major)
   std::size_t images = 0, materials = 0, nodes = 0;
 };
 

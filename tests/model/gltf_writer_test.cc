@@ -102,6 +102,20 @@ TEST(Decompose, RotationScaleTranslation) {
   for (float s : t.scale) EXPECT_NEAR(s, 2, 1e-6);
 }
 
+// 90 degrees about Z then (1, 2, 3): the inverse turns back and moves by -R^T t = (-2, 1, -3),
+// worked out by hand.
+TEST(AffineInverse, RotationAndTranslation) {
+  const Mat4 m{0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1};
+  const auto inv = inverse_affine(m);
+  ASSERT_TRUE(inv);
+  const Mat4 want{0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, -2, 1, -3, 1};
+  for (int k = 0; k < 16; ++k) EXPECT_NEAR((*inv)[k], want[k], 1e-6) << k;
+  const Mat4 id = multiply(m, *inv);
+  for (int k = 0; k < 16; ++k) EXPECT_NEAR(id[k], k % 5 == 0 ? 1.0f : 0.0f, 1e-6) << k;
+  const Mat4 singular{1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  EXPECT_FALSE(inverse_affine(singular));
+}
+
 TEST(Decompose, MirrorGoesIntoTheScale) {
   const Mat4 m{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0, 0, 0, 1};
   const Trs t = decompose(m);

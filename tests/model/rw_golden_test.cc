@@ -94,6 +94,35 @@ void compare_skin(const json& s, const testing::ReadMesh& m, const testing::Read
     }
 }
 
+// At rest (each joint at its node's world matrix) the skinned mesh stands where the stored
+// positions are, turned from RenderWare's Z-up to glTF's Y-up: (x, y, z) -> (x, z, -y).
+void check_rest_pose(const json& g, const testing::ReadMesh& m, const testing::ReadModel& model, const std::string& where) {
+  const auto& ibm = model.inverse_bind.at(static_cast<std::size_t>(m.skin));
+  const auto& jw = model.joint_world.at(static_cast<std::size_t>(m.skin));
+  const json& pos = g["morph_targets"][0]["positions"];
+  std::size_t off = 0;
+  for (std::size_t v = 0; v < m.positions.size(); ++v) {
+    std::array<double, 3> got{0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      const double w = m.weights[v][k];
+      if (w == 0) continue;
+      const auto& a = jw.at(m.joints[v][k]);
+      const auto& b = ibm.at(m.joints[v][k]);
+      std::array<double, 4> p{m.positions[v][0], m.positions[v][1], m.positions[v][2], 1}, q{}, r{};
+      for (int row = 0; row < 4; ++row)
+        for (int c = 0; c < 4; ++c) q[row] += b[c * 4 + row] * p[c];
+      for (int row = 0; row < 3; ++row)
+        for (int c = 0; c < 4; ++c) r[row] += a[c * 4 + row] * q[c];
+      for (int row = 0; row < 3; ++row) got[row] += w * r[row];
+    }
+    const double x = value(pos[v][0]), y = value(pos[v][1]), z = value(pos[v][2]);
+    const std::array<double, 3> want{x, z, -y};
+    for (int k = 0; k < 3; ++k)
+      if (std::fabs(got[k] - want[k]) > 1e-3 * std::max(1.0, std::fabs(want[k]))) ++off;
+  }
+  EXPECT_EQ(off, 0u) << where << ": skinned positions at rest away from the stored ones";
+}
+
 // Every clump, atomic and geometry of `golden` against the export of `sample`.
 void check_against_golden(const std::string& sample, const std::string& golden, std::size_t clumps,
                           std::size_t atomics, std::uint64_t triangles) {
@@ -116,7 +145,10 @@ void check_against_golden(const std::string& sample, const std::string& golden, 
       const std::string where = "clump " + std::to_string(c) + " atomic " + std::to_string(a);
       const testing::ReadMesh& m = exported[c].meshes[a];
       compare_geometry(g, m, where);
-      if (g["skin"].is_object()) compare_skin(g["skin"], m, exported[c], where);
+      if (g["skin"].is_object()) {
+        compare_skin(g["skin"], m, exported[c], where);
+        check_rest_pose(g, m, exported[c], where);
+      }
       EXPECT_EQ(m.morph_targets + 1, g["num_morph_targets"].get<std::size_t>()) << where;
     }
   }

@@ -127,4 +127,9 @@ struct Trs {
 };
 Trs decompose(const Mat4& m);
 
+// a * b for column-major 4x4 matrices (b applied first).
+Mat4 multiply(const Mat4& a, const Mat4& b);
+// The inverse of an affine matrix (last row 0, 0, 0, 1); nullopt when its 3x3 part is singular.
+std::optional<Mat4> inverse_affine(const Mat4& m);
+
 }  // namespace assay::model

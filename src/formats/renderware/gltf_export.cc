@@ -216,8 +216,57 @@ class SceneBuilder {
       m[3] = m[7] = m[11] = 0, m[15] = 1;  // RenderWare leaves garbage in the fourth column
       s.inverse_bind.push_back(m);
     }
+    align_bind_pose(s);
     s_.skins.push_back(std::move(s));
     return static_cast<std::uint32_t>(s_.skins.size() - 1);
+  }
+
+  // The frame's matrix in the clump's space (its parents' matrices applied).
+  model::Mat4 frame_ltm(std::size_t i) const {
+    model::Mat4 m = frame_matrix(c_.frames[i]);
+    for (auto p = frame_parent(c_, i); p; p = frame_parent(c_, *p)) m = model::multiply(frame_matrix(c_.frames[*p]), m);
+    return m;
+  }
+
+  // Bone LTM x inverse bind matrix should be the identity at rest. GTA's peds store inverse bind
+  // matrices without the "Normal" root frame's rotation (wuzimu: every bone gives the same
+  // 90-degree turn), so the mesh would lie on its side. When every bone gives the same C, the
+  // first joint's frame (all others below it) is turned by C^-1 so the skeleton matches the mesh;
+  // the stored inverse bind matrices are kept.
+  void align_bind_pose(const model::Skin& s) {
+    if (bind_aligned_ || s.joints.empty()) return;
+    std::optional<model::Mat4> common;
+    for (std::size_t b = 0; b < s.joints.size(); ++b) {
+      const model::Mat4 c = model::multiply(frame_ltm(s.joints[b] - 1), s.inverse_bind[b]);
+      if (!common) common = c;
+      else if (!near(*common, c, 1e-3f)) return;  // bones disagree: a posed bind, keep as stored
+    }
+    static constexpr model::Mat4 kIdentity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    if (near(*common, kIdentity, 1e-4f)) return;
+    const std::size_t root = s.joints[0] - 1;
+    for (std::size_t b = 1; b < s.joints.size(); ++b)
+      if (!descends(s.joints[b] - 1, root)) return;
+    const auto c_inv = model::inverse_affine(*common);
+    const auto parent = frame_parent(c_, root);
+    const auto parent_inv = parent ? model::inverse_affine(frame_ltm(*parent)) : std::optional<model::Mat4>(kIdentity);
+    if (!c_inv || !parent_inv) return;
+    const model::Trs t = model::decompose(model::multiply(*parent_inv, model::multiply(*c_inv, frame_ltm(root))));
+    model::Node& n = s_.nodes[node_of(root)];
+    n.translation = t.translation, n.rotation = t.rotation, n.scale = t.scale;
+    n.extras["bind_pose_aligned"] = 1.0;
+    bind_aligned_ = true;
+  }
+
+  bool descends(std::size_t frame, std::size_t ancestor) const {
+    for (auto p = frame_parent(c_, frame); p; p = frame_parent(c_, *p))
+      if (*p == ancestor) return true;
+    return false;
+  }
+
+  static bool near(const model::Mat4& a, const model::Mat4& b, float tol) {
+    for (std::size_t k = 0; k < 16; ++k)
+      if (!(std::fabs(a[k] - b[k]) <= tol * std::max(1.0f, std::fabs(b[k])))) return false;
+    return true;
   }
 
   std::uint32_t material_of(const ModelMaterial& mat, bool no_texcoords) {
@@ -282,6 +331,7 @@ class SceneBuilder {
   ExportNotes& notes_;
   model::Scene s_;
   std::map<std::uint32_t, std::uint32_t> meshes_, skins_;  // by geometry
+  bool bind_aligned_ = false;
   std::map<std::string, std::optional<std::pair<std::uint32_t, bool>>> images_;
 };
 
