@@ -1,6 +1,8 @@
 // glTF 2.0 writer (spec: https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html): one
 // bufferView per accessor, each 4-byte aligned; POSITION (and every morph target's) with the
-// exact min/max the validator recomputes; non-finite floats written as 0.
+// exact min/max the validator recomputes; non-finite floats written as 0. The JSON is written
+// front to back (json_writer.h): meshes as their accessors are made, the accessor and bufferView
+// tables last.
 #include "assay/model/gltf.h"
 
 #include <fmt/format.h>
@@ -9,30 +11,34 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
-#include <iterator>
 #include <limits>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
+
+#include "json_writer.h"
 
 namespace assay::model {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 constexpr int kByte = 5121, kShort = 5123, kUint = 5125, kFloat = 5126;
 constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
 
 float finite(float v) { return std::isfinite(v) ? v : 0.0f; }
 
-Json extras_json(const Extras& extras) {
-  Json j = Json::object();
-  for (const auto& [k, v] : extras) std::visit([&](const auto& x) { j[k] = x; }, v);
-  return j;
+void write_extras(JsonWriter& w, const Extras& extras) {
+  if (extras.empty()) return;
+  w.key("extras").begin_object();
+  for (const auto& [k, v] : extras) {
+    w.key(k);
+    if (const auto* d = std::get_if<double>(&v)) w.number(*d);
+    else if (const auto* t = std::get_if<std::string>(&v)) w.string(*t);
+    else w.numbers(std::get<std::vector<double>>(v));
+  }
+  w.end_object();
 }
 
-// One bufferView per accessor. Both tables are numbers only: kept as structs and written with
-// fmt (json_tables), not as JSON values (most of a model's JSON is these two tables).
+// One bufferView per accessor; both tables are written after everything that makes them.
 struct View {
   std::size_t offset = 0, length = 0;
   int target = 0;
@@ -47,7 +53,8 @@ struct Accessor {
 
 class Builder {
  public:
-  Json root = Json::object();
+  explicit Builder(int indent) : w(indent) {}
+  JsonWriter w;
   ByteBuffer bin;
   std::vector<View> views;
   std::vector<Accessor> accessors;
@@ -66,23 +73,28 @@ class Builder {
     return accessors.size() - 1;
   }
 
+  // Finite floats straight into the binary chunk, with the bounds POSITION needs.
   template <std::size_t N>
   std::size_t floats(const std::vector<std::array<float, N>>& v, std::string_view type, int target,
                      bool bounds = false) {
-    std::vector<float> flat;
-    flat.reserve(v.size() * N);
+    while (bin.size() % 4) bin.push_back(0);
+    const std::size_t at = bin.size(), length = v.size() * N * sizeof(float);
+    bin.resize(at + length);
     std::array<float, N> lo, hi;
     lo.fill(std::numeric_limits<float>::max());
     hi.fill(std::numeric_limits<float>::lowest());
+    std::uint8_t* out = bin.data() + at;
     for (const auto& e : v)
-      for (std::size_t k = 0; k < N; ++k) {
+      for (std::size_t k = 0; k < N; ++k, out += sizeof(float)) {
         const float x = finite(e[k]);
-        flat.push_back(x);
+        std::memcpy(out, &x, sizeof x);
         lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
       }
-    const ByteView bytes(reinterpret_cast<const std::uint8_t*>(flat.data()), flat.size() * sizeof(float));
-    if (!bounds || v.empty()) return accessor(bytes, v.size(), kFloat, type, target);
-    return accessor(bytes, v.size(), kFloat, type, target, false, {lo.begin(), lo.end()}, {hi.begin(), hi.end()});
+    views.push_back({at, length, target});
+    Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}};
+    if (bounds && !v.empty()) a.min.assign(lo.begin(), lo.end()), a.max.assign(hi.begin(), hi.end());
+    accessors.push_back(std::move(a));
+    return accessors.size() - 1;
   }
 
   std::size_t bytes4(const std::vector<Rgba8>& v) {
@@ -133,100 +145,150 @@ Result<void> check_counts(const Mesh& m) {
   return {};
 }
 
-Result<Json> mesh_json(Builder& b, const Mesh& m, std::size_t joint_count) {
+Result<void> write_mesh(Builder& b, const Mesh& m, std::size_t joint_count) {
   ASSAY_CHECK(check_counts(m));
-  Json attr = Json::object();
-  attr["POSITION"] = b.floats(m.positions, "VEC3", kArrayBuffer, true);
-  if (!m.normals.empty()) attr["NORMAL"] = b.floats(m.normals, "VEC3", kArrayBuffer);
+  std::vector<std::pair<std::string, std::size_t>> attr;
+  attr.emplace_back("POSITION", b.floats(m.positions, "VEC3", kArrayBuffer, true));
+  if (!m.normals.empty()) attr.emplace_back("NORMAL", b.floats(m.normals, "VEC3", kArrayBuffer));
   for (std::size_t k = 0; k < m.texcoords.size(); ++k)
-    attr[fmt::format("TEXCOORD_{}", k)] = b.floats(m.texcoords[k], "VEC2", kArrayBuffer);
-  if (!m.colors.empty()) attr["COLOR_0"] = b.bytes4(m.colors);
-  if (!m.night_colors.empty()) attr["_NIGHT_COLOR"] = b.bytes4(m.night_colors);
+    attr.emplace_back(fmt::format("TEXCOORD_{}", k), b.floats(m.texcoords[k], "VEC2", kArrayBuffer));
+  if (!m.colors.empty()) attr.emplace_back("COLOR_0", b.bytes4(m.colors));
+  if (!m.night_colors.empty()) attr.emplace_back("_NIGHT_COLOR", b.bytes4(m.night_colors));
   if (!m.joints.empty()) {
-    attr["JOINTS_0"] = b.joints(m.joints, joint_count);
-    attr["WEIGHTS_0"] = b.floats(m.weights, "VEC4", kArrayBuffer);
+    attr.emplace_back("JOINTS_0", b.joints(m.joints, joint_count));
+    attr.emplace_back("WEIGHTS_0", b.floats(m.weights, "VEC4", kArrayBuffer));
   }
-  Json targets = Json::array();
+  std::vector<std::pair<std::size_t, std::optional<std::size_t>>> targets;  // POSITION, NORMAL
   for (const MorphTarget& t : m.targets) {
-    Json tj = {{"POSITION", b.floats(deltas(t.positions, m.positions), "VEC3", kArrayBuffer, true)}};
-    if (!t.normals.empty() && !m.normals.empty()) tj["NORMAL"] = b.floats(deltas(t.normals, m.normals), "VEC3", kArrayBuffer);
-    targets.push_back(std::move(tj));
+    const std::size_t pos = b.floats(deltas(t.positions, m.positions), "VEC3", kArrayBuffer, true);
+    std::optional<std::size_t> nrm;
+    if (!t.normals.empty() && !m.normals.empty()) nrm = b.floats(deltas(t.normals, m.normals), "VEC3", kArrayBuffer);
+    targets.emplace_back(pos, nrm);
   }
-  Json prims = Json::array();
-  for (const Primitive& p : m.primitives) {
-    if (p.indices.empty()) continue;
-    Json pj = {{"attributes", attr}, {"indices", b.indices(p.indices, m.positions.size())}};
-    if (p.material) pj["material"] = *p.material;
-    if (!targets.empty()) pj["targets"] = targets;
-    prims.push_back(std::move(pj));
-  }
-  if (prims.empty()) prims.push_back({{"attributes", attr}, {"mode", 0}});  // points: no triangle
-  Json j = {{"primitives", std::move(prims)}};
-  if (!m.name.empty()) j["name"] = m.name;
-  if (!m.targets.empty()) j["weights"] = std::vector<float>(m.targets.size(), 0.0f);
-  if (!m.extras.empty()) j["extras"] = extras_json(m.extras);
-  return j;
+  std::vector<std::pair<std::size_t, const Primitive*>> prims;  // indices accessor
+  for (const Primitive& p : m.primitives)
+    if (!p.indices.empty()) prims.emplace_back(b.indices(p.indices, m.positions.size()), &p);
+  JsonWriter& w = b.w;
+  auto primitive = [&](const Primitive* p, std::optional<std::size_t> indices) {
+    w.begin_object();
+    w.key("attributes").begin_object();
+    for (const auto& [name, acc] : attr) w.key(name).number(acc);
+    w.end_object();
+    if (indices) w.key("indices").number(*indices);
+    else w.key("mode").number(0);  // points: no triangle
+    if (p && p->material) w.key("material").number(*p->material);
+    if (!targets.empty()) {
+      w.key("targets").begin_array();
+      for (const auto& [pos, nrm] : targets) {
+        w.begin_object();
+        w.key("POSITION").number(pos);
+        if (nrm) w.key("NORMAL").number(*nrm);
+        w.end_object();
+      }
+      w.end_array();
+    }
+    w.end_object();
+  };
+  w.begin_object();
+  w.key("primitives").begin_array();
+  for (const auto& [indices, p] : prims) primitive(p, indices);
+  if (prims.empty()) primitive(nullptr, std::nullopt);
+  w.end_array();
+  if (!m.name.empty()) w.key("name").string(m.name);
+  if (!m.targets.empty()) w.key("weights").numbers(std::vector<double>(m.targets.size(), 0.0));
+  write_extras(w, m.extras);
+  w.end_object();
+  return {};
 }
 
-Json material_json(const Material& m, std::size_t texture) {
-  Json pbr = {{"baseColorFactor", m.base_color}, {"metallicFactor", 0.0}, {"roughnessFactor", 1.0}};
-  if (m.texture) pbr["baseColorTexture"] = {{"index", texture}, {"texCoord", m.texture->texcoord}};
-  Json j = Json::object();
-  if (!m.name.empty()) j["name"] = m.name;
-  j["pbrMetallicRoughness"] = std::move(pbr);
-  if (m.alpha == AlphaMode::mask) j["alphaMode"] = "MASK";
-  if (m.alpha == AlphaMode::blend) j["alphaMode"] = "BLEND";
-  if (m.double_sided) j["doubleSided"] = true;
-  if (!m.extras.empty()) j["extras"] = extras_json(m.extras);
-  return j;
+void write_material(JsonWriter& w, const Material& m, std::size_t texture) {
+  w.begin_object();
+  if (!m.name.empty()) w.key("name").string(m.name);
+  w.key("pbrMetallicRoughness").begin_object();
+  w.key("baseColorFactor").numbers(m.base_color);
+  w.key("metallicFactor").number(0.0);
+  w.key("roughnessFactor").number(1.0);
+  if (m.texture) {
+    w.key("baseColorTexture").begin_object();
+    w.key("index").number(texture);
+    w.key("texCoord").number(m.texture->texcoord);
+    w.end_object();
+  }
+  w.end_object();
+  if (m.alpha == AlphaMode::mask) w.key("alphaMode").string("MASK");
+  if (m.alpha == AlphaMode::blend) w.key("alphaMode").string("BLEND");
+  if (m.double_sided) w.key("doubleSided").boolean(true);
+  write_extras(w, m.extras);
+  w.end_object();
 }
 
 // Materials, textures and samplers (one texture per distinct image and sampler).
-void materials_json(Json& root, const Scene& s) {
+void write_materials(JsonWriter& w, const Scene& s) {
+  if (s.materials.empty()) return;
   std::vector<std::pair<std::uint32_t, Sampler>> textures;
   std::vector<Sampler> samplers;
+  w.key("materials").begin_array();
   for (const Material& m : s.materials) {
     std::size_t t = 0;
     if (m.texture) {
       const std::pair key{m.texture->image, m.texture->sampler};
-      t = std::find(textures.begin(), textures.end(), key) - textures.begin();
+      t = static_cast<std::size_t>(std::find(textures.begin(), textures.end(), key) - textures.begin());
       if (t == textures.size()) textures.push_back(key);
     }
-    root["materials"].push_back(material_json(m, t));
+    write_material(w, m, t);
   }
+  w.end_array();
+  if (textures.empty()) return;
+  w.key("textures").begin_array();
   for (const auto& [image, sampler] : textures) {
-    std::size_t k = std::find(samplers.begin(), samplers.end(), sampler) - samplers.begin();
+    std::size_t k = static_cast<std::size_t>(std::find(samplers.begin(), samplers.end(), sampler) - samplers.begin());
     if (k == samplers.size()) samplers.push_back(sampler);
-    root["textures"].push_back({{"sampler", k}, {"source", image}});
+    w.begin_object();
+    w.key("sampler").number(k);
+    w.key("source").number(image);
+    w.end_object();
   }
+  w.end_array();
+  w.key("samplers").begin_array();
   for (const Sampler& sm : samplers) {
-    Json j = {{"wrapS", sm.wrap_s}, {"wrapT", sm.wrap_t}};
-    if (sm.mag_filter) j["magFilter"] = sm.mag_filter;
-    if (sm.min_filter) j["minFilter"] = sm.min_filter;
-    root["samplers"].push_back(std::move(j));
+    w.begin_object();
+    w.key("wrapS").number(sm.wrap_s);
+    w.key("wrapT").number(sm.wrap_t);
+    if (sm.mag_filter) w.key("magFilter").number(sm.mag_filter);
+    if (sm.min_filter) w.key("minFilter").number(sm.min_filter);
+    w.end_object();
   }
+  w.end_array();
 }
 
-Json node_json(const Node& n, const std::vector<std::vector<std::uint32_t>>& children, std::size_t i) {
-  Json j = Json::object();
-  if (!n.name.empty()) j["name"] = n.name;
-  if (!children[i].empty()) j["children"] = children[i];
-  auto f = [](const auto& a) {
-    std::vector<float> v;
-    for (float x : a) v.push_back(finite(x));
-    return v;
-  };
-  if (n.translation != Vec3{0, 0, 0}) j["translation"] = f(n.translation);
-  if (n.rotation != Vec4{0, 0, 0, 1}) j["rotation"] = f(n.rotation);
-  if (n.scale != Vec3{1, 1, 1}) j["scale"] = f(n.scale);
-  if (n.mesh) j["mesh"] = *n.mesh;
-  if (n.skin) j["skin"] = *n.skin;
-  if (n.light) j["extensions"] = {{"KHR_lights_punctual", {{"light", *n.light}}}};
-  if (!n.extras.empty()) j["extras"] = extras_json(n.extras);
-  return j;
+template <std::size_t N>
+void finite_numbers(JsonWriter& w, const std::array<float, N>& a) {
+  w.begin_array();
+  for (float x : a) w.number(static_cast<double>(finite(x)));
+  w.end_array();
 }
 
-Result<void> nodes_json(Json& root, const Scene& s) {
+void write_node(JsonWriter& w, const Node& n, const std::vector<std::uint32_t>& children) {
+  w.begin_object();
+  if (!n.name.empty()) w.key("name").string(n.name);
+  if (!children.empty()) w.key("children").numbers(children);
+  if (n.translation != Vec3{0, 0, 0}) finite_numbers(w.key("translation"), n.translation);
+  if (n.rotation != Vec4{0, 0, 0, 1}) finite_numbers(w.key("rotation"), n.rotation);
+  if (n.scale != Vec3{1, 1, 1}) finite_numbers(w.key("scale"), n.scale);
+  if (n.mesh) w.key("mesh").number(*n.mesh);
+  if (n.skin) w.key("skin").number(*n.skin);
+  if (n.light) {
+    w.key("extensions").begin_object();
+    w.key("KHR_lights_punctual").begin_object();
+    w.key("light").number(*n.light);
+    w.end_object();
+    w.end_object();
+  }
+  write_extras(w, n.extras);
+  w.end_object();
+}
+
+Result<void> write_nodes(JsonWriter& w, const Scene& s) {
   std::vector<std::vector<std::uint32_t>> children(s.nodes.size());
   std::vector<std::uint32_t> roots;
   for (std::uint32_t i = 0; i < s.nodes.size(); ++i) {
@@ -235,15 +297,23 @@ Result<void> nodes_json(Json& root, const Scene& s) {
       return make_error("gltf", fmt::format("node {}", i), kNoOffset, "parent out of range");
     (p ? children[*p] : roots).push_back(i);
   }
-  for (std::size_t i = 0; i < s.nodes.size(); ++i) root["nodes"].push_back(node_json(s.nodes[i], children, i));
-  Json scene = {{"nodes", roots}};
-  if (!s.name.empty()) scene["name"] = s.name;
-  root["scenes"] = Json::array({scene});
-  root["scene"] = 0;
+  if (!s.nodes.empty()) {
+    w.key("nodes").begin_array();
+    for (std::size_t i = 0; i < s.nodes.size(); ++i) write_node(w, s.nodes[i], children[i]);
+    w.end_array();
+  }
+  w.key("scenes").begin_array();
+  w.begin_object();
+  w.key("nodes").numbers(roots);
+  if (!s.name.empty()) w.key("name").string(s.name);
+  w.end_object();
+  w.end_array();
+  w.key("scene").number(0);
   return {};
 }
 
-void skins_json(Builder& b, const Scene& s) {
+void write_skins(Builder& b, const Scene& s) {
+  std::vector<std::size_t> accessors;
   for (const Skin& sk : s.skins) {
     std::vector<float> m;
     for (Mat4 x : sk.inverse_bind) {
@@ -252,86 +322,131 @@ void skins_json(Builder& b, const Scene& s) {
       m.insert(m.end(), x.begin(), x.end());
     }
     const ByteView bytes(reinterpret_cast<const std::uint8_t*>(m.data()), m.size() * 4);
-    Json j = {{"inverseBindMatrices", b.accessor(bytes, sk.inverse_bind.size(), kFloat, "MAT4", 0)},
-              {"joints", sk.joints}};
-    if (sk.skeleton) j["skeleton"] = *sk.skeleton;
-    if (!sk.name.empty()) j["name"] = sk.name;
-    b.root["skins"].push_back(std::move(j));
+    accessors.push_back(b.accessor(bytes, sk.inverse_bind.size(), kFloat, "MAT4", 0));
   }
+  if (s.skins.empty()) return;
+  JsonWriter& w = b.w;
+  w.key("skins").begin_array();
+  for (std::size_t i = 0; i < s.skins.size(); ++i) {
+    const Skin& sk = s.skins[i];
+    w.begin_object();
+    w.key("inverseBindMatrices").number(accessors[i]);
+    w.key("joints").numbers(sk.joints);
+    if (sk.skeleton) w.key("skeleton").number(*sk.skeleton);
+    if (!sk.name.empty()) w.key("name").string(sk.name);
+    w.end_object();
+  }
+  w.end_array();
 }
 
-void lights_json(Json& root, const Scene& s) {
+void write_lights(JsonWriter& w, const Scene& s) {
   if (s.lights.empty()) return;
-  Json lights = Json::array();
+  w.key("extensionsUsed").begin_array();
+  w.string("KHR_lights_punctual");
+  w.end_array();
+  w.key("extensions").begin_object();
+  w.key("KHR_lights_punctual").begin_object();
+  w.key("lights").begin_array();
   for (const Light& l : s.lights) {
     static constexpr const char* kType[] = {"point", "spot", "directional"};
-    Json j = {{"type", kType[static_cast<int>(l.type)]}, {"color", l.color}, {"intensity", l.intensity}};
-    if (l.type == Light::Type::spot) j["spot"] = Json::object();
-    if (l.range && l.type != Light::Type::directional) j["range"] = *l.range;
-    if (!l.name.empty()) j["name"] = l.name;
-    lights.push_back(std::move(j));
+    w.begin_object();
+    w.key("type").string(kType[static_cast<int>(l.type)]);
+    w.key("color").numbers(l.color);
+    w.key("intensity").number(static_cast<double>(l.intensity));
+    if (l.type == Light::Type::spot) w.key("spot").begin_object(), w.end_object();
+    if (l.range && l.type != Light::Type::directional) w.key("range").number(static_cast<double>(*l.range));
+    if (!l.name.empty()) w.key("name").string(l.name);
+    w.end_object();
   }
-  root["extensionsUsed"] = {"KHR_lights_punctual"};
-  root["extensions"] = {{"KHR_lights_punctual", {{"lights", std::move(lights)}}}};
+  w.end_array();
+  w.end_object();
+  w.end_object();
 }
 
-// Everything but the images and the buffer entry.
-Result<Builder> build(const Scene& s) {
-  Builder b;
-  b.root["asset"] = {{"version", "2.0"}, {"generator", "assay"}};
-  lights_json(b.root, s);
-  ASSAY_CHECK(nodes_json(b.root, s));
+// "accessors" and "bufferViews" (floats as the shortest text of their exact double).
+void write_tables(Builder& b) {
+  JsonWriter& w = b.w;
+  if (!b.accessors.empty()) {
+    w.key("accessors").begin_array();
+    for (const Accessor& a : b.accessors) {
+      w.begin_object();
+      w.key("bufferView").number(a.view);
+      w.key("componentType").number(a.component);
+      w.key("count").number(a.count);
+      w.key("type").string(a.type);
+      if (a.normalized) w.key("normalized").boolean(true);
+      if (!a.min.empty()) w.key("min").numbers(a.min), w.key("max").numbers(a.max);
+      w.end_object();
+    }
+    w.end_array();
+  }
+  if (b.views.empty()) return;
+  w.key("bufferViews").begin_array();
+  for (const View& v : b.views) {
+    w.begin_object();
+    w.key("buffer").number(0);
+    w.key("byteOffset").number(v.offset);
+    w.key("byteLength").number(v.length);
+    if (v.target) w.key("target").number(v.target);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+// Everything up to the images (the document stays open).
+// The binary chunk's size, near enough to allocate it once.
+std::size_t bin_estimate(const Scene& s) {
+  std::size_t n = 0;
+  for (const Mesh& m : s.meshes) {
+    const std::size_t v = m.positions.size();
+    n += v * (12 + 8 * m.texcoords.size()) + 12 * m.normals.size() + 4 * (m.colors.size() + m.night_colors.size());
+    n += m.joints.size() * 24 + m.targets.size() * v * 24;
+    for (const Primitive& p : m.primitives) n += p.indices.size() * 4 + 4;
+    n += 64;
+  }
+  for (const Skin& sk : s.skins) n += sk.inverse_bind.size() * 64;
+  for (const Image& im : s.images) n += im.png.size() + 4;
+  return n;
+}
+
+Result<void> build(Builder& b, const Scene& s) {
+  b.bin.reserve(bin_estimate(s));
+  JsonWriter& w = b.w;
+  w.begin_object();
+  w.key("asset").begin_object();
+  w.key("version").string("2.0");
+  w.key("generator").string("assay");
+  w.end_object();
+  write_lights(w, s);
+  ASSAY_CHECK(write_nodes(w, s));
   std::size_t joint_count = 0;
   for (const Skin& sk : s.skins) joint_count = std::max(joint_count, sk.joints.size());
-  for (const Mesh& m : s.meshes) {
-    ASSAY_TRY(Json j, mesh_json(b, m, joint_count));
-    b.root["meshes"].push_back(std::move(j));
+  if (!s.meshes.empty()) {
+    w.key("meshes").begin_array();
+    for (const Mesh& m : s.meshes) ASSAY_CHECK(write_mesh(b, m, joint_count));
+    w.end_array();
   }
-  skins_json(b, s);
-  materials_json(b.root, s);
-  if (!s.extras.empty()) b.root["extras"] = extras_json(s.extras);
-  return b;
+  write_skins(b, s);
+  write_materials(w, s);
+  write_extras(w, s.extras);
+  return {};
 }
 
-// ,"accessors":[...],"bufferViews":[...] (floats as the shortest text of their exact double).
-std::string json_tables(const Builder& b) {
-  std::string out;
-  auto numbers = [&](const std::vector<float>& v) {
-    out += '[';
-    for (std::size_t i = 0; i < v.size(); ++i) fmt::format_to(std::back_inserter(out), "{}{}", i ? "," : "", double{v[i]});
-    out += ']';
-  };
-  if (!b.accessors.empty()) out += ",\"accessors\":[";
-  for (std::size_t i = 0; i < b.accessors.size(); ++i) {
-    const Accessor& a = b.accessors[i];
-    fmt::format_to(std::back_inserter(out), "{}{{\"bufferView\":{},\"componentType\":{},\"count\":{},\"type\":\"{}\"",
-                   i ? "," : "", a.view, a.component, a.count, a.type);
-    if (a.normalized) out += ",\"normalized\":true";
-    if (!a.min.empty()) out += ",\"min\":", numbers(a.min), out += ",\"max\":", numbers(a.max);
-    out += '}';
+// "buffers" (one, with its URI when it is a file), the tables, and the document's close.
+std::string finish(Builder& b, std::string_view bin_uri) {
+  JsonWriter& w = b.w;
+  if (!b.bin.empty()) {
+    w.key("buffers").begin_array();
+    w.begin_object();
+    w.key("byteLength").number(b.bin.size());
+    if (!bin_uri.empty()) w.key("uri").string(bin_uri);
+    w.end_object();
+    w.end_array();
   }
-  if (!b.accessors.empty()) out += ']';
-  if (!b.views.empty()) out += ",\"bufferViews\":[";
-  for (std::size_t i = 0; i < b.views.size(); ++i) {
-    const View& v = b.views[i];
-    fmt::format_to(std::back_inserter(out), "{}{{\"buffer\":0,\"byteOffset\":{},\"byteLength\":{}", i ? "," : "",
-                   v.offset, v.length);
-    if (v.target) fmt::format_to(std::back_inserter(out), ",\"target\":{}", v.target);
-    out += '}';
-  }
-  if (!b.views.empty()) out += ']';
-  return out;
+  write_tables(b);
+  w.end_object();
+  return std::move(w.text());
 }
-
-// Names come from the game's files in no known encoding: bytes that are not UTF-8 become U+FFFD.
-// The document with the builder's accessor and bufferView tables after its other members.
-std::string dump(const Builder& b, int indent) {
-  std::string text = b.root.dump(indent, ' ', false, Json::error_handler_t::replace);
-  const std::size_t close = text.rfind('}');
-  text.insert(close, json_tables(b));
-  return text;
-}
-
 void put_u32(ByteBuffer& out, std::uint32_t v) {
   for (int k = 0; k < 4; ++k) out.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
 }
@@ -347,15 +462,23 @@ std::string file_safe(std::string_view n) {
 }  // namespace
 
 Result<ByteBuffer> write_glb(const Scene& scene) {
-  ASSAY_TRY(Builder b, build(scene));
-  for (const Image& im : scene.images) {
-    Json j = {{"bufferView", b.view(im.png, 0)}, {"mimeType", "image/png"}};
-    if (!im.name.empty()) j["name"] = im.name;
-    b.root["images"].push_back(std::move(j));
+  Builder b(-1);
+  ASSAY_CHECK(build(b, scene));
+  if (!scene.images.empty()) {
+    std::vector<std::size_t> views;
+    for (const Image& im : scene.images) views.push_back(b.view(im.png, 0));
+    b.w.key("images").begin_array();
+    for (std::size_t i = 0; i < scene.images.size(); ++i) {
+      b.w.begin_object();
+      b.w.key("bufferView").number(views[i]);
+      b.w.key("mimeType").string("image/png");
+      if (!scene.images[i].name.empty()) b.w.key("name").string(scene.images[i].name);
+      b.w.end_object();
+    }
+    b.w.end_array();
   }
   while (b.bin.size() % 4) b.bin.push_back(0);
-  if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}}});
-  std::string json = dump(b, -1);
+  std::string json = finish(b, "");
   while (json.size() % 4) json += ' ';
   ByteBuffer out;
   const std::size_t total = 12 + 8 + json.size() + (b.bin.empty() ? 0 : 8 + b.bin.size());
@@ -376,21 +499,25 @@ Result<ByteBuffer> write_glb(const Scene& scene) {
 }
 
 Result<std::vector<GltfFile>> write_gltf(const Scene& scene, std::string_view stem) {
-  ASSAY_TRY(Builder b, build(scene));
+  Builder b(1);
+  ASSAY_CHECK(build(b, scene));
   std::vector<GltfFile> files;
   std::set<std::string> used;
   const std::string safe = file_safe(stem);  // the .bin and images are URIs: no character to escape
+  if (!scene.images.empty()) b.w.key("images").begin_array();
   for (const Image& im : scene.images) {
     std::string name = fmt::format("{}_{}.png", safe, file_safe(im.name));
     for (int k = 1; !used.insert(name).second; ++k) name = fmt::format("{}_{}.{}.png", safe, file_safe(im.name), k);
-    Json j = {{"uri", name}, {"mimeType", "image/png"}};
-    if (!im.name.empty()) j["name"] = im.name;
-    b.root["images"].push_back(std::move(j));
+    b.w.begin_object();
+    b.w.key("uri").string(name);
+    b.w.key("mimeType").string("image/png");
+    if (!im.name.empty()) b.w.key("name").string(im.name);
+    b.w.end_object();
     files.push_back({name, im.png});
   }
+  if (!scene.images.empty()) b.w.end_array();
   const std::string bin_name = fmt::format("{}.bin", safe);
-  if (!b.bin.empty()) b.root["buffers"] = Json::array({{{"byteLength", b.bin.size()}, {"uri", bin_name}}});
-  const std::string json = dump(b, 1);
+  const std::string json = finish(b, bin_name);
   files.insert(files.begin(), {fmt::format("{}.gltf", stem), ByteBuffer(json.begin(), json.end())});
   if (!b.bin.empty()) files.insert(files.begin() + 1, GltfFile{bin_name, std::move(b.bin)});
   return files;

@@ -91,6 +91,35 @@ TEST(GltfWriter, SeparateFilesNameTheirBinAndImages) {
   EXPECT_EQ(j["images"][0]["uri"], "m_y_a_b_c.png");
 }
 
+// Names are the game's bytes: quotes, control characters and bytes that are not UTF-8 must still
+// give JSON that a strict parser reads, with U+FFFD (EF BF BD) for each bad byte.
+TEST(GltfWriter, NamesAreEscapedAndMadeUtf8) {
+  Scene s = one_triangle();
+  s.nodes[0].name = std::string("a\"b\\c\x01\xff\xc3\xa9", 9);
+  s.nodes[0].extras["note"] = std::string("tab\there");
+  s.nodes[0].extras["list"] = std::vector<double>{1.5, -2};
+  s.name = "scene";
+  for (const bool glb : {true, false}) {
+    std::string text;
+    if (glb) {
+      auto b = write_glb(s);
+      ASSERT_TRUE(b.ok());
+      text.assign(b->begin() + 20, b->begin() + 20 + u32(*b, 12));
+    } else {
+      auto f = write_gltf(s, "x");
+      ASSERT_TRUE(f.ok());
+      text.assign((*f)[0].bytes.begin(), (*f)[0].bytes.end());
+    }
+    const auto j = nlohmann::json::parse(text);  // throws on invalid JSON or UTF-8
+    EXPECT_EQ(j["nodes"][0]["name"], std::string("a\"b\\c\x01\xef\xbf\xbd\xc3\xa9"));
+    EXPECT_EQ(j["nodes"][0]["extras"]["note"], "tab\there");
+    EXPECT_EQ(j["nodes"][0]["extras"]["list"], nlohmann::json::array({1.5, -2.0}));
+    EXPECT_EQ(j["scenes"][0]["nodes"], nlohmann::json::array({0}));
+    EXPECT_EQ(j["scenes"][0]["name"], "scene");
+    EXPECT_EQ(j["scene"], 0);
+  }
+}
+
 TEST(Decompose, RotationScaleTranslation) {
   // 90 degrees about Z, scale 2, at (1, 2, 3): columns (0,2,0), (-2,0,0), (0,0,2)
   const Mat4 m{0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1};
