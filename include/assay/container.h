@@ -50,6 +50,9 @@ struct ContainerOptions {
 namespace rw {
 struct ContainerOptions {
   std::vector<std::string> txd;  // --txd FILE...: dictionaries for the models' textures
+  // Texture dictionary streams the holding container supplies (a game's rule, such as the
+  // Warriors' chunk containers): searched after --txd and the sibling <stem>.txd.
+  std::vector<Input> dictionaries;
 };
 }  // namespace rw
 namespace oni {

@@ -56,19 +56,20 @@ Result<std::string> sanitize_relative_path(std::string_view name, bool* changed)
 }
 
 AtomicFile::AtomicFile(AtomicFile&& o) noexcept
-    : f_(o.f_), target_(std::move(o.target_)), temp_(std::move(o.temp_)), force_(o.force_) {
-  o.f_ = nullptr;
+    : fd_(o.fd_), buf_(std::move(o.buf_)), target_(std::move(o.target_)), temp_(std::move(o.temp_)), force_(o.force_) {
+  o.fd_ = -1;
   o.temp_.clear();
 }
 
 AtomicFile& AtomicFile::operator=(AtomicFile&& o) noexcept {
   if (this != &o) {
     discard();
-    f_ = o.f_;
+    fd_ = o.fd_;
+    buf_ = std::move(o.buf_);
     target_ = std::move(o.target_);
     temp_ = std::move(o.temp_);
     force_ = o.force_;
-    o.f_ = nullptr;
+    o.fd_ = -1;
     o.temp_.clear();
   }
   return *this;
@@ -79,8 +80,9 @@ AtomicFile::~AtomicFile() { discard(); }
 // An unnamed temporary (temp_ empty) vanishes with its descriptor; a named one is removed and
 // forgotten by the interrupt handler (core/temp_file.h).
 void AtomicFile::discard() noexcept {
-  if (f_ != nullptr) std::fclose(f_);
-  f_ = nullptr;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  buf_.clear();
   drop_temporary(temp_.string());
   temp_.clear();
 }
@@ -123,38 +125,61 @@ Result<AtomicFile> AtomicFile::create(const fs::path& target, bool force) {
   }
   if (!t.name.empty()) ::fchmod(t.fd, 0644);
   AtomicFile a;
-  a.f_ = ::fdopen(t.fd, "wb");
+  a.fd_ = t.fd;
   a.temp_ = t.name;
   a.target_ = target;
   a.force_ = force;
-  if (a.f_ == nullptr) {
-    ::close(t.fd);
-    drop_temporary(t.name);
-    return io_error(target.string(), "cannot open temporary file");
-  }
-  std::setvbuf(a.f_, nullptr, _IOFBF, kWriteBuffer);  // a size of our own: no fstat for it
   return a;
 }
 
+namespace {
+// All of `data` to `fd`, through short writes and EINTR.
+bool write_all(int fd, ByteView data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data = data.subspan(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+}  // namespace
+
+Result<void> AtomicFile::flush() {
+  if (buf_.empty()) return {};
+  const bool ok = write_all(fd_, buf_);
+  buf_.clear();
+  if (!ok) return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
+  return {};
+}
+
+// A write as large as the buffer goes straight to the file; smaller ones gather first.
 Result<void> AtomicFile::write(ByteView data) {
-  if (f_ == nullptr) return io_error(target_.string(), "file is not open");
-  if (!data.empty() && std::fwrite(data.data(), 1, data.size(), f_) != data.size())
-    return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
+  if (fd_ < 0) return io_error(target_.string(), "file is not open");
+  if (buf_.size() + data.size() > kWriteBuffer) ASSAY_CHECK(flush());
+  if (data.size() >= kWriteBuffer) {
+    if (!write_all(fd_, data)) return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
+  } else {
+    if (buf_.capacity() == 0) buf_.reserve(kWriteBuffer);
+    buf_.insert(buf_.end(), data.begin(), data.end());
+  }
   debug_slow_write();
   return {};
 }
 
 Result<void> AtomicFile::commit() {
-  if (f_ == nullptr) return io_error(target_.string(), "file is not open");
-  // A full disk usually shows here (buffered writes): report the errno.
-  bool ok = std::fflush(f_) == 0;
+  if (fd_ < 0) return io_error(target_.string(), "file is not open");
+  // A full disk shows here or at close: report the errno.
+  auto flushed = flush();
+  bool ok = flushed.ok();
   int err = ok ? 0 : errno;
   // An unnamed temporary is linked into place while its descriptor is open; a named one renamed.
   // Without --force an existing target is refused atomically (linkat, RENAME_NOREPLACE).
   Result<void> linked;
-  if (ok && temp_.empty()) linked = link_temporary(::fileno(f_), {}, target_, force_, TempStyle::hidden);
-  if (std::fclose(f_) != 0 && ok) ok = false, err = errno;
-  f_ = nullptr;
+  if (ok && temp_.empty()) linked = link_temporary(fd_, {}, target_, force_, TempStyle::hidden);
+  if (::close(fd_) != 0 && ok) ok = false, err = errno;
+  fd_ = -1;
+  if (!flushed) return flushed;
   if (!linked) return linked;
   if (!ok) return io_error(target_.string(), std::string("write failed: ") + std::strerror(err));
   if (!temp_.empty()) {

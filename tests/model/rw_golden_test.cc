@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "assay/container.h"
@@ -199,6 +201,72 @@ TEST(RenderWareGltfGolden, AtomicDetailsMatchTheGolden) {
   }
   EXPECT_EQ(k, 84u);
   EXPECT_EQ(skinned, 19u);  // the golden README: 19 skinned atomics
+}
+
+}  // namespace
+}  // namespace assay
+
+namespace assay {
+namespace {
+
+// MatFX in the exported materials' extras, against librw's decode of the same materials: every
+// exported material of a clump has a golden material of that clump with its texture and the same
+// effects (environment: texture, coefficient, frame-buffer alpha; dual pass: texture, blends).
+std::string text(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+
+std::string matfx_key(const json& texture, const json& fx) {
+  std::string k = text(texture);
+  for (const json& e : fx) {
+    const int type = e["type"].get<int>();
+    if (type == 2)
+      k += "|env:" + text(e["texture"]) + ":" + std::to_string(e["coefficient"].get<float>()) + ":" +
+           std::to_string(e["fb_alpha"].get<int>());
+    if (type == 4)
+      k += "|dual:" + text(e["texture"]) + ":" + std::to_string(e["src_blend"].get<int>()) + ":" +
+           std::to_string(e["dst_blend"].get<int>());
+  }
+  return k;
+}
+
+std::string exported_key(const json& x) {
+  std::string k = x.value("texture", "");
+  if (x.contains("matfx_env_coefficient"))
+    k += "|env:" + x.value("matfx_env_texture", "") + ":" + std::to_string(x["matfx_env_coefficient"].get<float>()) +
+         ":" + std::to_string(x["matfx_env_fb_alpha"].get<int>());
+  if (x.contains("matfx_dual_blend"))
+    k += "|dual:" + x.value("matfx_dual_texture", "") + ":" + std::to_string(x["matfx_dual_blend"][0].get<int>()) +
+         ":" + std::to_string(x["matfx_dual_blend"][1].get<int>());
+  return k;
+}
+
+TEST(RenderWareGltfGolden, ManhuntMatFxInExtras) {
+  ASSAY_REQUIRE_SAMPLE(dff, "renderware/more/mh1_ps2_MODELS.DFF");
+  ASSAY_REQUIRE_GOLDEN(gold, "renderware/json/real/mh1_ps2_MODELS.DFF.json.gz");
+  const json j = load_golden(gold);
+  auto c = open_path(dff.string());
+  ASSERT_TRUE(c.ok());
+  std::size_t clump = 0, with_fx = 0;
+  for (const Entry& e : (*c)->entries()) {
+    if (e.kind != "model") continue;
+    std::set<std::string> want;
+    for (const json& a : j["clumps"][clump]["atomics"])
+      for (const json& m : a["geometry"]["materials"])
+        want.insert(m["matfx"].is_array() ? matfx_key(m["texture"], m["matfx"]) : text(m["texture"]));
+    auto glb = (*c)->model(e);
+    ASSERT_TRUE(glb.ok());
+    std::uint32_t len;
+    std::memcpy(&len, glb->data() + 12, 4);
+    const json doc = json::parse(std::string(glb->begin() + 20, glb->begin() + 20 + len));
+    for (const json& m : doc.value("materials", json::array())) {
+      const json x = m.value("extras", json::object());
+      if (!x.contains("texture")) continue;
+      with_fx += x.contains("matfx_effects");
+      EXPECT_TRUE(want.count(exported_key(x))) << "clump " << clump << ": " << exported_key(x);
+    }
+    ++clump;
+  }
+  EXPECT_EQ(clump, 79u);
+  EXPECT_GT(with_fx, 0u);
 }
 
 }  // namespace

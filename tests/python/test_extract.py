@@ -29,7 +29,9 @@ def test_read_equals_cli_extract(samples, tmp_path, name):
     for e in c.entries:
         data = c.read(e)
         assert len(data) == e.size
-        assert data == (out / e.path).read_bytes(), e.path
+        # a Warriors clump chunk is written as its model (glTF), the other entries as their bytes
+        want = c.model(e) if e.path.endswith(".glb") else data
+        assert want == (out / e.path).read_bytes(), e.path
     assert c.read_many() == [c.read(e) for e in c.entries]
 
 

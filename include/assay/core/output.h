@@ -39,7 +39,9 @@ class AtomicFile {
 
  private:
   void discard() noexcept;
-  std::FILE* f_ = nullptr;
+  Result<void> flush();
+  int fd_ = -1;
+  ByteBuffer buf_;  // small writes gather here (no stdio: no fcntl, fstat or split writes)
   std::filesystem::path target_, temp_;
   bool force_ = false;
 };

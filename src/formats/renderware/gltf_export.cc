@@ -284,9 +284,33 @@ class SceneBuilder {
       }
     }
     if (mat.surface) m.extras["surface_properties"] = std::vector<double>(mat.surface->begin(), mat.surface->end());
-    if (std::find(mat.plugins.begin(), mat.plugins.end(), 0x120u) != mat.plugins.end()) m.extras["matfx"] = 1.0;
+    if (mat.matfx) matfx_extras(*mat.matfx, m.extras);
     s_.materials.push_back(std::move(m));
     return static_cast<std::uint32_t>(s_.materials.size() - 1);
+  }
+
+  // MatFX in extras: "matfx_effects" and per effect its values (glTF has no such effects).
+  static void matfx_extras(const MatFx& fx, model::Extras& x) {
+    x["matfx_effects"] = static_cast<double>(fx.effects);
+    for (const MatFxEffect& e : fx.slots) {
+      auto texture = [&](const std::string& key, const std::string& name) {
+        if (!name.empty()) x[key] = name;
+      };
+      if (e.type == 1) {
+        x["matfx_bump_coefficient"] = static_cast<double>(e.coefficient);
+        texture("matfx_bump_texture", e.texture);
+        texture("matfx_bumped_texture", e.bumped_texture);
+      } else if (e.type == 2) {
+        x["matfx_env_coefficient"] = static_cast<double>(e.coefficient);
+        x["matfx_env_fb_alpha"] = static_cast<double>(e.fb_alpha);
+        texture("matfx_env_texture", e.texture);
+      } else if (e.type == 4) {
+        x["matfx_dual_blend"] = std::vector<double>{static_cast<double>(e.src_blend), static_cast<double>(e.dst_blend)};
+        texture("matfx_dual_texture", e.texture);
+      } else if (e.type == 5) {
+        x["matfx_uv_transform"] = 1.0;
+      }
+    }
   }
 
   // filterAddressing (spec: #rw-5-2): filter in bits 0-7, U addressing 8-11, V 12-15.

@@ -21,7 +21,7 @@ constexpr std::uint32_t kExtraVertColour = 0x0253F2F9;
 constexpr std::uint32_t kXboxVertexFormat = 0x511;  // librw src/d3d/xboxvfmt.cpp
 // Right To Render 0x1F: plugin id, data; for the PDS plugin 0x131 the data is the material's
 // pipeline id (librw src/ps2/pds.cpp materialPDSRights).
-constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131;
+constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131, kMatFx = 0x120;
 constexpr std::uint32_t kFlagPrelit = 0x08, kFlagTextured = 0x04, kFlagTextured2 = 0x80, kFlagNative = 0x01000000;
 
 // Reads fixed-size fields and arrays from one struct body, checking room before each read.
@@ -279,12 +279,20 @@ class ModelReader : detail::ClumpWalk {
         ASSAY_TRY(auto ext, children(kids[i]));
         for (const Child& e : ext) {
           m.plugins.push_back(e.h.type);
+          if (e.h.type == kMatFx) matfx(e, m);
           if (e.h.type == kRightToRender && e.body.size() >= 8 && records::u32_at(e.body, 0) == kPds)
             last_pipe_ = records::u32_at(e.body, 4);
         }
       }
     }
     return m;
+  }
+
+  // MatFX data that does not read is a warning: the material keeps what it has without it.
+  void matfx(const Child& e, ModelMaterial& m) {
+    auto fx = decode_matfx(e.body, base_ + e.body_offset());
+    if (fx) m.matfx = std::move(*fx);
+    else if (diag_) diag_({Severity::warning, fx.error()});
   }
 
   Result<void> texture(const Child& tc, ModelMaterial& m) {

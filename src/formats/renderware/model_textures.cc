@@ -38,7 +38,8 @@ bool ModelTextures::has(std::string_view name) const {
 std::string ModelTextures::where() const {
   if (!unreadable.empty()) return fmt::format("{} is unreadable: {}", wanted, unreadable);
   if (held_.empty()) return fmt::format("no {} beside it", wanted);
-  return fmt::format("looked in {}", held_.front()->input.name);
+  if (held_.size() == 1) return fmt::format("looked in {}", held_.front()->input.name);
+  return fmt::format("looked in {} and {} more", held_.front()->input.name, held_.size() - 1);
 }
 
 Result<ModelTextures> model_textures(const OpenContext& ctx) {
@@ -51,8 +52,9 @@ Result<ModelTextures> model_textures(const OpenContext& ctx) {
   }
   t.wanted = file_stem(ctx.input) + ".txd";
   auto sibling = ctx.siblings.open(t.wanted);
-  if (!sibling || !*sibling) return t;
-  if (auto added = t.add(std::move(**sibling)); !added) t.unreadable = added.error().message;
+  if (sibling && *sibling)
+    if (auto added = t.add(std::move(**sibling)); !added) t.unreadable = added.error().message;
+  for (const Input& d : ctx.options.renderware.dictionaries) (void)t.add(d);  // one that does not open adds nothing
   return t;
 }
 

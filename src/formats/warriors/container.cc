@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/formats/renderware/walker.h"
 #include "assay/formats/warriors/warriors.h"
 #include "family_parts.h"
 
@@ -89,14 +91,14 @@ class ChunkContainer final : public WarriorsContainer {
     entries.reserve(r.chunks.size());
     for (const wr::ChunkRecord& c : r.chunks) {
       Entry e;
-      e.path = fmt::format("{:04}_{:02x}.bin", c.index, c.header.type);  // extract's file name
-      e.name = e.path;
+      e.name = fmt::format("{:04}_{:02x}.bin", c.index, c.header.type);
+      e.path = holds_clump(c.header.type) ? e.name->substr(0, e.name->size() - 4) + ".glb" : *e.name;  // extract's file name
       e.offset = c.offset + 16;  // the body (spec: warriors.md#wr-3-1: 16-byte chunk header)
       e.size = c.header.size;
       e.stored_size = c.header.size;
       e.kind = "chunk";
       e.nested = true;
-      e.details = {{"file", e.path},
+      e.details = {{"file", *e.name},
                    {"group", c.group < 0 ? Json(nullptr) : Json(c.group)},  // null: a flat container
                    {"type", c.header.type},
                    {"type_name", wr::chunk_type_name(c.header.type)},
@@ -111,7 +113,64 @@ class ChunkContainer final : public WarriorsContainer {
   [[nodiscard]] Json list_fields() const override { return Json{{"container", shape_}}; }
   void verify(Diagnostics& out) const override { wr::verify_chunks(input(), out); }
 
+  // A chunk opens with this container's texture dictionaries at hand: the game reads a model's
+  // textures from the dictionary chunks loaded with it (spec: warriors.md#wr-7-2, 0x2A and 0x0B
+  // readers); RenderWare itself knows no such rule.
+  [[nodiscard]] Result<std::unique_ptr<Container>> open(const Entry& e) const override {
+    ASSAY_TRY(Input in, read(e));
+    ContainerOptions opt = options();
+    for (const Entry& d : entries())
+      if (d.index != e.index)
+        if (auto t = dictionary(d)) opt.renderware.dictionaries.push_back(std::move(*t));
+    return open_entry(*this, e, std::move(in), opt);
+  }
+
+  // A clump chunk (0x09, 0x25, 0x47: the DFF reader, spec: #wr-7-1) is a model: its clump as
+  // glTF, what extract writes (the chunk's bytes with --stored).
+  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
+    if (!holds_clump(type_of(e))) return Container::model(e);
+    ASSAY_TRY(auto inner, open(e));
+    ASSAY_TRY(const Entry* m, first_model(*inner, e));
+    return inner->model(*m);
+  }
+
+  [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir, const WriteOptions& w) const override {
+    if (w.stored || !holds_clump(type_of(e))) return Container::write_entry(e, dir, w);
+    ASSAY_TRY(auto inner, open(e));
+    ASSAY_TRY(const Entry* m, first_model(*inner, e));
+    return inner->write_entry(*m, dir, w);
+  }
+
+  [[nodiscard]] std::string stored_path(const Entry& e) const override { return e.name.value_or(e.path); }
+
  private:
+  static bool holds_clump(std::uint32_t type) { return type == 0x09 || type == 0x25 || type == 0x47; }
+  static std::uint32_t type_of(const Entry& e) { return e.details.value("type", 0u); }
+
+  // The RenderWare texture dictionary (section 0x16) of a 0x2A or 0x0B chunk, as an Input that
+  // views this container's bytes.
+  std::optional<Input> dictionary(const Entry& d) const {
+    const std::uint32_t type = type_of(d);
+    if (type != 0x2A && type != 0x0B) return std::nullopt;
+    auto body = slice(d);
+    if (!body) return std::nullopt;
+    auto at = rw::find_section(body->bytes, 0x16);
+    if (!at) return std::nullopt;
+    auto sec = rw::section_bytes(body->bytes, *at);
+    if (!sec) return std::nullopt;
+    Input t = *body;
+    t.name = fmt::format("{}::{}", input().name, *d.name);
+    t.bytes = *sec;
+    return t;
+  }
+
+  // The one clump the DFF reader takes (the first 0x10 section), as the inner container lists it.
+  Result<const Entry*> first_model(const Container& inner, const Entry& e) const {
+    for (const Entry& m : inner.entries())
+      if (m.kind == "model") return &m;
+    return entry_error(e, "holds no RenderWare clump");
+  }
+
   std::string shape_;
 };
 

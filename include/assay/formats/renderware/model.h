@@ -29,13 +29,32 @@ struct ModelFrame {
   std::vector<HAnimNode> hierarchy;    // the HAnim hierarchy this frame roots, when it has one
 };
 
+// The Material Effects plugin's data (extension 0x120; layout as librw's readMaterialMatFX):
+// the effects word, then two slots.
+struct MatFxEffect {
+  std::uint32_t type = 0;            // 1 bump map, 2 environment map, 4 dual pass, 5 UV transform
+  float coefficient = 0;             // bump, environment
+  std::uint32_t fb_alpha = 0;        // environment: use the frame buffer's alpha
+  std::uint32_t src_blend = 0, dst_blend = 0;  // dual pass
+  std::string texture;               // environment, dual pass; bump: the bump map
+  std::string bumped_texture;        // bump: the texture bumped
+};
+struct MatFx {
+  std::uint32_t effects = 0;  // 1-6 as the slots' types combine (3 bump + environment, 6 dual + UV)
+  std::vector<MatFxEffect> slots;  // those that are not 0 (null)
+};
+
 struct ModelMaterial {
   std::array<std::uint8_t, 4> color{255, 255, 255, 255};
   std::string texture, mask;
   std::uint32_t filter_addressing = 0;
   std::optional<std::array<float, 3>> surface;  // ambient, specular, diffuse
   std::vector<std::uint32_t> plugins;          // extension ids (MatFX 0x120, ...)
+  std::optional<MatFx> matfx;
 };
+
+// The MatFX material data in `body` (the extension's body at absolute offset `at`).
+Result<MatFx> decode_matfx(ByteView body, std::uint64_t at);
 
 struct ModelTriangle {
   std::array<std::uint16_t, 3> v{};
