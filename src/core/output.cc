@@ -105,7 +105,7 @@ Result<void> check_target(const fs::path& target, bool force) {
   return {};
 }
 
-constexpr std::size_t kWriteBuffer = std::size_t{64} << 10;
+constexpr std::size_t kWriteBuffer = std::size_t{64} << 10, kDirectWrite = std::size_t{4} << 10;
 
 }  // namespace
 
@@ -153,11 +153,12 @@ Result<void> AtomicFile::flush() {
   return {};
 }
 
-// A write as large as the buffer goes straight to the file; smaller ones gather first.
+// Small writes gather in the buffer; a larger one (a whole file, usually) goes straight to the
+// file after what is gathered, without a copy.
 Result<void> AtomicFile::write(ByteView data) {
   if (fd_ < 0) return io_error(target_.string(), "file is not open");
-  if (buf_.size() + data.size() > kWriteBuffer) ASSAY_CHECK(flush());
-  if (data.size() >= kWriteBuffer) {
+  if (buf_.size() + data.size() > kWriteBuffer || data.size() >= kDirectWrite) ASSAY_CHECK(flush());
+  if (data.size() >= kDirectWrite) {
     if (!write_all(fd_, data)) return io_error(target_.string(), std::string("write failed: ") + std::strerror(errno));
   } else {
     if (buf_.capacity() == 0) buf_.reserve(kWriteBuffer);
