@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -209,6 +210,36 @@ TEST(RenderWareNative, ExportsPassTheValidator) {
     EXPECT_EQ(j["warnings"], 0) << j.dump();
   }
   EXPECT_EQ(reports, written) << out;
+}
+
+}  // namespace
+}  // namespace assay
+
+namespace assay {
+namespace {
+
+// The rccam clump's Rockstar collision plugin (0x0253F2FA), found here by scanning the file's
+// bytes for its section header: its body size goes into the root node's extras.
+TEST(RenderWareExtras, RockstarCollisionSizeOnTheRootNode) {
+  ASSAY_REQUIRE_SAMPLE(dff, "renderware/more2/gtasa_ps2_rccam_native_geometry.dff");
+  const ByteBuffer bytes = testing::read_file(dff);
+  std::uint32_t want = 0;
+  for (std::size_t i = 0; i + 8 <= bytes.size(); i += 4)
+    if (bytes[i] == 0xFA && bytes[i + 1] == 0xF2 && bytes[i + 2] == 0x53 && bytes[i + 3] == 0x02)
+      want = bytes[i + 4] | bytes[i + 5] << 8 | bytes[i + 6] << 16 | static_cast<std::uint32_t>(bytes[i + 7]) << 24;
+  ASSERT_EQ(want, 160u);  // what `rw tree` and a hex dump show
+  auto c = open_path(dff.string());
+  ASSERT_TRUE(c.ok());
+  const Entry* e = nullptr;
+  for (const Entry& x : (*c)->entries())
+    if (x.kind == "model") e = &x;
+  ASSERT_NE(e, nullptr);
+  auto glb = (*c)->model(*e);
+  ASSERT_TRUE(glb.ok());
+  std::uint32_t len;
+  std::memcpy(&len, glb->data() + 12, 4);
+  const auto doc = nlohmann::json::parse(std::string(glb->begin() + 20, glb->begin() + 20 + len));
+  EXPECT_EQ(doc["nodes"][0]["extras"]["rockstar_collision_bytes"], 160);
 }
 
 }  // namespace

@@ -50,6 +50,12 @@ class SceneBuilder {
     s_.nodes.push_back(std::move(root));
     for (std::size_t i = 0; i < c_.frames.size(); ++i) s_.nodes.push_back(frame_node(i));
     for (std::size_t a = 0; a < c_.atomics.size(); ++a) ASSAY_CHECK(atomic(a));
+    if (c_.collision) {  // glTF has no collision: its facts on the root node
+      model::Extras& x = s_.nodes[0].extras;
+      x["rockstar_collision_bytes"] = static_cast<double>(c_.collision->size);
+      if (!c_.collision->fourcc.empty()) x["rockstar_collision_version"] = c_.collision->fourcc;
+      if (!c_.collision->name.empty()) x["rockstar_collision_name"] = c_.collision->name;
+    }
     return std::move(s_);
   }
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
 #include "children.h"
 #include "native_geometry.h"
 #include "records.h"
@@ -21,7 +23,7 @@ constexpr std::uint32_t kExtraVertColour = 0x0253F2F9;
 constexpr std::uint32_t kXboxVertexFormat = 0x511;  // librw src/d3d/xboxvfmt.cpp
 // Right To Render 0x1F: plugin id, data; for the PDS plugin 0x131 the data is the material's
 // pipeline id (librw src/ps2/pds.cpp materialPDSRights).
-constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131, kMatFx = 0x120;
+constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131, kMatFx = 0x120, kCollision = 0x0253F2FA;
 constexpr std::uint32_t kFlagPrelit = 0x08, kFlagTextured = 0x04, kFlagTextured2 = 0x80, kFlagNative = 0x01000000;
 
 // Reads fixed-size fields and arrays from one struct body, checking room before each read.
@@ -94,6 +96,7 @@ class ModelReader : detail::ClumpWalk {
       if (c.h.type == id::kFrameList) ASSAY_CHECK(frame_list(c));
       else if (c.h.type == id::kGeometryList) ASSAY_CHECK(geometry_list(c));
       else if (c.h.type == id::kAtomic) ASSAY_CHECK(atomic(c));
+      else if (c.h.type == id::kExtension) ASSAY_CHECK(clump_extension(c));
     }
     for (const ModelAtomic& a : m_.atomics)
       if (a.frame >= m_.frames.size() || a.geometry >= m_.geometries.size())
@@ -286,6 +289,25 @@ class ModelReader : detail::ClumpWalk {
       }
     }
     return m;
+  }
+
+  // Rockstar's collision plugin: its size and, when it starts with a COL header (fourcc "COL?",
+  // u32 size, char name[22], u16 model id), the version and name.
+  Result<void> clump_extension(const Child& ext) {
+    ASSAY_TRY(auto kids, children(ext));
+    for (const Child& k : kids) {
+      if (k.h.type != kCollision) continue;
+      ModelCollision col;
+      col.size = k.h.size;
+      const ByteView b = k.body;
+      if (b.size() >= 32 && b[0] == 'C' && b[1] == 'O' && b[2] == 'L') {
+        col.fourcc.assign(reinterpret_cast<const char*>(b.data()), 4);
+        const char* n = reinterpret_cast<const char*>(b.data() + 8);
+        col.name.assign(n, strnlen(n, 22));
+      }
+      m_.collision = std::move(col);
+    }
+    return {};
   }
 
   // MatFX data that does not read is a warning: the material keeps what it has without it.

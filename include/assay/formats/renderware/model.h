@@ -93,12 +93,20 @@ struct ModelAtomic {
   std::uint32_t frame = 0, geometry = 0;
 };
 
+// Rockstar's collision plugin (clump extension 0x0253F2FA): GTA's COL data, kept as facts only.
+struct ModelCollision {
+  std::uint32_t size = 0;  // bytes of the plugin's body
+  std::string fourcc;      // "COLL", "COL2", "COL3", "COL4" when the body starts with a COL header
+  std::string name;        // the COL header's model name (22 bytes at +8)
+};
+
 struct ClumpModel {
   std::uint64_t offset = 0;
   std::uint32_t stamp = 0;
   std::vector<ModelFrame> frames;
   std::vector<ModelGeometry> geometries;  // the Geometry List's, then standalone atomics' own
   std::vector<ModelAtomic> atomics;
+  std::optional<ModelCollision> collision;
 };
 
 // `bytes` must start with a Clump section (0x10). Every count is checked against the bytes
