@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "assay/formats/renderware/texture.h"
 #include "assay/formats/renderware/writer.h"
+#include "golden.h"
 #include "gltf_reader.h"
 #include "testing/testing.h"
 
@@ -138,6 +140,50 @@ TEST(GltfValidator, TextureFromTheTxdBeside) {
                        " --txd " + testing::quote_path(t / "wuzimu.dff"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--txd"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace assay
+
+namespace assay {
+namespace {
+
+TEST(GltfValidator, TwoDEffectLightIsAPunctualLight) {
+  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
+    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
+    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
+  }
+  rw::writer::ClumpDesc d;
+  d.geometries[0].plugins.push_back({0x0253F2F8, testing::two_effects()});
+  testing::TempDir t;
+  testing::write_file(t / "lamp.dff", rw::writer::clump(d));
+  auto r = testing::run_cli("extract " + testing::quote_path(t / "lamp.dff") + " -o " + testing::quote_path(t / "o"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path glb = t / "o" / "lamp.glb";
+  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + " " + testing::quote_path(glb));
+  const auto report = nlohmann::json::parse(out);
+  EXPECT_EQ(report["errors"], 0) << out;
+  EXPECT_EQ(report["warnings"], 0) << out;
+  const ByteBuffer b = testing::read_file(glb);
+  std::uint32_t len;
+  std::memcpy(&len, b.data() + 12, 4);
+  const auto doc = nlohmann::json::parse(std::string(b.begin() + 20, b.begin() + 20 + len));
+  const auto& lights = doc["extensions"]["KHR_lights_punctual"]["lights"];
+  ASSERT_EQ(lights.size(), 1u);
+  EXPECT_EQ(lights[0]["type"], "point");
+  EXPECT_EQ(lights[0]["name"], "coronastar");
+  EXPECT_NEAR(lights[0]["color"][1].get<double>(), 128.0 / 255.0, 1e-6);
+  EXPECT_EQ(lights[0]["range"], 5.5);
+  std::size_t with_light = 0;
+  for (const auto& n : doc["nodes"]) {
+    if (!n.contains("extensions")) continue;
+    ++with_light;
+    EXPECT_EQ(n["translation"], nlohmann::json::array({1.0, 2.0, 3.0}));
+    EXPECT_EQ(n["extras"]["corona_size"], 1.25);
+    EXPECT_EQ(n["extras"]["shadow_texture"], "shad_exp");
+  }
+  EXPECT_EQ(with_light, 1u);
+  EXPECT_EQ(doc["nodes"][1]["extras"]["rockstar_2d_effect_types"], nlohmann::json::array({1}));
 }
 
 }  // namespace

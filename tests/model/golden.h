@@ -45,4 +45,25 @@ inline std::vector<ReadModel> export_models(const std::filesystem::path& dff, co
   return out;
 }
 
+// A 2d Effect section (gtamods.com "2d Effect (RW Section)") by hand: a light at (1, 2, 3)
+// coloured (255, 128, 0), range 5.5, corona "coronastar" of size 1.25, shadow "shad_exp"; and a
+// particle (type 1, 24 bytes) that glTF has no place for.
+inline ByteBuffer two_effects() {
+  ByteWriter w;
+  w.u32(2);
+  for (float x : {1.0f, 2.0f, 3.0f}) w.f32(x);
+  w.u32(0), w.u32(76);
+  for (std::uint8_t c : {255, 128, 0, 255}) w.u8(c);
+  for (float x : {100.0f, 5.5f, 1.25f, 2.0f}) w.f32(x);
+  w.zeros(5);
+  std::string corona = "coronastar", shadow = "shad_exp";
+  corona.resize(24, '\0'), shadow.resize(24, '\0');
+  w.str(corona), w.str(shadow);
+  w.zeros(3);
+  for (float x : {0.0f, 0.0f, 0.0f}) w.f32(x);
+  w.u32(1), w.u32(24);
+  w.zeros(24);
+  return w.take();
+}
+
 }  // namespace assay::testing

@@ -39,7 +39,10 @@ void compare_geometry(const json& g, const testing::ReadMesh& m, const std::stri
     ASSERT_EQ(m.normals.size(), n) << where;
     for (std::size_t i = 0; i < n; ++i) {
       double v[3], len = 0;
-      for (int k = 0; k < 3; ++k) len += (v[k] = value(mt["normals"][i][k])) * v[k];
+      for (int k = 0; k < 3; ++k) {
+        v[k] = value(mt["normals"][i][k]);
+        len += v[k] * v[k];
+      }
       len = std::sqrt(len);
       if (len < 1e-12) continue;
       for (int k = 0; k < 3; ++k) ASSERT_NEAR(m.normals[i][k], v[k] / len, 1e-5) << where << " normal " << i;

@@ -7,6 +7,7 @@
 #include "assay/formats/renderware/model.h"
 #include "assay/formats/renderware/writer.h"
 #include "assay/model/gltf.h"
+#include "golden.h"
 #include "testing/testing.h"
 
 namespace assay {
@@ -23,7 +24,9 @@ bool decode_and_export(ByteView b) {
   auto scene = rw::clump_scene(std::move(*c), "x", {}, notes);
   if (scene.ok()) {
     auto glb = model::write_glb(*scene);
-    if (glb.ok()) EXPECT_EQ(glb->size() % 4, 0u);  // GLB chunks are 4-byte aligned
+    if (glb.ok()) {
+      EXPECT_EQ(glb->size() % 4, 0u);  // GLB chunks are 4-byte aligned
+    }
   }
   return true;
 }
@@ -52,6 +55,26 @@ TEST(RwModelSweep, MutatedSkinnedPedNeverCrashes) {
   }
   EXPECT_GT(refused, 0u);  // some mutations hit sizes and counts
   EXPECT_LT(refused, tried);
+}
+
+// Every byte of a 2d Effect plugin (counts, sizes, texts) set to 0x00, 0xFF and +1: never a crash.
+TEST(RwModelSweep, MutatedTwoDEffectsNeverCrash) {
+  rw::writer::ClumpDesc d;
+  d.geometries[0].plugins.push_back({0x0253F2F8, testing::two_effects()});
+  ByteBuffer b = rw::writer::clump(d);
+  ASSERT_TRUE(decode_and_export(b));
+  const std::size_t body = testing::two_effects().size();
+  std::size_t start = 0;
+  for (std::size_t i = 0; i + 4 <= b.size(); ++i)
+    if (b[i] == 0xF8 && b[i + 1] == 0xF2 && b[i + 2] == 0x53 && b[i + 3] == 0x02) start = i + 12;
+  ASSERT_GT(start, 0u);
+  for (std::size_t at = start; at < start + body; ++at)
+    for (std::uint8_t v : {std::uint8_t{0x00}, std::uint8_t{0xFF}, static_cast<std::uint8_t>(b[at] + 1)}) {
+      const std::uint8_t keep = b[at];
+      b[at] = v;
+      decode_and_export(b);
+      b[at] = keep;
+    }
 }
 
 }  // namespace

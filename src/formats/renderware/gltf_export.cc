@@ -97,7 +97,36 @@ class SceneBuilder {
       n.parent = node_of(at.frame);
     }
     s_.nodes.push_back(std::move(n));
+    effects(g, node_of(at.frame), name);
     return {};
+  }
+
+  // 2d Effect lights as KHR_lights_punctual point lights at their positions in the atomic's
+  // frame (colour, range; corona and shadow in extras); other effect types listed by type on the
+  // frame's node (glTF has nothing for particles, ped attractors, ...).
+  void effects(const ModelGeometry& g, std::uint32_t frame_node, const std::string& name) {
+    std::vector<double> others;
+    for (const Model2dEffect& e : g.effects) {
+      if (e.type != 0) {
+        others.push_back(e.type);
+        continue;
+      }
+      model::Light l;
+      l.name = e.corona_texture;
+      l.color = {e.color[0] / 255.0f, e.color[1] / 255.0f, e.color[2] / 255.0f};
+      if (e.pointlight_range > 0 && std::isfinite(e.pointlight_range)) l.range = e.pointlight_range;
+      s_.lights.push_back(std::move(l));
+      model::Node n;
+      n.name = fmt::format("{}_light{}", name, s_.lights.size() - 1);
+      n.parent = frame_node;
+      n.translation = {e.position[0], e.position[1], e.position[2]};
+      n.light = static_cast<std::uint32_t>(s_.lights.size() - 1);
+      n.extras["corona_size"] = static_cast<double>(e.corona_size);
+      n.extras["corona_far_clip"] = static_cast<double>(e.corona_far_clip);
+      if (!e.shadow_texture.empty()) n.extras["shadow_texture"] = e.shadow_texture;
+      s_.nodes.push_back(std::move(n));
+    }
+    if (!others.empty()) s_.nodes[frame_node].extras["rockstar_2d_effect_types"] = std::move(others);
   }
 
   Result<std::uint32_t> mesh_of(std::uint32_t gi) {

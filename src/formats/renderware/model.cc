@@ -23,7 +23,8 @@ constexpr std::uint32_t kExtraVertColour = 0x0253F2F9;
 constexpr std::uint32_t kXboxVertexFormat = 0x511;  // librw src/d3d/xboxvfmt.cpp
 // Right To Render 0x1F: plugin id, data; for the PDS plugin 0x131 the data is the material's
 // pipeline id (librw src/ps2/pds.cpp materialPDSRights).
-constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131, kMatFx = 0x120, kCollision = 0x0253F2FA;
+constexpr std::uint32_t kRightToRender = 0x1F, kPds = 0x131, kMatFx = 0x120, kCollision = 0x0253F2FA,
+                        k2dEffect = 0x0253F2F8;
 constexpr std::uint32_t kFlagPrelit = 0x08, kFlagTextured = 0x04, kFlagTextured2 = 0x80, kFlagNative = 0x01000000;
 
 // Reads fixed-size fields and arrays from one struct body, checking room before each read.
@@ -49,6 +50,13 @@ class BodyCursor {
   std::uint16_t u16() { return take<std::uint16_t>(); }
   std::uint8_t u8() { return b_[pos_++]; }
   void skip(std::uint64_t n) { pos_ += n; }
+  void seek(std::uint64_t p) { pos_ = p; }
+  // n bytes (checked by the caller) as text up to the first NUL.
+  std::string text(std::uint64_t n) {
+    const char* p = reinterpret_cast<const char*>(b_.data() + pos_);
+    pos_ += n;
+    return std::string(p, strnlen(p, n));
+  }
 
   template <std::size_t N>
   Result<std::vector<std::array<float, N>>> floats(std::uint64_t count, std::string_view what) {
@@ -310,6 +318,33 @@ class ModelReader : detail::ClumpWalk {
     return {};
   }
 
+  // u32 count, then per entry float[3] position, u32 type, u32 data size and the data.
+  Result<void> effects_2d(const Child& k, ModelGeometry& g) {
+    BodyCursor c(k, base_, "2d Effect");
+    ASSAY_CHECK(c.need(1, 4, "the entry count"));
+    const std::uint32_t n = c.u32();
+    ASSAY_CHECK(c.need(n, 20, "entry headers"));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      Model2dEffect e;
+      ASSAY_CHECK(c.need(1, 20, "an entry header"));
+      for (float& x : e.position) x = c.f32();
+      e.type = c.u32();
+      const std::uint32_t size = c.u32();
+      ASSAY_CHECK(c.need(size, 1, "entry data"));
+      const std::uint64_t end = c.pos() + size;
+      if (e.type == 0 && size >= 76) {  // light: RGBA, 4 floats, 5 bytes, char[24] x 2, ...
+        for (auto& b : e.color) b = c.u8();
+        e.corona_far_clip = c.f32(), e.pointlight_range = c.f32(), e.corona_size = c.f32(), e.shadow_size = c.f32();
+        c.skip(5);
+        e.corona_texture = c.text(24);
+        e.shadow_texture = c.text(24);
+      }
+      c.seek(end);
+      g.effects.push_back(std::move(e));
+    }
+    return {};
+  }
+
   // MatFX data that does not read is a warning: the material keeps what it has without it.
   void matfx(const Child& e, ModelMaterial& m) {
     auto fx = decode_matfx(e.body, base_ + e.body_offset());
@@ -335,6 +370,7 @@ class ModelReader : detail::ClumpWalk {
     for (const Child& k : kids) {
       if (k.h.type == id::kSkin && !g.native) ASSAY_CHECK(skin(k, g));
       if (k.h.type == kExtraVertColour && !g.native) ASSAY_CHECK(night_colours(k, g));
+      if (k.h.type == k2dEffect) ASSAY_CHECK(effects_2d(k, g));
       if (k.h.type == id::kSkin) native_skin = &k;
       if (k.h.type == id::kBinMesh) bin = &k;
       if (k.h.type == id::kNativeData) data = &k;

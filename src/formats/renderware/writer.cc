@@ -332,10 +332,12 @@ ByteBuffer geometry(const ClumpGeometry& g, std::uint32_t s) {  // spec: #rw-7-2
   ByteWriter bin;  // Bin Mesh: triangle list, one mesh
   bin.u32(0), bin.u32(1), bin.u32(3 * g.triangles), bin.u32(3 * g.triangles), bin.u32(0);
   for (std::uint32_t i = 0; i < 3 * g.triangles; ++i) bin.u32(i % v);
+  std::vector<ByteBuffer> ext{section(id::kBinMesh, bin.buffer(), s)};
+  for (const auto& [type, body] : g.plugins) ext.push_back(section(type, body, s));
   return container(id::kGeometry,
                    {section(id::kStruct, st.buffer(), s),
                     container(id::kMaterialList, {section(id::kStruct, ml.buffer(), s), container(id::kMaterial, mkids, s)}, s),
-                    container(id::kExtension, {section(id::kBinMesh, bin.buffer(), s)}, s)},
+                    container(id::kExtension, ext, s)},
                    s);
 }
 

@@ -75,6 +75,17 @@ struct ModelSkin {
   std::vector<std::array<float, 16>> inverse_bind;
 };
 
+// One entry of Rockstar's 2d Effect plugin (geometry extension 0x0253F2F8, GTA SA; layout as
+// gtamods.com "2d Effect (RW Section)"): position in object space, type, and for a light (type 0,
+// 76 or 80 bytes of data) its colour, ranges and corona and shadow textures.
+struct Model2dEffect {
+  std::array<float, 3> position{0, 0, 0};
+  std::uint32_t type = 0;  // 0 light, 1 particle, ... (other types kept by type only)
+  std::array<std::uint8_t, 4> color{0, 0, 0, 0};
+  float corona_far_clip = 0, pointlight_range = 0, corona_size = 0, shadow_size = 0;
+  std::string corona_texture, shadow_texture;
+};
+
 struct ModelGeometry {
   std::uint64_t offset = 0;  // of the 0x0F section
   std::uint32_t flags = 0;
@@ -87,6 +98,7 @@ struct ModelGeometry {
   std::vector<ModelMaterial> materials;  // resolved list (a reused material repeated)
   std::optional<ModelSkin> skin;
   std::vector<std::array<std::uint8_t, 4>> night_colors;  // Extra Vert Colour 0x0253F2F9
+  std::vector<Model2dEffect> effects;                      // 2d Effect 0x0253F2F8
 };
 
 struct ModelAtomic {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "assay/core/bytes.h"
@@ -84,6 +85,7 @@ ByteBuffer texture_dictionary(const std::vector<ByteBuffer>& natives, std::uint1
 struct ClumpGeometry {
   std::uint32_t vertices = 3, triangles = 1;
   std::string texture;  // empty = untextured material
+  std::vector<std::pair<std::uint32_t, ByteBuffer>> plugins;  // more extension sections: id, body
 };
 struct ClumpDesc {
   std::uint32_t frames = 1;
