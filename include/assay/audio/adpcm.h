@@ -42,4 +42,20 @@ inline constexpr std::uint32_t kIma4PacketFrames = 64;
 // The channel state carries over from packet to packet as in FFmpeg. Appends to `out`.
 Result<void> decode_ima4(ByteView data, std::uint16_t channels, std::vector<std::int16_t>& out);
 
+// ---- The stored data in files that name it rightly (extract --adpcm) ----
+// RIFF WAVE, format tag 2: "fmt " of 50 bytes (WAVEFORMATEX, cbSize 32, samples per block, the
+// coefficient pairs), "fact" (frames), "data".
+struct MsAdpcmWav {
+  std::uint16_t channels = 0;
+  std::uint32_t rate = 0;
+  std::uint16_t block_align = 0;
+  std::uint64_t frames = 0;  // for "fact" (clamped to 32 bits)
+  std::array<std::array<std::int16_t, 2>, 7> coefs = kMsAdpcmCoefficients;
+};
+ByteBuffer ms_adpcm_wav_bytes(const MsAdpcmWav& f, ByteView data);
+
+// AIFF-C: "FVER", "COMM" (channels, packets as sample frames, 16 bits, the rate as an 80-bit
+// float, compression 'ima4'), "SSND" (offset 0, block size 0, the packets).
+ByteBuffer ima4_aifc_bytes(std::uint16_t channels, std::uint32_t rate, ByteView data);
+
 }  // namespace assay::audio

@@ -1,0 +1,59 @@
+// SNDD entries of the Oni container (issue 27; spec: oni.md#oni-7-1).
+#include <fmt/format.h>
+
+#include "assay/audio/adpcm.h"
+#include "assay/core/output.h"
+#include "assay/formats/oni/oni.h"
+#include "sound_parts.h"
+
+namespace assay::oni {
+
+namespace {
+
+// ContainerOptions.oni's `sounds`/`adpcm` when the struct has them (include/assay/container.h is
+// shared; the fields are the lead's to add), so this file needs no change when they come.
+template <class O>
+SoundOutput output_of(const O& o) {
+  if constexpr (requires { o.sounds; o.adpcm; }) return o.adpcm ? SoundOutput::adpcm : o.sounds ? SoundOutput::wav : SoundOutput::none;
+  else return SoundOutput::none;
+}
+
+}  // namespace
+
+SoundOutput sound_output(const assay::ContainerOptions& o) { return output_of(o.oni); }
+
+void sound_details(Entry& e, ByteView inst, bool mac) {
+  auto r = read_sndd(inst, mac, "SNDD", 0);
+  if (!r) return;
+  e.kind = "sound";
+  e.details["channels"] = r->channels;
+  e.details["rate"] = r->rate;
+  e.details["frames"] = r->frames();
+  auto codec = r->codec();
+  e.details["codec"] = codec ? Json(std::string(codec_name(*codec))) : Json();
+  e.details["block_align"] = mac ? Json(audio::kIma4PacketSize * r->channels) : Json(r->block_align);
+  e.details["duration_ticks"] = r->duration_ticks;
+  e.details["data_size"] = r->data_size;
+}
+
+std::string sound_path(const Entry& e, std::uint32_t index) {
+  if (e.kind != "sound" || !e.size) return {};
+  std::string stem = oni_file_name(e.name ? *e.name : fmt::format("SNDD#{}", index));
+  stem.resize(stem.size() - 4);  // ".oni"
+  return stem + ".wav";
+}
+
+Result<ExtractCount> write_sound(const LoadedFile& f, std::uint32_t i, const std::string& stem, SoundOutput how, const OutputDir& dir) {
+  ByteBuffer b;
+  std::string_view ext = "wav";
+  if (how == SoundOutput::adpcm) {
+    ASSAY_TRY(b, sndd_stored_file(f, i, ext));
+  } else {
+    ASSAY_TRY(const audio::Sound s, decode_sndd_instance(f, i));
+    b = audio::wav_bytes(s);
+  }
+  ASSAY_CHECK(dir.write(fmt::format("{}.{}", stem, ext), b));
+  return ExtractCount{1, b.size()};
+}
+
+}  // namespace assay::oni

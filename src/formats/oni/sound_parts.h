@@ -1,0 +1,29 @@
+// The Oni container's sound entries (issue 27): SNDD instances as kind "sound", their list
+// details, and what extract writes for them (NAME.wav; with --adpcm the stored data as NAME.wav
+// or NAME.aifc). Used by container.cc only.
+#pragma once
+
+#include <string>
+
+#include "assay/container.h"
+#include "assay/formats/oni/sound.h"
+
+namespace assay::oni {
+
+enum class SoundOutput : std::uint8_t { none, wav, adpcm };
+
+// extract --sounds / --adpcm: read from ContainerOptions.oni once it carries `sounds` and `adpcm`
+// (see sound_entries.cc); none until then.
+SoundOutput sound_output(const assay::ContainerOptions& o);
+
+// An SNDD entry with a readable record becomes kind "sound" with details channels, rate, frames,
+// codec, block_align, duration_ticks and data_size (from the instance alone: no walk).
+void sound_details(Entry& e, ByteView inst, bool mac);
+
+// NAME.wav for an SNDD entry with data (SNDD#INDEX.wav unnamed); "" for any other entry.
+std::string sound_path(const Entry& e, std::uint32_t index);
+
+// SNDD i as STEM.wav (16-bit PCM), or with adpcm its stored data (STEM.wav / STEM.aifc).
+Result<ExtractCount> write_sound(const LoadedFile& f, std::uint32_t i, const std::string& stem, SoundOutput how, const OutputDir& dir);
+
+}  // namespace assay::oni
