@@ -14,6 +14,7 @@ from ._assay import (  # noqa: F401
     FormatError,
     Image,
     Problem,
+    Sound,
     __version__,
     add,
     extract,
@@ -32,6 +33,6 @@ from ._assay import (  # noqa: F401
 from . import hash  # noqa: F401
 
 __all__ = [
-    "Container", "Entry", "FormatError", "Image", "Problem", "add", "extract", "formats", "hash", "identify",
+    "Container", "Entry", "FormatError", "Image", "Problem", "Sound", "add", "extract", "formats", "hash", "identify",
     "igz_dump", "oni_check", "open", "pack", "remove", "replace", "rw_tree", "verify", "warriors_load",
 ]

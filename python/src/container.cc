@@ -240,6 +240,32 @@ void bind_image(py::module_& m) {
       .def("__repr__", [](const image::Rgba& i) { return fmt::format("<assay.Image {}x{} RGBA>", i.width, i.height); });
 }
 
+// assay.Sound: a decoded sound (issue 27), interleaved int16 PCM through the buffer protocol.
+void bind_sound(py::module_& m) {
+  py::class_<audio::Sound>(m, "Sound", py::buffer_protocol(),
+                           "A decoded sound: signed 16-bit PCM, channels interleaved. Supports the buffer protocol "
+                           "(shape (frames, channels), int16): memoryview(s), numpy.asarray(s).")
+      .def_readonly("rate", &audio::Sound::rate, "frames per second")
+      .def_readonly("channels", &audio::Sound::channels)
+      .def_property_readonly("frames", &audio::Sound::frames, "samples per channel")
+      .def_property_readonly("pcm", [](py::object self) { return py::memoryview(self); },
+                             "memoryview of the samples, shape (frames, channels), format 'h'")
+      .def("tobytes", [](const audio::Sound& s) { return py::bytes(reinterpret_cast<const char*>(s.pcm.data()), s.pcm.size() * 2); },
+           "the samples as bytes in the machine's order (little-endian s16 on x86 and ARM)")
+      .def("to_wav", [](const audio::Sound& s) {
+        const ByteBuffer b = audio::wav_bytes(s);
+        return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
+      }, "the sound as a 16-bit PCM WAV file (what `assay extract --sounds` writes)")
+      .def_buffer([](audio::Sound& s) {
+        const auto ch = static_cast<py::ssize_t>(s.channels ? s.channels : 1);
+        return py::buffer_info(s.pcm.data(), 2, py::format_descriptor<std::int16_t>::format(), 2,
+                               {static_cast<py::ssize_t>(s.frames()), ch}, {ch * 2, py::ssize_t{2}}, true);
+      })
+      .def("__repr__", [](const audio::Sound& s) {
+        return fmt::format("<assay.Sound {} Hz {} ch {} frames>", s.rate, s.channels, s.frames());
+      });
+}
+
 void bind_container(py::module_& m) {
   py::class_<Container, std::shared_ptr<Container>>(m, "Container",
                                                      "An open container file: assay.open(path_or_bytes).")
@@ -305,6 +331,15 @@ void bind_container(py::module_& m) {
         const ByteBuffer glb = unwrap(std::move(r));
         return py::bytes(reinterpret_cast<const char*>(glb.data()), glb.size());
       }, py::arg("entry"), "a model entry (kind 'model') as binary glTF 2.0 (GLB bytes), what extract writes")
+      .def("sound", [](const ContainerPtr& c, const py::handle& which) {
+        const Entry& e = entry_of(c, which);
+        Result<audio::Sound> r = Error{};
+        {
+          py::gil_scoped_release nogil;
+          r = c->sound(e);
+        }
+        return unwrap(std::move(r));
+      }, py::arg("entry"), "a sound entry (kind 'sound') decoded to 16-bit PCM (Sound)")
       .def("__repr__", [](const Container& c) {
         return fmt::format("<assay.Container {} '{}' entries={}>", c.format(), c.input().name, c.entries().size());
       });
@@ -316,6 +351,7 @@ void register_container(py::module_& m) {
   bind_entry(m);
   bind_problem(m);
   bind_image(m);
+  bind_sound(m);
   bind_container(m);
   m.def("open", [](const py::object& src, const std::string& format, const py::kwargs& kw) {
     return open_source(src, format, kw);

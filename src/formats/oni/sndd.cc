@@ -171,4 +171,17 @@ Result<ByteBuffer> sndd_stored_file(const LoadedFile& f, std::uint32_t i, std::s
   return audio::ms_adpcm_wav_bytes(w, d.data);
 }
 
+Result<ExtractCount> write_sndd(const LoadedFile& f, std::uint32_t i, const std::string& stem, bool adpcm, const OutputDir& dir) {
+  ByteBuffer b;
+  std::string_view ext = "wav";
+  if (adpcm) {
+    ASSAY_TRY(b, sndd_stored_file(f, i, ext));
+  } else {
+    ASSAY_TRY(const audio::Sound s, decode_sndd_instance(f, i));
+    b = audio::wav_bytes(s);
+  }
+  ASSAY_CHECK(dir.write(fmt::format("{}.{}", stem, ext), b));
+  return ExtractCount{1, b.size()};
+}
+
 }  // namespace assay::oni

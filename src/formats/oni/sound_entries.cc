@@ -43,17 +43,4 @@ std::string sound_path(const Entry& e, std::uint32_t index) {
   return stem + ".wav";
 }
 
-Result<ExtractCount> write_sound(const LoadedFile& f, std::uint32_t i, const std::string& stem, SoundOutput how, const OutputDir& dir) {
-  ByteBuffer b;
-  std::string_view ext = "wav";
-  if (how == SoundOutput::adpcm) {
-    ASSAY_TRY(b, sndd_stored_file(f, i, ext));
-  } else {
-    ASSAY_TRY(const audio::Sound s, decode_sndd_instance(f, i));
-    b = audio::wav_bytes(s);
-  }
-  ASSAY_CHECK(dir.write(fmt::format("{}.{}", stem, ext), b));
-  return ExtractCount{1, b.size()};
-}
-
 }  // namespace assay::oni

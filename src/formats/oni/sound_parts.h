@@ -23,7 +23,5 @@ void sound_details(Entry& e, ByteView inst, bool mac);
 // NAME.wav for an SNDD entry with data (SNDD#INDEX.wav unnamed); "" for any other entry.
 std::string sound_path(const Entry& e, std::uint32_t index);
 
-// SNDD i as STEM.wav (16-bit PCM), or with adpcm its stored data (STEM.wav / STEM.aifc).
-Result<ExtractCount> write_sound(const LoadedFile& f, std::uint32_t i, const std::string& stem, SoundOutput how, const OutputDir& dir);
 
 }  // namespace assay::oni

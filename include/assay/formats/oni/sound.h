@@ -10,6 +10,8 @@
 
 #include "assay/audio/sound.h"
 #include "assay/core/diag.h"
+#include "assay/core/extract_each.h"
+#include "assay/core/output.h"
 #include "assay/formats/oni/level_set.h"
 
 namespace assay::oni {
@@ -61,6 +63,10 @@ Result<audio::Sound> decode_sndd_instance(const LoadedFile& f, std::uint32_t i);
 // extension, or 1) for PC data, an AIFC ('ima4', the real rate) for Mac data. `ext` gets "wav"
 // or "aifc".
 Result<ByteBuffer> sndd_stored_file(const LoadedFile& f, std::uint32_t i, std::string_view& ext);
+
+// What extract writes for SNDD i: STEM.wav (16-bit PCM), or with `adpcm` the stored data
+// (STEM.wav or STEM.aifc, as sndd_stored_file).
+Result<ExtractCount> write_sndd(const LoadedFile& f, std::uint32_t i, const std::string& stem, bool adpcm, const OutputDir& dir);
 
 // verify: every SNDD's record, data range, block sizes and duration (codes oni.sndd,
 // oni.sndd-data, oni.sndd-duration).
