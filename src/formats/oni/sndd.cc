@@ -141,18 +141,23 @@ Result<audio::Sound> decode_sndd(const SnddRecord& r, ByteView data) {
   return s;
 }
 
+// A record error (format "oni") is placed in the instance; a decoder's (format "ms-adpcm",
+// "ima4") in the .raw: its structure names the instance, its offset is absolute in the .raw.
 Result<audio::Sound> decode_sndd_instance(const LoadedFile& f, std::uint32_t i) {
   ASSAY_TRY(SnddData d, sndd_data(f, i));
   auto s = decode_sndd(d.record, d.data);
-  if (!s) {
-    Error e = std::move(s).error();
-    const Descriptor desc = f.file.descriptor(i);
-    e.message = fmt::format("{} ({} data at .raw 0x{:x}): {}", instance_label(i, desc.tag, f.names[i]), d.record.mac ? "IMA4" : "PC", d.record.data_offset, e.message);
-    e.file = f.display;
-    if (e.code.empty()) e.code = "oni.sndd-data";
-    return e;
-  }
-  return s;
+  if (s) return s;
+  Error e = std::move(s).error();
+  const Descriptor desc = f.file.descriptor(i);
+  const std::string label = instance_label(i, desc.tag, f.names[i]);
+  const bool in_record = e.format == kFormat;
+  if (e.offset != kNoOffset) e.offset += in_record ? f.file.instance_file_offset(desc) : d.record.data_offset;
+  e.message = fmt::format("{} {}: {}", e.structure, in_record ? "field" : fmt::format("(.raw data at 0x{:x})", d.record.data_offset), e.message);
+  e.structure = in_record ? label : label + " .raw data";
+  e.format = kFormat;
+  e.file = f.display;
+  if (e.code.empty()) e.code = "oni.sndd-data";
+  return e;
 }
 
 Result<ByteBuffer> sndd_stored_file(const LoadedFile& f, std::uint32_t i, std::string_view& ext) {
