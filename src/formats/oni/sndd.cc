@@ -38,7 +38,7 @@ void read_wave_format(const ByteReader& r, SnddRecord& s) {
   s.data_offset = *r.u32(0x44, "SNDD");
 }
 
-// The PCM samples of 16-bit little-endian data (a trailing odd byte is not a sample).
+// The PCM samples of 16-bit little-endian data.
 std::vector<std::int16_t> pcm16(ByteView data) {
   std::vector<std::int16_t> out(data.size() / 2);
   for (std::size_t k = 0; k < out.size(); ++k) out[k] = load<std::int16_t>(&data[2 * k], Endian::little);
@@ -135,7 +135,7 @@ Result<audio::Sound> decode_sndd(const SnddRecord& r, ByteView data) {
   if (r.channels < 1 || r.channels > 2) return sndd_error("SNDD", 0x0E, fmt::format("{} channels (1 or 2)", r.channels));
   if (r.rate == 0) return sndd_error("SNDD", 0x10, "sample rate 0");
   audio::Sound s{r.rate, r.channels, {}};
-  if (codec == SoundCodec::pcm) s.pcm = pcm16(data);
+  if (codec == SoundCodec::pcm) s.pcm = pcm16(data.first(data.size() - data.size() % (2u * r.channels)));  // whole frames
   else if (codec == SoundCodec::ima4) ASSAY_CHECK(audio::decode_ima4(data, r.channels, s.pcm));
   else ASSAY_CHECK(audio::decode_ms_adpcm(data, r.channels, r.block_align, s.pcm));
   return s;
@@ -170,7 +170,10 @@ Result<ByteBuffer> sndd_stored_file(const LoadedFile& f, std::uint32_t i, std::s
     return audio::ima4_aifc_bytes(r.channels, r.rate, d.data);
   }
   ext = "wav";
-  if (codec == SoundCodec::pcm) return audio::wav_bytes(audio::Sound{r.rate, r.channels, pcm16(d.data)});
+  if (codec == SoundCodec::pcm) {
+    ASSAY_TRY(const audio::Sound pcm, decode_sndd(r, d.data));
+    return audio::wav_bytes(pcm);
+  }
   audio::MsAdpcmWav w{r.channels, r.rate, r.block_align, r.frames()};
   if (r.coef_count == 7) w.coefs = r.coefs;
   return audio::ms_adpcm_wav_bytes(w, d.data);
