@@ -1,0 +1,76 @@
+// OSBD sound bindings (issue 27, optional item) against ../shared/goldens/oni/sounds: the sound
+// group OSBDgrp_sine that OniSplit built from osbd_in/grp_sine.xml (volume 1, pitch 1, one
+// channel; permutations weight 10, volume 0.5-1, pitch 0.9-1.1, sine440_m22 and weight 5, all 1,
+// noise_s22), in the PC level's .raw and the Mac level's .sep; and hand-made chunks.
+#include <gtest/gtest.h>
+
+#include "assay/formats/oni/oni.h"
+#include "assay/formats/oni/sound_binding.h"
+#include "testing/testing.h"
+
+namespace assay::oni {
+namespace {
+
+TEST(OniOsbd, GoldenSoundGroupAsTheXmlSaid) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds");
+  for (const char* level : {"GameDataFolder", "GameDataFolder_sep"}) {
+    SCOPED_TRACE(level);
+    auto f = load_file(dir / level / "level0_Final.dat", LayoutSource{});
+    ASSERT_TRUE(f->opened);
+    std::uint32_t i = 0;
+    while (i < f->file.instance_count() && f->names[i] != "OSBDgrp_sine") ++i;
+    ASSERT_LT(i, f->file.instance_count());
+    auto j = sound_binding_json(*f, i);
+    ASSERT_TRUE(j.ok()) << j.error().str();
+    EXPECT_EQ((*j)["kind"], "OSGr");
+    EXPECT_EQ((*j)["version"], 6);
+    EXPECT_EQ((*j)["size"], 136);
+    EXPECT_EQ((*j)["volume"], 1.0);
+    EXPECT_EQ((*j)["pitch"], 1.0);
+    EXPECT_EQ((*j)["channels"], 1);
+    const Json& p = (*j)["permutations"];
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_EQ(p[0]["weight"], 10);
+    EXPECT_EQ(p[0]["sound"], "sine440_m22");
+    EXPECT_FLOAT_EQ(p[0]["volume"][0].get<float>(), 0.5f);
+    EXPECT_FLOAT_EQ(p[0]["pitch"][0].get<float>(), 0.9f);
+    EXPECT_FLOAT_EQ(p[0]["pitch"][1].get<float>(), 1.1f);
+    EXPECT_EQ(p[1]["weight"], 5);
+    EXPECT_EQ(p[1]["sound"], "noise_s22");
+  }
+}
+
+// A version 2 group (wiki: volume only; pitch 1, prevent repeats 0 by default) with one permutation.
+ByteBuffer group_v2(std::uint32_t count, std::size_t perms) {
+  ByteWriter w;
+  w.str("rGSO");
+  w.u32(0);
+  w.u32(2);
+  w.f32(0.25f);
+  w.u32(2);  // channels
+  w.u32(count);
+  for (std::size_t k = 0; k < perms; ++k) {
+    w.u32(3), w.f32(1), w.f32(1), w.f32(1), w.f32(1);
+    w.str("abc");
+    w.zeros(29);
+  }
+  w.patch<std::uint32_t>(4, static_cast<std::uint32_t>(w.size() - 8));
+  return w.take();
+}
+
+TEST(OniOsbd, VersionedFieldsAndBounds) {
+  auto g = read_sound_group(group_v2(1, 1), 0);
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  EXPECT_EQ(g->volume, 0.25f);
+  EXPECT_EQ(g->pitch, 1.0f);
+  EXPECT_EQ(g->prevent_repeats, 0);
+  EXPECT_EQ(g->channels, 2u);
+  ASSERT_EQ(g->permutations.size(), 1u);
+  EXPECT_EQ(g->permutations[0].sound, "abc");
+  EXPECT_FALSE(read_sound_group(group_v2(0x10000000, 1), 0).ok());  // count past the chunk: refused before allocating
+  const ByteBuffer b = group_v2(1, 1);
+  for (std::size_t cut = 0; cut < b.size(); ++cut) EXPECT_FALSE(read_sound_group(ByteView(b).first(cut), 0).ok()) << cut;
+}
+
+}  // namespace
+}  // namespace assay::oni
