@@ -119,4 +119,11 @@ Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i) {
   return j;
 }
 
+Result<ExtractCount> write_sound_binding(const LoadedFile& f, std::uint32_t i, const std::string& stem, const OutputDir& dir) {
+  ASSAY_TRY(const Json j, sound_binding_json(f, i));
+  const std::string text = j.dump(1) + "\n";
+  ASSAY_CHECK(dir.write(stem + ".json", ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
+  return ExtractCount{1, text.size()};
+}
+
 }  // namespace assay::oni

@@ -37,10 +37,11 @@ void sound_details(Entry& e, ByteView inst, bool mac) {
 }
 
 std::string sound_path(const Entry& e, std::uint32_t index) {
-  if (e.kind != "sound" || !e.size) return {};
-  std::string stem = oni_file_name(e.name ? *e.name : fmt::format("SNDD#{}", index));
+  const bool binding = e.details.value("tag", "") == "OSBD";
+  if ((e.kind != "sound" && !binding) || !e.size) return {};
+  std::string stem = oni_file_name(e.name ? *e.name : fmt::format("{}#{}", binding ? "OSBD" : "SNDD", index));
   stem.resize(stem.size() - 4);  // ".oni"
-  return stem + ".wav";
+  return stem + (binding ? ".json" : ".wav");
 }
 
 }  // namespace assay::oni

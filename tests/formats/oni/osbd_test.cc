@@ -72,5 +72,21 @@ TEST(OniOsbd, VersionedFieldsAndBounds) {
   for (std::size_t cut = 0; cut < b.size(); ++cut) EXPECT_FALSE(read_sound_group(ByteView(b).first(cut), 0).ok()) << cut;
 }
 
+// What extract --sounds writes for an OSBD: NAME.json, the same JSON.
+TEST(OniOsbd, WritesTheBindingAsJson) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds/GameDataFolder/level0_Final.dat");
+  auto f = load_file(dir, LayoutSource{});
+  std::uint32_t i = 0;
+  while (i < f->file.instance_count() && f->names[i] != "OSBDgrp_sine") ++i;
+  ASSERT_LT(i, f->file.instance_count());
+  testing::TempDir t;
+  auto n = write_sound_binding(*f, i, "OSBDgrp_sine", OutputDir(t.path(), false));
+  ASSERT_TRUE(n.ok()) << n.error().str();
+  const ByteBuffer b = testing::read_file(t / "OSBDgrp_sine.json");
+  const Json j = Json::parse(b.begin(), b.end());
+  EXPECT_EQ(j["permutations"][1]["sound"], "noise_s22");
+  EXPECT_EQ(j, *sound_binding_json(*f, i));
+}
+
 }  // namespace
 }  // namespace assay::oni

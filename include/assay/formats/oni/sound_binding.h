@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "assay/core/extract_each.h"
+#include "assay/core/output.h"
 #include "assay/formats/oni/level_set.h"
 #include "assay/options.h"
 
@@ -36,5 +38,8 @@ Result<SoundGroup> read_sound_group(ByteView b, std::uint64_t at);
 // "volume", "pitch", "prevent_repeats", "last_selected", "channels", "permutations": [{"weight",
 // "volume": [min, max], "pitch": [min, max], "sound"}]}.
 Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i);
+
+// What extract --sounds writes for OSBD i: STEM.json (that JSON, indented).
+Result<ExtractCount> write_sound_binding(const LoadedFile& f, std::uint32_t i, const std::string& stem, const OutputDir& dir);
 
 }  // namespace assay::oni
