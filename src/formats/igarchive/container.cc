@@ -110,6 +110,11 @@ class IgArchiveContainer final : public Container {
   // archive lost its names, at "<hash>.bin" (spec: alchemy.md#iga).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
+    // extract --textures (kept as oni.textures, the family that first took the flag)
+    if (options().oni.textures && !w.stored) {
+      ASSAY_TRY(std::optional<ExtractCount> n, write_textures(e, dir, w));
+      if (n) return *n;
+    }
     const iga::FileEntry& f = file_of(e);
     iga::MemberSettings s;
     s.threads = w.threads;
@@ -133,6 +138,28 @@ class IgArchiveContainer final : public Container {
   }
 
  private:
+  // extract --textures: an igz member holding images (kind "texture" entries of its Container) is
+  // written as <member path without .igz>.png (<stem>.<index>.png when it holds several; --mips
+  // as the igz writes them) instead of its bytes; nullopt when the member holds none.
+  Result<std::optional<ExtractCount>> write_textures(const Entry& e, const OutputDir& dir, const WriteOptions& w) const {
+    if (!e.path.ends_with(".igz")) return std::optional<ExtractCount>{};
+    auto inner = open(e);
+    if (!inner) return std::optional<ExtractCount>{};  // not an igz after all: written as stored
+    std::vector<const Entry*> images;
+    for (const Entry& t : (*inner)->entries())
+      if (t.kind == "texture") images.push_back(&t);
+    if (images.empty()) return std::optional<ExtractCount>{};
+    const std::string stem = e.path.substr(0, e.path.size() - 4);
+    ExtractCount n;
+    for (const Entry* t : images) {
+      Entry named = *t;
+      named.path = images.size() == 1 ? stem + ".png" : fmt::format("{}.{}.png", stem, t->index);
+      ASSAY_TRY(ExtractCount c, (*inner)->write_entry(named, dir, w));
+      n.files += c.files, n.bytes += c.bytes;
+    }
+    return std::optional<ExtractCount>{n};
+  }
+
   // For a member above kIdentifyWholeUpTo that no family claims from its first block: the bytes
   // looked at; 0 when it is small or claimed (then it is read whole and identified as usual).
   Result<std::size_t> unclaimed_prefix(const Entry& e) const {

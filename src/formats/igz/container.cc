@@ -1,13 +1,21 @@
 // An igz object file as a Container (spec: alchemy.md#igz): its entries are the objects of the
 // RVTB list (offset = absolute file position, size = MTSZ of the type); read() views an
 // object's bytes. Nested igz paths (ARCHIVE::x.igz) come from the archive's Container.
+// An igImage2 whose fields are found (image.h) is a "texture" entry: texture() decodes it and
+// extract writes it as PNG (--stored: the object's bytes as before).
 #include <fmt/format.h>
+
+#include <map>
+#include <optional>
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/core/output.h"
 #include "assay/formats/igz/graph.h"
+#include "assay/formats/igz/image.h"
 #include "assay/formats/igz/report.h"
 #include "family_parts.h"
+#include "formats/texture_budget.h"
 
 namespace assay {
 
@@ -31,9 +39,43 @@ class IgzContainer final : public Container {
       if (o.size != 0) e.size = e.stored_size = o.size;  // 0 = unknown type size
       e.kind = "object";
       e.details = igz::object_details_json(file_, o);
+      images_.emplace_back();
+      if (o.type_name == "igImage2") texture_entry(g, i, e);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
+  }
+
+  [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
+    if (e.kind != "texture" || !images_[e.index]) return Container::texture(e, mip);
+    ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
+    auto img = igz::decode_image2(file_, *images_[e.index], mip);
+    if (!img) return with_file(img.error());
+    return img;
+  }
+
+  // A texture: NAME.png (with mips NAME.mip<k>.png too); --stored: the object's bytes.
+  [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
+                                                 const WriteOptions& w) const override {
+    if (e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
+    const std::string stem = e.path.substr(0, e.path.size() - 4);
+    const unsigned levels = w.mips ? images_[e.index]->levels : 1;
+    std::vector<ByteBuffer> pngs;  // every level decoded before anything is written
+    for (unsigned l = 0; l < levels; ++l) {
+      ASSAY_TRY(image::Rgba rgba, texture(e, l));
+      ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
+      pngs.push_back(std::move(png));
+    }
+    ExtractCount n;
+    for (unsigned l = 0; l < levels; ++l) {
+      ASSAY_CHECK(dir.write(l == 0 ? e.path : fmt::format("{}.mip{}.png", stem, l), pngs[l]));
+      n.files += 1, n.bytes += pngs[l].size();
+    }
+    return n;
+  }
+
+  [[nodiscard]] std::string stored_path(const Entry& e) const override {
+    return e.kind == "texture" ? stored_paths_.at(e.index) : e.path;
   }
 
   [[nodiscard]] Result<Json> info() const override {
@@ -45,8 +87,29 @@ class IgzContainer final : public Container {
   void verify(Diagnostics& out) const override { igz::verify_input(input(), options(), out); }
 
  private:
+  // An igImage2 with its fields found: kind "texture", written as <index>_<name>.png.
+  void texture_entry(const igz::Graph& g, std::size_t i, Entry& e) {
+    auto img = igz::read_image2(file_, fixups_, g, i);
+    if (!img) {
+      e.details["image_error"] = img.error().message;
+      return;
+    }
+    stored_paths_[i] = e.path;
+    e.kind = "texture";
+    e.path = fmt::format("{:04}_{}.png", i, img->name && !img->name->empty() ? *img->name : "igImage2");
+    e.details.update(igz::image_details_json(*img));
+    images_[i] = std::move(*img);
+  }
+
+  Error with_file(Error e) const {
+    if (e.file.empty()) e.file = input().name;
+    return e;
+  }
+
   igz::IgzFile file_;
   igz::Fixups fixups_;
+  std::vector<std::optional<igz::Image2>> images_;     // by entry index
+  std::map<std::size_t, std::string> stored_paths_;    // texture entries' object blob paths
 };
 
 }  // namespace

@@ -1,0 +1,78 @@
+// Alchemy images in an igz: igImage2 objects, their metaimage (pixel format) and their pixels.
+//
+// An igImage2 is {igNamedObject, u16 _width, _height, _depth, _levelCount, _imageCount, pad,
+// igMetaImage* _format, i32 _usageDeprecated, u16 _paddingDeprecated, pad, igMemory _data, ...}
+// (field order: igRewrite8 igLibrary/Gfx/igImage2.cs). _format is an external reference (REXT)
+// to namespace "metaimages" (FNV-1a 0x843CD0C2) naming the format ("dxt1_tile_big_ps3"); _data
+// is a memory handle (RMHN -> TMHN) into a pool of the same file. Where the fields sit differs per
+// game, so they are found from the _format field (the object's REXT field) — see image.cc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assay/core/bytes.h"
+#include "assay/formats/igz/graph.h"
+#include "assay/image/png.h"
+#include "assay/options.h"
+
+namespace assay::igz {
+
+// A metaimage name split into its parts ("dxt5_tile_big_ps3": canonical "dxt5", tile, big-endian,
+// platform "ps3"; igRewrite8 igGfx.cs names the canonical formats, igMetaImage.cs
+// MakePlatformFormat appends "_" + platform).
+struct MetaImageName {
+  std::string canonical;  // "dxt1", "dxt5_srgb", "r8g8b8a8", ...
+  bool tile = false;      // "_tile": the platform's tiled layout
+  bool big = false;       // "_big": the platform is big-endian
+  std::string platform;   // "ps3", "cafe", ... ("" for a canonical format)
+};
+MetaImageName parse_metaimage_name(std::string_view name);
+// The metaimage whose FNV-1a (lower-cased) is `hash`, among the canonical formats with every
+// layout suffix and platform; nullopt when none matches.
+std::optional<std::string> metaimage_for_hash(std::uint32_t hash);
+inline constexpr std::uint32_t kMetaImagesNamespace = 0x843CD0C2;  // fnv1a32("metaimages")
+
+// Where an image's pixels are.
+struct ImageData {
+  enum class Where : std::uint8_t { pool, external, none };
+  Where where = Where::none;
+  std::uint64_t offset = 0;  // absolute file position (pool)
+  std::uint64_t size = 0;    // bytes the igMemory holds (pool)
+  std::uint32_t handle = 0;  // TMHN index (pool)
+  std::string reference;     // "namespace::name" of the file holding them (external)
+};
+
+struct Image2 {
+  std::size_t object = kNoObject;  // index into Graph::objects
+  std::string type;                // "igImage2"
+  std::optional<std::string> name; // igNamedObject::_name
+  std::uint32_t field_base = 0;    // offset of _width inside the object
+  std::uint16_t width = 0, height = 0, depth = 0, levels = 0, images = 0;
+  std::string format;              // the metaimage name, or "namespace::name" hashes when unknown
+  bool format_known = false;
+  std::string platform;            // the file's platform name ("ps3", "cafe")
+  ImageData data;
+};
+
+// The images of a decoded file (every igImage2 object; objects whose fields cannot be found are
+// skipped). read_image2 gives the error for one object.
+std::vector<Image2> find_images(const IgzFile& f, const Fixups& fx, const Graph& g);
+Result<Image2> read_image2(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
+
+// Bytes one level takes in the image's format, and every level together (images x depth x
+// levels); errors for a format or layout that is not decoded, or on overflow.
+Result<std::uint64_t> level_size(const Image2& img, unsigned level);
+Result<std::uint64_t> data_size(const Image2& img);
+// Level `level` as RGBA. Checks the data size against data_size() first; an undecoded format or
+// layout is an unsupported error naming the format and platform.
+Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level);
+
+// The texture entry's details (docs/cli.md#igz): width, height, mips, format, platform, depth,
+// images, name, data {where, offset, size | reference}.
+Json image_details_json(const Image2& img);
+
+}  // namespace assay::igz

@@ -1,0 +1,151 @@
+// igImage2 pixels: the metaimage's name, level sizes and decoding to RGBA.
+//
+// Metaimage names: the canonical formats of igRewrite8 igLibrary/Gfx/igGfx.cs
+// (canonicalMetaImages), made platform formats as "<canonical>[_tile][_big]_<platform>"
+// (igMetaImage.cs MakePlatformFormat; the suffix order as the samples' EXID hashes show:
+// "dxt1_tile_big_ps3", "dxt5_big_ps3", "dxt1_tile_cafe").
+//
+// Layouts decoded, from the bytes of skylanders_zap.pak's 22 PS3 textures:
+// - dxt1/dxt3/dxt5 "_big_ps3" and "_tile_big_ps3" are plain little-endian DXT blocks in row
+//   order, levels largest first with no padding (512 x 512 x 5 levels of DXT1 = 174592 bytes =
+//   the TMHN size exactly). "_big" names the platform's byte order, not the texels': read as
+//   little-endian, colormap_zap_e_11's blocks give a smooth image; with the 16-bit words swapped
+//   the mean neighbour difference is 6.6 times larger. "_tile" has no tile size on PS3 (igGfx.cs
+//   tileInfo lists Wii formats only) and the blocks are not in Morton order. The file wins over
+//   the name here.
+// Everything else (Wii/Wii U tiling, Xenon byte-swapped blocks, uncompressed formats) is an
+// unsupported error naming the format and platform: no sample shows their layout.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "assay/core/hash.h"
+#include "assay/formats/igz/image.h"
+#include "assay/image/dxt.h"
+#include "diag_util.h"
+
+namespace assay::igz {
+
+namespace {
+
+// igGfx.cs canonicalMetaImages.
+constexpr std::string_view kCanonical[] = {
+    "a8", "atitc", "atitc_alpha", "b5g5r5a1", "b5g6r5", "b8g8r8", "b8g8r8a8", "b8g8r8x8", "d15s1", "d16",
+    "d24", "d24fs8", "d24s4x4", "d24s8", "d24x8", "d32", "d32f", "d32fs8", "d8", "dxn", "dxt1",
+    "dxt1_srgb", "dxt3", "dxt3_srgb", "dxt5", "dxt5_srgb", "etc1", "etc2", "etc2_alpha", "g8b8", "gas",
+    "l16", "l4", "l4a4", "l8", "l8a8", "p4_r4g4b4a3x1", "p4_r8g8b8a8", "p8_r4g4b4a3x1", "p8_r8g8b8a8",
+    "pvrtc2", "pvrtc2_alpha", "pvrtc2_alpha_srgb", "pvrtc2_srgb", "pvrtc4", "pvrtc4_alpha",
+    "pvrtc4_alpha_srgb", "pvrtc4_srgb", "r16_float", "r16g16", "r16g16_float", "r16g16_signed",
+    "r16g16b16", "r16g16b16a16", "r16g16b16a16_expand_float", "r16g16b16a16_float", "r16g16b16x16",
+    "r32_float", "r32g32_float", "r32g32b32a32_float", "r4g4b4a3x1", "r4g4b4a4", "r5g5b5a1", "r5g6b5",
+    "r6g6b6a6", "r8g8", "r8g8b8", "r8g8b8_framebuffer", "r8g8b8_srgb", "r8g8b8a8", "r8g8b8a8_srgb",
+    "r8g8b8x8", "r8g8b8x8_srgb", "shadow"};
+// Platform suffixes (igRewrite8 IG_GFX_PLATFORM names, lower case).
+constexpr std::string_view kPlatforms[] = {
+    "ps3", "cafe", "wii", "xenon", "aspen", "aspen64", "android", "osx", "durango", "ps4",
+    "dx", "dx11", "win32", "win64", "raspi", "linux", "lgtv", "wp8", "metal"};
+constexpr std::string_view kLayouts[] = {"", "_tile", "_big", "_tile_big"};
+
+using detail::err;
+
+Error unsupported(const Image2& img, std::string why) {
+  Error e = err("igImage2", kNoOffset,
+                fmt::format("not decoded: format {}, platform {}: {}", img.format,
+                            img.platform.empty() ? "unknown" : img.platform, why));
+  e.kind = ErrorKind::unsupported;
+  e.code = "igz.image-format";
+  return e;
+}
+
+// The block format of the canonical format (DXT1/3/5 and their sRGB forms), whatever the layout.
+Result<image::BlockFormat> canonical_block(const Image2& img) {
+  if (!img.format_known) return unsupported(img, "the metaimage is not a known name");
+  const MetaImageName n = parse_metaimage_name(img.format);
+  const std::string_view c = n.canonical;
+  if (c == "dxt1" || c == "dxt1_srgb") return image::BlockFormat::bc1;
+  if (c == "dxt3" || c == "dxt3_srgb") return image::BlockFormat::bc2;
+  if (c == "dxt5" || c == "dxt5_srgb") return image::BlockFormat::bc3;
+  return unsupported(img, "only DXT1/3/5 are decoded");
+}
+
+// The layouts decoded (see the file comment): PS3's, and any untiled little-endian one.
+Result<void> layout_decoded(const Image2& img) {
+  const MetaImageName n = parse_metaimage_name(img.format);
+  if (n.platform == "ps3" || (!n.big && !n.tile)) return {};
+  return unsupported(img, n.tile ? "the platform's tiling is not decoded" : "big-endian texels are not decoded");
+}
+
+std::uint32_t side(std::uint32_t s, unsigned level) { return std::max<std::uint32_t>(1, s >> level); }
+
+Result<std::uint64_t> level_offset(const Image2& img, unsigned level) {
+  std::uint64_t off = 0;
+  for (unsigned l = 0; l < level; ++l) {
+    ASSAY_TRY(std::uint64_t s, level_size(img, l));
+    off += s;
+  }
+  return off;
+}
+
+}  // namespace
+
+MetaImageName parse_metaimage_name(std::string_view name) {
+  MetaImageName n;
+  for (std::string_view p : kPlatforms)
+    if (name.size() > p.size() + 1 && name.ends_with(p) && name[name.size() - p.size() - 1] == '_') {
+      n.platform = std::string(p);
+      name.remove_suffix(p.size() + 1);
+      break;
+    }
+  if (name.ends_with("_big")) n.big = true, name.remove_suffix(4);
+  if (name.ends_with("_tile")) n.tile = true, name.remove_suffix(5);
+  n.canonical = std::string(name);
+  return n;
+}
+
+std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
+  for (std::string_view c : kCanonical) {
+    if (fnv1a32(c, true) == hash) return std::string(c);
+    for (std::string_view l : kLayouts)
+      for (std::string_view p : kPlatforms) {
+        std::string s = fmt::format("{}{}_{}", c, l, p);
+        if (fnv1a32(s, true) == hash) return s;
+      }
+  }
+  return std::nullopt;
+}
+
+Result<std::uint64_t> level_size(const Image2& img, unsigned level) {
+  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
+  std::uint64_t s = 0;
+  if (!image::block_level_size(bf, side(img.width, level), side(img.height, level), s))
+    return err("igImage2", kNoOffset, "level size overflows");
+  return s;
+}
+
+Result<std::uint64_t> data_size(const Image2& img) {
+  ASSAY_TRY(std::uint64_t levels, level_offset(img, img.levels));
+  const std::uint64_t copies = std::uint64_t{std::max<std::uint16_t>(img.images, 1)} * std::max<std::uint16_t>(img.depth, 1);
+  return levels * copies;  // levels < 2^36, copies < 2^32: no overflow
+}
+
+Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level) {
+  if (level >= img.levels) return err("igImage2", kNoOffset, fmt::format("level {} of {}", level, img.levels));
+  if (img.data.where == ImageData::Where::external)
+    return err("igImage2", kNoOffset, fmt::format("the pixels are in another file: {}", img.data.reference));
+  if (img.data.where == ImageData::Where::none) return err("igImage2", kNoOffset, "the image has no pixel data");
+  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
+  ASSAY_TRY(std::uint64_t need, data_size(img));
+  if (img.data.size < need)
+    return err("igImage2", img.data.offset,
+               fmt::format("_data holds {} bytes; {} {} x {} with {} levels, {} images, depth {} needs {}", img.data.size,
+                           img.format, img.width, img.height, img.levels, img.images, img.depth, need));
+  ASSAY_CHECK(layout_decoded(img));
+  if (img.images > 1 || img.depth > 1)
+    return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
+  ASSAY_TRY(std::uint64_t off, level_offset(img, level));
+  ASSAY_TRY(std::uint64_t size, level_size(img, level));
+  const ByteView level_bytes = f.bytes().subspan(img.data.offset + off, size);  // inside data: checked above
+  return image::decode_blocks(bf, level_bytes, side(img.width, level), side(img.height, level));
+}
+
+}  // namespace assay::igz

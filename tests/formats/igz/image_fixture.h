@@ -1,0 +1,51 @@
+// An igz holding one igImage2, written by our own writer in the layout of skylanders_zap.pak's
+// PS3 textures (version 7, big-endian, platform 6; igImage2 0x60 bytes in an ImageObject pool,
+// _width at 0x30, _format (REXT -> EXID "metaimages"::format) at 0x3C, _data (RMHN -> TMHN) at 0x48,
+// the pixels in an Image pool): the fixture of image_test.cc and the fuzz corpus of igz_image.
+#pragma once
+
+#include <string>
+
+#include "assay/core/hash.h"
+#include "assay/formats/igz/writer.h"
+
+namespace assay::igz::fixtures {
+
+struct ImageSpec {
+  std::uint16_t width = 8, height = 8, depth = 1, levels = 1, images = 1;
+  std::string format = "dxt1_tile_big_ps3";
+  ByteBuffer pixels;  // the _data bytes as stored
+};
+
+inline Result<ByteBuffer> build_image_igz(const ImageSpec& s) {
+  Writer w(Layout{7, Endian::big, 6});
+  const std::uint32_t list_t = w.add_type("igObjectList", w.data_list_size());
+  const std::uint32_t image_t = w.add_type("igImage2", 0x60);
+  const std::uint32_t def = w.add_pool("Default", 4);
+  const std::uint32_t objects = w.add_pool("ImageObject", 16);
+  const std::uint32_t pixels = w.add_pool("Image", 128);
+  const std::uint32_t img = w.add_object(objects, image_t);
+  w.put_u32(img + 0x30, std::uint32_t{s.width} << 16 | s.height);  // big-endian u16 pairs
+  w.put_u32(img + 0x34, std::uint32_t{s.depth} << 16 | s.levels);
+  w.put_u32(img + 0x38, std::uint32_t{s.images} << 16);
+  w.set_external(img + 0x3C, w.add_external_id(fnv1a32(s.format, true), 0x843CD0C2));
+  const auto size = static_cast<std::uint32_t>(s.pixels.size());
+  const std::uint32_t data = w.alloc(pixels, (size + 3) & ~3u, 128);
+  for (std::uint32_t i = 0; i + 4 <= size; i += 4)  // stored big-endian: the bytes in order
+    w.put_u32(data + i, std::uint32_t{s.pixels[i]} << 24 | std::uint32_t{s.pixels[i + 1]} << 16 |
+                            std::uint32_t{s.pixels[i + 2]} << 8 | s.pixels[i + 3]);
+  w.set_memory_handle(img + 0x48, w.add_memory_handle(w.memory_word(size), data));
+  w.set_root(w.add_object_list(def, list_t, {img}));
+  return w.finish();
+}
+
+// One 4 x 4 DXT1 block (the bytes of zap.pak's colormap_zap_e_11 block 432, hand-decoded in
+// image_test.cc) repeated to fill `width` x `height`, one level.
+inline ByteBuffer dxt1_blocks(std::uint32_t width, std::uint32_t height) {
+  const ByteBuffer block = {0xa8, 0x3b, 0x83, 0x19, 0x55, 0xff, 0xaa, 0x00};
+  ByteBuffer out;
+  for (std::uint32_t i = 0; i < (width / 4) * (height / 4); ++i) out.insert(out.end(), block.begin(), block.end());
+  return out;
+}
+
+}  // namespace assay::igz::fixtures

@@ -1,0 +1,240 @@
+// igImage2 textures (issue #28 item 1): fields, formats and pixels of skylanders_zap.pak's 22 PS3
+// textures and the Wii U test_img, read in place; a fixture from our writer for the hand-decoded
+// block and the truncation/mutation sweep. Facts are read from the bytes by hand (offsets below)
+// or from the sample README, never from our own output.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "assay/container.h"
+#include "assay/core/hash.h"
+#include "assay/formats/igz/image.h"
+#include "image_fixture.h"
+#include "testing/testing.h"
+
+namespace assay::igz {
+namespace {
+
+using testing::run_cli;
+using testing::shell_quote;
+
+constexpr const char* kZapE = "textures\\colormap_zap_e_11.igz";
+
+std::unique_ptr<Container> open_or_fail(const std::string& spec) {
+  auto c = open_path(spec);
+  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().str());
+  return c.ok() ? std::move(*c) : nullptr;
+}
+
+const Entry* texture_entry(const Container& c) {
+  for (const Entry& e : c.entries())
+    if (e.kind == "texture") return &e;
+  return nullptr;
+}
+
+std::array<std::uint8_t, 4> texel(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
+  const std::size_t p = (std::size_t{y} * img.width + x) * 4;
+  return {img.pixels[p], img.pixels[p + 1], img.pixels[p + 2], img.pixels[p + 3]};
+}
+using Px = std::array<std::uint8_t, 4>;
+
+// The block `a8 3b 83 19 55 ff aa 00` (colormap_zap_e_11.igz, Image pool + 0x80 + 432 * 8 = file
+// offset 0x17EC), decoded by hand as little-endian DXT1:
+//   color0 = 0x3BA8: r 7, g 29, b 8 -> (7<<3|7>>2, 29<<2|29>>4, 8<<3|8>>2) = (57, 117, 66)
+//   color1 = 0x1983: r 3, g 12, b 3 -> (24, 48, 24); color0 > color1: four colours,
+//   color2 = (2*c0 + c1) / 3 = (46, 94, 52), color3 = (c0 + 2*c1) / 3 = (35, 71, 38)
+//   indices 0x55 0xFF 0xAA 0x00: row 0 all 1, row 1 all 3, row 2 all 2, row 3 all 0.
+// Read with the 16-bit words swapped (0xA83B, 0x8319) the colours would be reds: the file's texels
+// are little-endian although the format says "_big".
+void expect_block_432(const image::Rgba& img, std::uint32_t x0, std::uint32_t y0) {
+  for (std::uint32_t x = x0; x < x0 + 4; ++x) {
+    EXPECT_EQ(texel(img, x, y0 + 0), (Px{24, 48, 24, 255})) << x;
+    EXPECT_EQ(texel(img, x, y0 + 1), (Px{35, 71, 38, 255})) << x;
+    EXPECT_EQ(texel(img, x, y0 + 2), (Px{46, 94, 52, 255})) << x;
+    EXPECT_EQ(texel(img, x, y0 + 3), (Px{57, 117, 66, 255})) << x;
+  }
+}
+
+TEST(IgzImage, MetaImageNames) {
+  // EXID hashes of the samples (namespace 0x843CD0C2 = fnv1a32("metaimages")).
+  EXPECT_EQ(fnv1a32("metaimages"), kMetaImagesNamespace);
+  EXPECT_EQ(metaimage_for_hash(0x4A1906BB), "dxt1_tile_big_ps3");
+  EXPECT_EQ(metaimage_for_hash(0x942D575F), "dxt5_tile_big_ps3");
+  EXPECT_EQ(metaimage_for_hash(0xF8BBB422), "dxt5_big_ps3");
+  EXPECT_EQ(metaimage_for_hash(0x61455AC9), "dxt1_tile_cafe");
+  EXPECT_EQ(metaimage_for_hash(0x12345678), std::nullopt);
+  const MetaImageName n = parse_metaimage_name("dxt5_srgb_tile_big_ps3");
+  EXPECT_EQ(n.canonical, "dxt5_srgb");
+  EXPECT_TRUE(n.tile);
+  EXPECT_TRUE(n.big);
+  EXPECT_EQ(n.platform, "ps3");
+}
+
+TEST(IgzImage, ZapColormapFieldsAndHandDecodedBlock) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  auto c = open_or_fail(zap.string() + "::" + kZapE);
+  ASSERT_TRUE(c);
+  const Entry* e = texture_entry(*c);
+  ASSERT_NE(e, nullptr);
+  // igImage2 at ImageObject + 0x10 = 0x98C; at +0x30: 0200 0200 0001 0005 0001 (512 x 512,
+  // depth 1, 5 levels, 1 image); TMHN[0] = {0x2802AA00, 0x10000080}: 0x2AA00 bytes at Image + 0x80.
+  EXPECT_EQ(e->index, 2u);
+  EXPECT_EQ(e->details["width"], 512);
+  EXPECT_EQ(e->details["height"], 512);
+  EXPECT_EQ(e->details["mips"], 5);
+  EXPECT_EQ(e->details["format"], "dxt1_tile_big_ps3");
+  EXPECT_EQ(e->details["platform"], "ps3");
+  EXPECT_EQ(e->details["image_name"], "_Zap_E");  // TSTR[0] through RSTT
+  EXPECT_EQ(e->details["data"]["offset"], 2540 + 0x80);
+  EXPECT_EQ(e->details["data"]["size"], 0x2AA00);
+  // 512^2/2 + 256^2/2 + 128^2/2 + 64^2/2 + 32^2/2 bytes of DXT1 = 174592 = 0x2AA00 exactly.
+  EXPECT_EQ(e->details["data_needed"], 174592);
+  auto img = c->texture(*e, 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  ASSERT_EQ(img->width, 512u);
+  // Block 432 sits at block column 432 % 128 = 48, row 432 / 128 = 3 (pixels 192..195, 12..15)
+  // in row order. Morton order would put it at column 20, row 12 (432 = 0b110110000: x takes
+  // the even bits 0,0,1,0,1 = 20, y the odd bits 0,0,1,1 = 12): the blocks are not swizzled.
+  expect_block_432(*img, 192, 12);
+  for (unsigned l = 1; l < 5; ++l) {
+    auto m = c->texture(*e, l);
+    ASSERT_TRUE(m.ok()) << m.error().str();
+    EXPECT_EQ(m->width, 512u >> l);
+    EXPECT_EQ(m->height, 512u >> l);
+  }
+  EXPECT_FALSE(c->texture(*e, 5).ok());
+}
+
+// All 22 textures\*.igz of zap.pak (README: 22 PS3 images) decode at every level, at the size
+// their igImage2 fields give.
+TEST(IgzImage, ZapEveryTextureDecodes) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  auto pak = open_or_fail(zap.string());
+  ASSERT_TRUE(pak);
+  std::size_t textures = 0;
+  for (const Entry& m : pak->entries()) {
+    if (!m.name || !m.name->starts_with("textures\\") || !m.name->ends_with(".igz")) continue;
+    ++textures;
+    auto igz = pak->open(m);
+    ASSERT_TRUE(igz.ok()) << *m.name;
+    const Entry* e = texture_entry(**igz);
+    ASSERT_NE(e, nullptr) << *m.name;
+    const auto w = e->details["width"].get<std::uint32_t>(), h = e->details["height"].get<std::uint32_t>();
+    const auto levels = e->details["mips"].get<unsigned>();
+    EXPECT_TRUE(e->details["format"].get<std::string>().ends_with("_ps3")) << *m.name;
+    EXPECT_EQ(e->details["data"]["size"], e->details["data_needed"]) << *m.name;
+    for (unsigned l = 0; l < levels; ++l) {
+      auto img = (*igz)->texture(*e, l);
+      ASSERT_TRUE(img.ok()) << *m.name << " level " << l << ": " << img.error().str();
+      EXPECT_EQ(img->width, std::max(1u, w >> l));
+      EXPECT_EQ(img->height, std::max(1u, h >> l));
+    }
+  }
+  EXPECT_EQ(textures, 22u);
+}
+
+// Wii U test_img (spec §5.1): igImage2 at 0x958; at +0x34: 0480 0300 0001 0006 0001 (1152 x 768,
+// 6 levels); _format EXID 0 = 0x61455AC9 = "dxt1_tile_cafe"; TMHN[0] holds 0x7C bytes. 124 bytes
+// cannot hold 6 DXT1 levels of 1152 x 768 (288*192*8 + ... = 589680 bytes), tiled or not.
+TEST(IgzImage, WiiUTestImageSaysWhyNot) {
+  ASSAY_REQUIRE_SAMPLE(p, "alchemy/igModelTool_test_img.igz");
+  auto c = open_or_fail(p.string());
+  ASSERT_TRUE(c);
+  const Entry* e = texture_entry(*c);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->details["width"], 1152);
+  EXPECT_EQ(e->details["height"], 768);
+  EXPECT_EQ(e->details["mips"], 6);
+  EXPECT_EQ(e->details["format"], "dxt1_tile_cafe");
+  EXPECT_EQ(e->details["platform"], "cafe");
+  EXPECT_EQ(e->details["image_name"], "_magsstaff_diffuse");
+  EXPECT_EQ(e->details["data"]["size"], 0x7C);
+  EXPECT_EQ(e->details["data"]["offset"], 0x9D2);
+  auto img = c->texture(*e, 0);
+  ASSERT_FALSE(img.ok());
+  EXPECT_NE(img.error().message.find("124 bytes"), std::string::npos) << img.error().str();
+  EXPECT_NE(img.error().message.find("589680"), std::string::npos) << img.error().str();
+}
+
+TEST(IgzImage, FixtureHandDecodedAndLayoutErrors) {
+  fixtures::ImageSpec s;
+  s.pixels = fixtures::dxt1_blocks(8, 8);
+  auto bytes = fixtures::build_image_igz(s);
+  ASSERT_TRUE(bytes.ok()) << bytes.error().str();
+  auto c = open(Input::from_buffer("fixture.igz", *bytes));
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  const Entry* e = texture_entry(**c);
+  ASSERT_NE(e, nullptr);
+  auto img = (*c)->texture(*e, 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (std::uint32_t y : {0u, 4u})
+    for (std::uint32_t x : {0u, 4u}) expect_block_432(*img, x, y);
+
+  s.format = "dxt1_tile_cafe";  // GX2 tiling: not decoded, and said so
+  auto cafe = open(Input::from_buffer("cafe.igz", *fixtures::build_image_igz(s)));
+  ASSERT_TRUE(cafe.ok());
+  auto r = (*cafe)->texture(*texture_entry(**cafe), 0);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::unsupported);
+  EXPECT_NE(r.error().message.find("not decoded: format dxt1_tile_cafe"), std::string::npos) << r.error().str();
+
+  s.format = "r8g8b8a8_ps3";
+  auto rgba = open(Input::from_buffer("rgba.igz", *fixtures::build_image_igz(s)));
+  ASSERT_TRUE(rgba.ok());
+  EXPECT_FALSE((*rgba)->texture(*texture_entry(**rgba), 0).ok());
+}
+
+// Every truncation and a byte mutation at every offset of the fixture: no crash; a texture that
+// still decodes has the fields' size.
+TEST(IgzImage, TruncationAndMutationSweep) {
+  fixtures::ImageSpec s;
+  s.pixels = fixtures::dxt1_blocks(8, 8);
+  auto good = fixtures::build_image_igz(s);
+  ASSERT_TRUE(good.ok());
+  auto exercise = [](ByteBuffer b) {
+    auto c = open(Input::from_buffer("sweep.igz", std::move(b)));
+    if (!c) return;
+    for (const Entry& e : (*c)->entries()) {
+      if (e.kind != "texture") continue;
+      auto img = (*c)->texture(e, 0);
+      if (img) {
+        EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+      }
+    }
+  };
+  for (std::size_t n = 0; n < good->size(); n += 3) exercise(ByteBuffer(good->begin(), good->begin() + n));
+  for (std::size_t i = 0; i < good->size(); ++i) {
+    ByteBuffer b = *good;
+    b[i] ^= 0xA5;
+    exercise(std::move(b));
+  }
+}
+
+TEST(IgzImage, CliListExtractAndStored) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  const std::string spec = shell_quote(zap.string() + "::" + kZapE);
+  auto l = run_cli("list --json " + spec);
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  const auto j = nlohmann::json::parse(l.out);
+  EXPECT_EQ(j["entries"][2]["kind"], "texture");
+  EXPECT_EQ(j["entries"][2]["width"], 512);
+
+  testing::TempDir dir;
+  auto x = run_cli("extract " + spec + " -o " + shell_quote(dir.path().string()) + " --mips -q");
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  auto png = Input::open(dir / "0002__Zap_E.png");
+  ASSERT_TRUE(png.ok());
+  auto img = image::decode_png(png->bytes);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(img->width, 512u);
+  expect_block_432(*img, 192, 12);
+  EXPECT_TRUE(std::filesystem::exists(dir / "0002__Zap_E.mip4.png"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "0002__Zap_E.mip5.png"));
+
+  auto st = run_cli("extract " + spec + " -o " + shell_quote((dir / "s").string()) + " --stored -q");
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  EXPECT_EQ(std::filesystem::file_size(dir / "s" / "0002_igImage2.bin"), 0x60u);  // MTSZ[igImage2]
+}
+
+}  // namespace
+}  // namespace assay::igz
