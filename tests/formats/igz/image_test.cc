@@ -238,3 +238,31 @@ TEST(IgzImage, CliListExtractAndStored) {
 
 }  // namespace
 }  // namespace assay::igz
+
+namespace assay::igz {
+namespace {
+
+// Writes the seed corpus of fuzz/igz_image.cc (fuzz/corpus/igz_image/) from our writer when
+// ASSAY_WRITE_IGZ_IMAGE_CORPUS names a folder; skipped otherwise.
+TEST(IgzImage, WritesFuzzCorpus) {
+  const char* dir = std::getenv("ASSAY_WRITE_IGZ_IMAGE_CORPUS");
+  if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_IMAGE_CORPUS to write the corpus";
+  auto write = [&](const std::string& name, fixtures::ImageSpec s) {
+    auto b = fixtures::build_image_igz(s);
+    ASSERT_TRUE(b.ok());
+    testing::write_file(std::filesystem::path(dir) / name, *b);
+  };
+  fixtures::ImageSpec s;
+  s.pixels = fixtures::dxt1_blocks(8, 8);
+  write("dxt1_8x8.igz", s);
+  s.levels = 2, s.pixels.resize(s.pixels.size() + 8);
+  write("dxt1_8x8_2levels.igz", s);
+  s = {};
+  s.format = "dxt5_big_ps3", s.pixels = ByteBuffer(64, 0x5A);
+  write("dxt5_8x8.igz", s);
+  s.format = "dxt1_tile_cafe";
+  write("cafe_tiled.igz", s);
+}
+
+}  // namespace
+}  // namespace assay::igz
