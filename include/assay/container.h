@@ -60,6 +60,7 @@ struct ContainerOptions {
   std::string layouts;  // --layouts FILE
   std::string exe;      // --exe Oni.exe
   bool textures = false;
+  bool models = false;  // --models: M3GM as NAME.glb
 };
 }  // namespace oni
 

@@ -60,6 +60,7 @@ Result<ContainerOptions> container_options(const ReadOptions& ro) {
   if (const std::string* v = get("layouts")) o.oni.layouts = *v;
   if (const std::string* v = get("exe")) o.oni.exe = *v;
   if (const std::string* v = get("textures")) o.oni.textures = *v == "1";
+  if (const std::string* v = get("models")) o.oni.models = *v == "1";
   if (const std::string* v = get("txd"))
     for (std::size_t at = 0; at <= v->size();) {
       const std::size_t end = std::min(v->find('\n', at), v->size());
@@ -80,6 +81,7 @@ ReadOptions ContainerOptions::read_options() const {
   if (!oni.layouts.empty()) ro.family["layouts"] = oni.layouts;
   if (!oni.exe.empty()) ro.family["exe"] = oni.exe;
   if (oni.textures) ro.family["textures"] = "1";
+  if (oni.models) ro.family["models"] = "1";
   for (const std::string& t : renderware.txd) ro.family["txd"] += (ro.family["txd"].empty() ? "" : "\n") + t;
   return ro;
 }

@@ -109,7 +109,7 @@ TEST(OniM3gm, GoldenModelsExportAsOniSplitDecodes) {
     EXPECT_EQ(m.images, 1u);  // the TXMP as PNG (level 1's is a placeholder: level 0 has its pixels)
     expect_golden(m.meshes[0], g);
     Diagnostics d;
-    oni::verify_m3gm(*f, *i, d);
+    oni::verify_m3gm(f->file, *i, d);
     EXPECT_TRUE(d.items().empty());
   }
 }

@@ -114,8 +114,10 @@ void register_oni(Cli& cli) {
                                          "oni: layouts file (spec oni.md#oni-5)");
     sub.add_option_function<std::string>("--exe", [&ro](const std::string& v) { ro.family["exe"] = v; },
                                          "oni: take the layouts from Oni.exe");
-    if (sub.get_name() == "extract")
+    if (sub.get_name() == "extract") {
       sub.add_flag_callback("--textures", [&ro] { ro.family["textures"] = "1"; }, "oni: write every TXMP as PNG");
+      sub.add_flag_callback("--models", [&ro] { ro.family["models"] = "1"; }, "oni: write every M3GM as glTF (GLB)");
+    }
   });
   cli.hashes["oni-file-id"] = [&cli](const std::string& name) -> std::string {
     auto n = parse_level_file_name(name);

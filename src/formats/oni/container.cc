@@ -3,6 +3,8 @@
 // instance); read() views an instance's bytes (8-byte instance header included). TXMP instances
 // are "texture" entries: texture() walks the file once (layouts as the CLI picks them, .raw/.sep
 // taken from its siblings at open) and decodes a mip as `extract --textures` does (spec: oni.md#oni-9-1).
+// SNDD instances are "sound" entries (issue 27): sound() decodes them from the same walk, and
+// with --sounds (--adpcm) extract writes them as WAV (the stored data) instead of .oni files.
 #include <fmt/format.h>
 
 #include <mutex>
@@ -10,11 +12,14 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/formats/oni/m3gm.h"
 #include "assay/formats/oni/oni.h"
+#include "assay/formats/oni/sound_binding.h"
 #include "assay/image/png.h"
 #include "formats/texture_budget.h"
 #include "family_parts.h"
 #include "records.h"
+#include "sound_parts.h"
 
 namespace assay {
 
@@ -24,6 +29,7 @@ class OniContainer final : public Container {
  public:
   OniContainer(Input in, ContainerOptions opt, oni::InstanceFile f, oni::SiblingFiles sib)
       : Container("oni", std::move(in), std::move(opt)), file_(std::move(f)), sib_(std::move(sib)) {
+    sounds_ = oni::sound_output(options());
     std::vector<Entry> entries;
     entries.reserve(file_.instance_count());
     for (std::uint32_t i = 0; i < file_.instance_count(); ++i) {
@@ -44,7 +50,9 @@ class OniContainer final : public Container {
                    {"placeholder", d.placeholder()},
                    {"descriptor_offset", file_.descriptor_offset(i)}};
       if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
-      if (options().oni.textures) e.path = texture_path(i, e);
+      if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
+      if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);
+      if (options().oni.textures || options().oni.models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -52,7 +60,11 @@ class OniContainer final : public Container {
 
   [[nodiscard]] Result<Json> info() const override { return oni::info_fields(file_, sib_.file_name); }
 
-  void verify(Diagnostics& out) const override { oni::verify_input(input(), sib_, options().read_options(), out); }
+  void verify(Diagnostics& out) const override {
+    oni::verify_input(input(), sib_, options().read_options(), out);
+    for (const Entry& e : entries())  // strip indices, PNTA bounds (issue 27)
+      if (e.kind == "model") oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
+  }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     if (e.kind != "texture") return Container::texture(e, mip);
@@ -61,6 +73,28 @@ class OniContainer final : public Container {
     ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
     ASSAY_TRY(oni::Rgba8 img, oni::decode_txmp_instance(*walked_, static_cast<std::uint32_t>(e.index), mip));
     return image::Rgba{img.width, img.height, std::move(img.pixels)};
+  }
+
+  // An M3GM as GLB, its TXMP embedded when this level holds its pixels (issue 27).
+  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
+    if (e.kind != "model") return Container::model(e);
+    ASSAY_CHECK(extractable());
+    return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), walked_.get());
+  }
+
+  // An SNDD decoded to 16-bit PCM as `extract --sounds` writes it (issue 27).
+  [[nodiscard]] Result<audio::Sound> sound(const Entry& e) const override {
+    if (e.kind != "sound") return Container::sound(e);
+    std::call_once(walked_once_, [this] { walk(); });
+    if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
+    return oni::decode_sndd_instance(*walked_, static_cast<std::uint32_t>(e.index));
+  }
+
+  // The level as walked (its links; the viewer's instance panel), or why it could not be.
+  [[nodiscard]] Result<const oni::LoadedFile*> walked() const {
+    std::call_once(walked_once_, [this] { walk(); });
+    if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
+    return walked_.get();
   }
 
   // The walk, without which nothing is exported (spec: oni.md#oni-8).
@@ -78,6 +112,7 @@ class OniContainer final : public Container {
     if (!walked_ || !walked_->opened || !exporter_) return;
     out.append(walked_->diags);
     if (options().oni.textures) return swapped_note(out);
+    if (sounds_ != oni::SoundOutput::none || options().oni.models) return;
     exporter_->warn_unwalked(out);
     oni::warn_orphans(*walked_, *exporter_, out);
   }
@@ -90,6 +125,13 @@ class OniContainer final : public Container {
     if (path.empty()) return ExtractCount{};
     ASSAY_CHECK(extractable());
     const auto i = static_cast<std::uint32_t>(e.index);
+    if (sounds_ != oni::SoundOutput::none && !w.stored && (e.kind == "sound" || path.ends_with(".json"))) {
+      if (!walked_->has_data[i]) return ExtractCount{};
+      const std::string stem = path.substr(0, path.size() - (e.kind == "sound" ? 4 : 5));
+      if (e.kind != "sound") return oni::write_sound_binding(*walked_, i, stem, dir);
+      return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
+    }
+    if (options().oni.models && !w.stored && e.kind == "model") return write_m3gm(i, path, dir);
     if (options().oni.textures && !w.stored) {
       if (!walked_->has_data[i]) return ExtractCount{};
       return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
@@ -102,8 +144,8 @@ class OniContainer final : public Container {
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
-    if (!options().oni.textures || e.path.empty()) return e.path;
-    return e.path.substr(0, e.path.size() - 4) + ".oni";
+    if ((!options().oni.textures && !options().oni.models && sounds_ == oni::SoundOutput::none) || e.path.empty()) return e.path;
+    return e.path.substr(0, e.path.rfind('.')) + ".oni";  // NAME.png, .wav, .json
   }
 
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned) const override {
@@ -134,6 +176,33 @@ class OniContainer final : public Container {
     std::string stem = oni::oni_file_name(e.name ? *e.name : fmt::format("TXMP#{}", i));
     stem.resize(stem.size() - 4);  // ".oni"
     return stem + ".png";
+  }
+
+  // With --textures a TXMP as PNG, with --sounds an SNDD as WAV; nothing else.
+  std::string converted_path(std::uint32_t i, const Entry& e) const {
+    if (options().oni.textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
+    if (options().oni.models && e.kind == "model") {
+      const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("M3GM#{}", i));
+      return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
+    }
+    return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i) : std::string();
+  }
+
+  // An M3GM is a "model" entry with its counts and texture name (decoded without a walk).
+  void model_details(Entry& e, std::uint32_t i) const {
+    e.kind = "model";
+    auto g = oni::decode_m3gm(file_, i);
+    if (!g) return;
+    e.details["vertices"] = g->points.size();
+    e.details["triangles"] = g->triangles.size();
+    e.details["texture"] = g->texture_name;
+  }
+
+  // With --models an M3GM as NAME.glb (issue 27).
+  Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
+    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, walked_.get()));
+    ASSAY_CHECK(dir.write(path, glb));
+    return ExtractCount{1, glb.size()};
   }
 
   // The TXMP image fields (#oni-9-1) of instance i when it holds the whole fixed part, else none.
@@ -196,6 +265,7 @@ class OniContainer final : public Container {
   mutable Error walk_error_;
   mutable Diagnostics walk_warnings_;
   mutable std::unique_ptr<oni::OniExport> exporter_;
+  oni::SoundOutput sounds_ = oni::SoundOutput::none;  // extract --sounds / --adpcm
 };
 
 }  // namespace

@@ -25,8 +25,17 @@ struct Part {
   std::string label;
 };
 
-Error m3gm_error(const LoadedFile& f, const std::string& lab, std::uint64_t at, std::string msg) {
-  return f.file.error(lab, at, std::move(msg)).with_code("oni.m3gm");
+// A descriptor with bytes in the data block (LoadedFile::has_data's rule).
+bool has_data(const InstanceFile& f, std::uint32_t i) { return !f.descriptor(i).placeholder() && f.instance_bytes(i).ok(); }
+
+std::string_view name_of(const InstanceFile& f, std::uint32_t i) {
+  if (f.descriptor(i).unnamed()) return {};
+  auto n = f.name(i);
+  return n ? *n : std::string_view{};
+}
+
+Error m3gm_error(const InstanceFile& f, const std::string& lab, std::uint64_t at, std::string msg) {
+  return f.error(lab, at, std::move(msg)).with_code("oni.m3gm");
 }
 
 std::uint32_t u32_at(ByteView b, std::uint64_t at) {
@@ -35,29 +44,29 @@ std::uint32_t u32_at(ByteView b, std::uint64_t at) {
 float f32_at(ByteView b, std::uint64_t at) { return std::bit_cast<float>(u32_at(b, at)); }
 model::Vec3 vec3_at(ByteView b, std::uint64_t at) { return {f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8)}; }
 
-Part part_of(const LoadedFile& f, std::uint32_t i, ByteView bytes) {
-  const Descriptor d = f.file.descriptor(i);
-  return {i, bytes, f.file.instance_file_offset(d), instance_label(i, d.tag, f.names[i])};
+Part part_of(const InstanceFile& f, std::uint32_t i, ByteView bytes) {
+  const Descriptor d = f.descriptor(i);
+  return {i, bytes, f.instance_file_offset(d), instance_label(i, d.tag, name_of(f, i))};
 }
 
 // The link at `field` of `m`: none for 0; else an instance id (index << 8 | 1, spec: oni.md#oni-3-7)
 // of a `tag` descriptor of this file (with data unless `placeholder_ok`).
-Result<std::optional<std::uint32_t>> link_at(const LoadedFile& f, const Part& m, std::uint32_t field, const char (&tag)[5],
+Result<std::optional<std::uint32_t>> link_at(const InstanceFile& f, const Part& m, std::uint32_t field, const char (&tag)[5],
                                              bool placeholder_ok = false) {
   const std::uint32_t v = u32_at(m.bytes, field);
   if (v == 0) return std::optional<std::uint32_t>{};
   const std::uint32_t i = v >> 8;
-  if ((v & 0xFF) != 1 || i >= f.file.instance_count() || f.file.descriptor(i).tag != make_tag(tag))
+  if ((v & 0xFF) != 1 || i >= f.instance_count() || f.descriptor(i).tag != make_tag(tag))
     return m3gm_error(f, m.label, m.at + field, fmt::format("link 0x{:08x} is not a {} of this file", v, tag));
-  if (!placeholder_ok && !f.has_data[i])
+  if (!placeholder_ok && !has_data(f, i))
     return m3gm_error(f, m.label, m.at + field, fmt::format("linked {} (instance {}) has no data here", tag, i));
   return std::optional<std::uint32_t>{i};
 }
 
 // The array of `elem`-byte elements of linked instance i: count at `count_at`, elements from
 // `count_at + 4`; the count is checked against the instance's bytes before anything is read.
-Result<Part> array_part(const LoadedFile& f, std::uint32_t i, std::uint32_t count_at, std::uint32_t elem, std::uint32_t& count) {
-  ASSAY_TRY(const ByteView b, f.file.instance_bytes(i));
+Result<Part> array_part(const InstanceFile& f, std::uint32_t i, std::uint32_t count_at, std::uint32_t elem, std::uint32_t& count) {
+  ASSAY_TRY(const ByteView b, f.instance_bytes(i));
   Part p = part_of(f, i, b);
   if (b.size() < count_at + 4) return m3gm_error(f, p.label, p.at, fmt::format("0x{:x} bytes, smaller than its 0x{:x} fixed part", b.size(), count_at + 4));
   count = u32_at(b, count_at);
@@ -66,7 +75,7 @@ Result<Part> array_part(const LoadedFile& f, std::uint32_t i, std::uint32_t coun
   return p;
 }
 
-Result<std::vector<model::Vec3>> vec3_array(const LoadedFile& f, std::uint32_t i, std::uint32_t count_at) {
+Result<std::vector<model::Vec3>> vec3_array(const InstanceFile& f, std::uint32_t i, std::uint32_t count_at) {
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, count_at, 12, n));
   std::vector<model::Vec3> out(n);
@@ -74,7 +83,7 @@ Result<std::vector<model::Vec3>> vec3_array(const LoadedFile& f, std::uint32_t i
   return out;
 }
 
-Result<std::vector<std::uint32_t>> index_array(const LoadedFile& f, std::uint32_t i) {
+Result<std::vector<std::uint32_t>> index_array(const InstanceFile& f, std::uint32_t i) {
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, 0x1C, 4, n));
   std::vector<std::uint32_t> out(n);
@@ -82,15 +91,15 @@ Result<std::vector<std::uint32_t>> index_array(const LoadedFile& f, std::uint32_
   return out;
 }
 
-Result<void> read_points(const LoadedFile& f, std::uint32_t i, M3gmGeometry& g) {
+Result<void> read_points(const InstanceFile& f, std::uint32_t i, M3gmGeometry& g) {
   ASSAY_TRY(g.points, vec3_array(f, i, 0x3C));
-  const ByteView b = *f.file.instance_bytes(i);  // checked by vec3_array
+  const ByteView b = *f.instance_bytes(i);  // checked by vec3_array
   g.bbox_min = vec3_at(b, 0x14), g.bbox_max = vec3_at(b, 0x20), g.sphere_center = vec3_at(b, 0x2C);
   g.sphere_radius = f32_at(b, 0x38);
   return {};
 }
 
-Result<std::vector<model::Vec2>> read_uvs(const LoadedFile& f, std::uint32_t i) {
+Result<std::vector<model::Vec2>> read_uvs(const InstanceFile& f, std::uint32_t i) {
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, 0x1C, 8, n));
   std::vector<model::Vec2> out(n);
@@ -133,7 +142,7 @@ void make_triangles(M3gmGeometry& g) {
 
 // Sizes agree: one normal and one UV per point, every strip index a point, one face normal
 // index per strip triangle naming a face normal.
-Result<void> check_counts(const LoadedFile& f, const Part& m, const M3gmGeometry& g) {
+Result<void> check_counts(const InstanceFile& f, const Part& m, const M3gmGeometry& g) {
   const auto fail = [&](std::uint32_t field, std::string msg) { return m3gm_error(f, m.label, m.at + field, std::move(msg)); };
   if (g.normals.size() != g.points.size())
     return fail(M3gmLinks::kVertexNormals, fmt::format("{} vertex normals for {} points", g.normals.size(), g.points.size()));
@@ -156,16 +165,16 @@ Result<void> check_counts(const LoadedFile& f, const Part& m, const M3gmGeometry
   return {};
 }
 
-Result<Part> m3gm_part(const LoadedFile& f, std::uint32_t i) {
-  if (i >= f.file.instance_count() || f.file.descriptor(i).tag != make_tag("M3GM") || !f.has_data[i])
+Result<Part> m3gm_part(const InstanceFile& f, std::uint32_t i) {
+  if (i >= f.instance_count() || f.descriptor(i).tag != make_tag("M3GM") || !has_data(f, i))
     return make_error(kFormat, "M3GM", kNoOffset, fmt::format("instance {} is not an M3GM with data", i)).with_code("oni.m3gm");
-  ASSAY_TRY(const ByteView b, f.file.instance_bytes(i));
+  ASSAY_TRY(const ByteView b, f.instance_bytes(i));
   Part m = part_of(f, i, b);
   if (b.size() < M3gmLinks::kSize) return m3gm_error(f, m.label, m.at, fmt::format("M3GM instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), M3gmLinks::kSize));
   return m;
 }
 
-Result<void> read_arrays(const LoadedFile& f, const Part& m, M3gmGeometry& g) {
+Result<void> read_arrays(const InstanceFile& f, const Part& m, M3gmGeometry& g) {
   ASSAY_TRY(const auto pnta, link_at(f, m, M3gmLinks::kPoints, "PNTA"));
   ASSAY_TRY(const auto vn, link_at(f, m, M3gmLinks::kVertexNormals, "VCRA"));
   ASSAY_TRY(const auto fn, link_at(f, m, M3gmLinks::kFaceNormals, "VCRA"));
@@ -188,15 +197,17 @@ Result<void> read_arrays(const LoadedFile& f, const Part& m, M3gmGeometry& g) {
 
 }  // namespace
 
-Result<M3gmGeometry> decode_m3gm(const LoadedFile& f, std::uint32_t i) {
+Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const Part m, m3gm_part(f, i));
   M3gmGeometry g;
   g.name = m.label;
   ASSAY_CHECK(read_arrays(f, m, g));
-  if (g.texture) g.texture_name = std::string(f.names[*g.texture]);
+  if (g.texture) g.texture_name = std::string(name_of(f, *g.texture));
   ASSAY_CHECK(check_counts(f, m, g));
   make_triangles(g);
   return g;
 }
+
+Result<M3gmGeometry> decode_m3gm(const LoadedFile& f, std::uint32_t i) { return decode_m3gm(f.file, i); }
 
 }  // namespace assay::oni

@@ -114,17 +114,17 @@ Result<ByteBuffer> export_m3gm_glb(const LoadedFile& f, std::uint32_t i, const L
 
 // Strip indices are checked by decode_m3gm (an error there is a warning here); the PNTA's stored
 // bounds must hold every point (OBD:PNTA: bounding box and sphere of the points).
-void verify_m3gm(const LoadedFile& f, std::uint32_t i, Diagnostics& out) {
+void verify_m3gm(const InstanceFile& f, std::uint32_t i, Diagnostics& out) {
   auto g = decode_m3gm(f, i);
   if (!g) {
     out.warning(g.error());
     return;
   }
-  const std::uint64_t at = f.file.instance_file_offset(f.file.descriptor(i));
+  const std::uint64_t at = f.instance_file_offset(f.descriptor(i));
   std::size_t box = 0, sphere = 0;
   for (const auto& p : g->points) box += !inside_box(p, *g), sphere += !inside_sphere(p, *g);
-  if (box) out.warning(f.file.error(g->name, at, fmt::format("{} of {} points outside the PNTA's stored bounding box", box, g->points.size())).with_code("oni.m3gm-bounds"));
-  if (sphere) out.warning(f.file.error(g->name, at, fmt::format("{} of {} points outside the PNTA's stored bounding sphere", sphere, g->points.size())).with_code("oni.m3gm-bounds"));
+  if (box) out.warning(f.error(g->name, at, fmt::format("{} of {} points outside the PNTA's stored bounding box", box, g->points.size())).with_code("oni.m3gm-bounds"));
+  if (sphere) out.warning(f.error(g->name, at, fmt::format("{} of {} points outside the PNTA's stored bounding sphere", sphere, g->points.size())).with_code("oni.m3gm-bounds"));
 }
 
 }  // namespace assay::oni

@@ -39,11 +39,13 @@ struct M3gmGeometry {
 
 // M3GM instance i of a loaded file with its PNTA/VCRA/TXCA/IDXA: every link, count and strip index
 // checked; errors name the instance and its absolute offset (code "oni.m3gm").
+// Needs no walk: links are read at their fixed offsets and checked here.
+Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i);
 Result<M3gmGeometry> decode_m3gm(const LoadedFile& f, std::uint32_t i);
 
 // verify: strip indices inside the point array (oni.m3gm-strip) and every point inside PNTA's stored
 // bounding box and sphere (oni.m3gm-bounds), as warnings in `out`.
-void verify_m3gm(const LoadedFile& f, std::uint32_t i, Diagnostics& out);
+void verify_m3gm(const InstanceFile& f, std::uint32_t i, Diagnostics& out);
 
 // The geometry as a Scene: one root node and mesh, the TXMP embedded as PNG when `texture_file`
 // (the file holding the texture's data: f itself, or level 0 for a placeholder) has it.
