@@ -19,6 +19,7 @@
 #include "assay/formats/warriors/samples.h"
 #include "assay/image/png.h"
 #include "formats/warriors/helpers.h"
+#include "model/oni_m3gm_fixture.h"
 
 namespace fs = std::filesystem;
 using namespace assay;
@@ -278,6 +279,12 @@ int main(int argc, char** argv) {
     ByteBuffer dxt = {8, 0, 8, 0, 9};
     for (int i = 0; i < 32; ++i) dxt.push_back(static_cast<std::uint8_t>(i * 29));
     put(out / "oni_txmp" / "fmt9", dxt);
+  }
+  {  // oni_m3gm: the hand-made M3GM level (tests/model/oni_m3gm_fixture.h), and one with a bad strip index
+    put(out / "oni_m3gm" / "hand.dat", assay::testing::m3gm_level());
+    assay::testing::M3gmFixture bad;
+    bad.strips[3] = 9;
+    put(out / "oni_m3gm" / "bad_strip.dat", assay::testing::m3gm_level(bad));
   }
   fs::copy_file(igarchives.front(), out / "json_output" / igarchives.front().filename(), fs::copy_options::overwrite_existing);
   fs::remove_all(tmp);

@@ -13,6 +13,7 @@
 #include "assay/formats/oni/m3gm.h"
 #include "golden.h"
 #include "gltf_reader.h"
+#include "oni_m3gm_fixture.h"
 #include "testing/testing.h"
 
 namespace assay {
@@ -178,6 +179,103 @@ TEST(OniM3gm, MutationSweepOverLinkedInstances) {
   }
   EXPECT_GT(runs, 1000u);
   EXPECT_GT(errors, 20u);  // counts, links and strip indices are refused
+}
+
+std::set<Tri> canonical_set(const std::vector<Tri>& tris) {
+  std::set<Tri> out;
+  for (const Tri& t : tris) out.insert(canonical(t));
+  return out;
+}
+
+Result<oni::M3gmGeometry> decode_hand(const testing::M3gmFixture& x, ByteBuffer& keep) {
+  keep = testing::m3gm_level(x);
+  EXPECT_FALSE(keep.empty());
+  auto f = oni::InstanceFile::open(ByteView(keep), "hand.dat");
+  if (!f) return f.error();
+  return oni::decode_m3gm(*f, 0);
+}
+
+// The fixture's strips and winding, worked out by hand (oni_m3gm_fixture.h).
+TEST(OniM3gm, HandMadeStripsRestartAndWinding) {
+  ByteBuffer keep;
+  auto g = decode_hand({}, keep);
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  EXPECT_EQ(g->strips, (std::vector<std::vector<std::uint32_t>>{{0, 1, 2, 3}, {4, 0, 1}}));
+  EXPECT_EQ(canonical_set(g->triangles), (std::set<Tri>{canonical({0, 1, 2}), canonical({2, 1, 3}), canonical({4, 1, 0})}));
+  EXPECT_EQ(g->winding_flips, 1u);
+  EXPECT_FLOAT_EQ(g->uvs[0][1], 0.75f);  // as stored; the scene flips it back
+  Diagnostics d;
+  auto f = oni::InstanceFile::open(ByteView(keep), "hand.dat");
+  oni::verify_m3gm(*f, 0, d);
+  EXPECT_TRUE(d.items().empty());
+}
+
+// Without the face normals pointing the other way, strip B keeps the strip's own winding.
+TEST(OniM3gm, HandMadeWindingFollowsFaceNormals) {
+  testing::M3gmFixture x;
+  x.face_normals[2] = {0, -1, 0};
+  ByteBuffer keep;
+  auto g = decode_hand(x, keep);
+  ASSERT_TRUE(g.ok()) << g.error().str();
+  EXPECT_EQ(g->winding_flips, 0u);
+  EXPECT_EQ(canonical_set(g->triangles).count(canonical({4, 0, 1})), 1u);
+}
+
+TEST(OniM3gm, HandMadeRefusals) {
+  ByteBuffer keep;
+  testing::M3gmFixture x;
+  x.strips[3] = 5;  // past the 5 points
+  auto g = decode_hand(x, keep);
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error().code, "oni.m3gm-strip");
+  EXPECT_NE(g.error().message.find("strip index 5"), std::string::npos) << g.error().str();
+  x = {};
+  x.face_normal_indices.pop_back();  // 2 indices for 3 strip triangles
+  g = decode_hand(x, keep);
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.error().code, "oni.m3gm");
+  x = {};
+  x.strips[4] = 4;  // no restart bit: one strip of 7, so 5 triangles for 3 face normal indices
+  g = decode_hand(x, keep);
+  ASSERT_FALSE(g.ok());
+  EXPECT_NE(g.error().message.find("3 face normal indices for 5 strip triangles"), std::string::npos) << g.error().str();
+}
+
+// The writer-built level truncated at every length and with every byte set to 0xFF: never a
+// crash; what opens either decodes or gives an error naming a structure.
+TEST(OniM3gm, HandMadeTruncationAndMutationSweep) {
+  const ByteBuffer good = testing::m3gm_level();
+  std::size_t decoded = 0;
+  const auto once = [&](const ByteBuffer& b) {
+    auto f = oni::InstanceFile::open(ByteView(b), "hand.dat");
+    if (!f || f->instance_count() == 0) return;
+    Diagnostics d;
+    oni::verify_m3gm(*f, 0, d);
+    auto g = oni::decode_m3gm(*f, 0);
+    if (g) ++decoded;
+    else EXPECT_FALSE(g.error().structure.empty()) << g.error().str();
+  };
+  for (std::size_t n = 0; n < good.size(); ++n) once(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  for (std::size_t k = 0; k < good.size(); ++k) {
+    ByteBuffer b = good;
+    b[k] = 0xFF;
+    once(b);
+  }
+  EXPECT_GT(decoded, good.size() / 4);  // padding and float bytes do not matter
+}
+
+// A point outside PNTA's stored box is a verify warning (oni.m3gm-bounds).
+TEST(OniM3gm, VerifyBounds) {
+  testing::M3gmFixture x;
+  x.bbox_max = {1, 0.5f, 1};
+  const ByteBuffer b = testing::m3gm_level(x);
+  auto f = oni::InstanceFile::open(ByteView(b), "hand.dat");
+  ASSERT_TRUE(f.ok());
+  Diagnostics d;
+  oni::verify_m3gm(*f, 0, d);
+  ASSERT_EQ(d.items().size(), 1u);
+  EXPECT_EQ(d.items()[0].where.code, "oni.m3gm-bounds");
+  EXPECT_NE(d.items()[0].where.message.find("2 of 5 points outside the PNTA's stored bounding box"), std::string::npos);
 }
 
 }  // namespace
