@@ -47,13 +47,11 @@ void Api::oni(const httplib::Request&, httplib::Response& res, const Target& t) 
   auto r = entry_of(t);
   if (!r) return send_error(res, r.error());
   if (r->container->format() != "oni") return send_error(res, 400, "usage", "not an Oni level file");
-  auto layouts = oni::layouts_for(opt_.read_options().family, t.real.parent_path());
-  if (!layouts) return send_error(res, layouts.error());
-  const auto f = oni::load_file(t.real, *layouts);
-  if (!f->opened) {
-    if (!f->diags.items().empty()) return send_error(res, f->diags.items().front().where);
-    return send_error(res, 422, "data", "the level file could not be opened");
-  }
+  // The level as its container walked it: a level inside an archive takes its .raw/.sep and
+  // layouts from beside it there, as extract does.
+  auto walked = oni::walked_file(*r->container);
+  if (!walked) return send_error(res, walked.error());
+  const oni::LoadedFile* f = *walked;
   const auto index = static_cast<std::uint32_t>(r->entry->index);
   const bool folder = roots_[t.root].is_directory;
   Json links = Json::array(), linked_by = Json::array();

@@ -200,7 +200,7 @@ class OniContainer final : public Container {
 
   // With --models an M3GM as NAME.glb (issue 27).
   Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
-    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, walked_.get()));
+    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, walked_.get(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));
     return ExtractCount{1, glb.size()};
   }
@@ -266,9 +266,16 @@ class OniContainer final : public Container {
   mutable Diagnostics walk_warnings_;
   mutable std::unique_ptr<oni::OniExport> exporter_;
   oni::SoundOutput sounds_ = oni::SoundOutput::none;  // extract --sounds / --adpcm
+  mutable oni::M3gmTextureCache pngs_;  // extract --models: each TXMP encoded once
 };
 
 }  // namespace
+
+Result<const oni::LoadedFile*> oni::walked_file(const Container& c) {
+  const auto* o = dynamic_cast<const OniContainer*>(&c);
+  if (o == nullptr) return usage_error(fmt::format("{}: not an Oni level file", c.input().name));
+  return o->walked();
+}
 
 Result<std::unique_ptr<Container>> open_oni_container(const OpenContext& ctx) {
   Input in = ctx.input;

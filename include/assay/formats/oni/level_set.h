@@ -16,6 +16,10 @@
 #include "assay/formats/oni/layout.h"
 #include "assay/formats/oni/names.h"
 
+namespace assay {
+class Container;
+}
+
 namespace assay::oni {
 
 // A walked, non-zero link field whose value named a valid index of the right tag.
@@ -90,6 +94,10 @@ std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const L
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, ByteView bytes, std::shared_ptr<const void> owner,
                                       const LayoutSource& layouts, LoadOptions opt = {});
 std::unique_ptr<LoadedFile> load_file(const std::filesystem::path& path, const LayoutSource& layouts, LoadOptions opt = {});
+
+// The level an Oni Container walked when it opened its entries (its links, for the viewer), or
+// why it could not be walked; a usage error for a Container of another family.
+Result<const LoadedFile*> walked_file(const Container& c);
 
 // Builds g's name index, so that find-by-name is one hash probe instead of a binary search (issue
 // 12 item 5). Kept empty when the directory is not sorted and duplicate-free (the binary search is

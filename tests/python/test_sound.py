@@ -1,0 +1,55 @@
+"""Container.sound (issue 27): Oni SNDD sounds decoded to int16 PCM, checked against FFmpeg's
+decode of the same stored bytes (../shared/goldens/oni/sounds/ref_pcm, README there)."""
+import json
+import os
+import sys
+
+import pytest
+
+import assay
+from conftest import SHARED, on_ci
+
+GOLDENS = os.path.join(os.path.dirname(SHARED), "goldens", "oni", "sounds")
+
+
+def require_goldens():
+    if not os.path.isdir(GOLDENS):
+        if on_ci():
+            pytest.fail(f"goldens {GOLDENS} missing (CI=true)")
+        pytest.skip(f"goldens {GOLDENS} not present")
+
+
+def golden(level, name):
+    with open(os.path.join(GOLDENS, "json", f"{level}__{name}.json")) as f:
+        return json.load(f)
+
+
+@pytest.mark.parametrize("level,name", [
+    ("GameDataFolder", "SNDDnoise_s22"),          # MS ADPCM stereo
+    ("GameDataFolder", "SNDDpcm16_sine440_m22"),  # PCM
+    ("GameDataFolder_sep", "SNDDnoise_s22"),      # IMA4 stereo
+])
+def test_sound_equals_ffmpeg(level, name):
+    require_goldens()
+    c = assay.open(os.path.join(GOLDENS, level, "level0_Final.dat"))
+    e = c.find(name)
+    assert e is not None and e.kind == "sound"
+    ref = golden(level, name)["reference_pcm"]
+    s = c.sound(e)
+    assert (s.rate, s.channels, s.frames) == (ref["rate"], ref["channels"], ref["frames"])
+    pcm = s.pcm
+    assert pcm.format == "h" and pcm.shape == (ref["frames"], ref["channels"])
+    with open(os.path.join(GOLDENS, ref["file"]), "rb") as f:
+        want = f.read()
+    got = s.tobytes() if sys.byteorder == "little" else bytes(memoryview(s.tobytes()).cast("h").tolist())
+    assert got == want
+    assert pcm.tobytes() == s.tobytes()
+    wav = s.to_wav()
+    assert wav[:4] == b"RIFF" and wav[44:] == s.tobytes()
+
+
+def test_sound_of_other_entry_is_an_error():
+    require_goldens()
+    c = assay.open(os.path.join(GOLDENS, "GameDataFolder", "level0_Final.dat"))
+    with pytest.raises(assay.FormatError):
+        c.sound(c.find("OSBDgrp_sine"))
