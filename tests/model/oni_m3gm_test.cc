@@ -100,6 +100,11 @@ TEST(OniM3gm, GoldenModelsExportAsOniSplitDecodes) {
     EXPECT_EQ(geo->strips.size(), g["strip_count"].get<std::size_t>());
     EXPECT_EQ(geo->texture_name, g["texture"].get<std::string>());
     EXPECT_EQ(geo->winding_flips, g["winding_flipped_by_face_normal"].size());
+    auto counts = oni::m3gm_counts(f->file, *i);
+    ASSERT_TRUE(counts.ok());
+    EXPECT_EQ(counts->vertices, g["vertex_count"].get<std::uint32_t>());
+    EXPECT_EQ(counts->triangles, g["triangle_count"].get<std::uint32_t>());
+    EXPECT_EQ(counts->texture, g["texture"].get<std::string>());
     auto glb = oni::export_m3gm_glb(*f, *i, level0.get());
     ASSERT_TRUE(glb.ok()) << glb.error().message;
     const fs::path out = t / (std::string(c.instance) + ".glb");
@@ -208,6 +213,10 @@ TEST(OniM3gm, HandMadeStripsRestartAndWinding) {
   auto f = oni::InstanceFile::open(ByteView(keep), "hand.dat");
   oni::verify_m3gm(*f, 0, d);
   EXPECT_TRUE(d.items().empty());
+  auto counts = oni::m3gm_counts(*f, 0);  // what list shows: 5 points, 2 + 1 strip triangles
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->vertices, 5u);
+  EXPECT_EQ(counts->triangles, 3u);
 }
 
 // Without the face normals pointing the other way, strip B keeps the strip's own winding.

@@ -188,14 +188,14 @@ class OniContainer final : public Container {
     return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i) : std::string();
   }
 
-  // An M3GM is a "model" entry with its counts and texture name (decoded without a walk).
+  // An M3GM is a "model" entry with its counts and texture name (read without a walk).
   void model_details(Entry& e, std::uint32_t i) const {
     e.kind = "model";
-    auto g = oni::decode_m3gm(file_, i);
+    auto g = oni::m3gm_counts(file_, i);
     if (!g) return;
-    e.details["vertices"] = g->points.size();
-    e.details["triangles"] = g->triangles.size();
-    e.details["texture"] = g->texture_name;
+    e.details["vertices"] = g->vertices;
+    e.details["triangles"] = g->triangles;
+    e.details["texture"] = g->texture;
   }
 
   // With --models an M3GM as NAME.glb (issue 27).

@@ -210,4 +210,23 @@ Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i) {
 
 Result<M3gmGeometry> decode_m3gm(const LoadedFile& f, std::uint32_t i) { return decode_m3gm(f.file, i); }
 
+Result<M3gmCounts> m3gm_counts(const InstanceFile& f, std::uint32_t i) {
+  ASSAY_TRY(const Part m, m3gm_part(f, i));
+  ASSAY_TRY(const auto pnta, link_at(f, m, M3gmLinks::kPoints, "PNTA"));
+  ASSAY_TRY(const auto strips, link_at(f, m, M3gmLinks::kStrips, "IDXA"));
+  ASSAY_TRY(const auto txmp, link_at(f, m, M3gmLinks::kTexture, "TXMP", true));
+  if (!pnta || !strips) return m3gm_error(f, m.label, m.at, "M3GM without points or strips");
+  M3gmCounts c;
+  ASSAY_CHECK(array_part(f, *pnta, 0x3C, 12, c.vertices));
+  std::uint32_t n = 0;
+  ASSAY_TRY(const Part s, array_part(f, *strips, 0x1C, 4, n));
+  std::uint32_t run = 0;  // indices in the current strip (OBD:IDXA: the high bit starts one)
+  for (std::uint32_t k = 0; k < n; ++k) {
+    run = (k == 0 || (u32_at(s.bytes, 0x20 + 4ull * k) & kStripStart)) ? 1 : run + 1;
+    c.triangles += run >= 3;
+  }
+  if (txmp) c.texture = std::string(name_of(f, *txmp));
+  return c;
+}
+
 }  // namespace assay::oni

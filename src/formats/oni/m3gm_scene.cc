@@ -39,23 +39,31 @@ std::optional<std::pair<const LoadedFile*, std::uint32_t>> texture_source(const 
   return std::pair{texture_file, *i};
 }
 
+std::optional<M3gmTextureCache::Png> encode(const LoadedFile& f, std::uint32_t i) {
+  auto img = decode_txmp_instance(f, i, 0);
+  if (!img) return std::nullopt;
+  bool alpha = false;
+  for (std::size_t k = 3; k < img->pixels.size(); k += 4) alpha |= img->pixels[k] != 255;
+  auto png = image::encode_png(image::Rgba{img->width, img->height, std::move(img->pixels)});
+  if (!png) return std::nullopt;
+  return M3gmTextureCache::Png{std::move(*png), alpha};
+}
+
 // The material, with the TXMP as PNG when its pixels decode; a texture that will not decode
 // leaves the material untextured (its name stays in extras).
-Result<model::Material> material(const LoadedFile& f, const M3gmGeometry& g, const LoadedFile* texture_file, model::Scene& s) {
+Result<model::Material> material(const LoadedFile& f, const M3gmGeometry& g, const LoadedFile* texture_file, M3gmTextureCache* cache,
+                                 model::Scene& s) {
   model::Material m;
   m.name = g.texture_name.empty() ? g.name : g.texture_name;
   m.double_sided = false;  // one winding, fixed by the face normals
   if (!g.texture_name.empty()) m.extras["texture"] = g.texture_name;
   const auto src = texture_source(f, g, texture_file);
   if (!src) return m;
-  auto img = decode_txmp_instance(*src->first, src->second, 0);
-  if (!img) return m;
-  bool alpha = false;
-  for (std::size_t k = 3; k < img->pixels.size(); k += 4) alpha |= img->pixels[k] != 255;
-  ASSAY_TRY(ByteBuffer png, image::encode_png(image::Rgba{img->width, img->height, std::move(img->pixels)}));
-  s.images.push_back({g.texture_name, std::move(png)});
+  auto png = cache ? cache->get(*src->first, src->second) : encode(*src->first, src->second);
+  if (!png) return m;
+  s.images.push_back({g.texture_name, std::move(png->bytes)});
   m.texture = model::TextureRef{static_cast<std::uint32_t>(s.images.size() - 1), {}, 0};
-  if (alpha) m.alpha = model::AlphaMode::blend;
+  if (png->alpha) m.alpha = model::AlphaMode::blend;
   return m;
 }
 
@@ -92,11 +100,21 @@ bool inside_sphere(const model::Vec3& p, const M3gmGeometry& g) {
 
 }  // namespace
 
-Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file) {
+std::optional<M3gmTextureCache::Png> M3gmTextureCache::get(const LoadedFile& f, std::uint32_t i) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (auto it = pngs_.find({&f, i}); it != pngs_.end()) return it->second;
+  }
+  auto png = encode(f, i);  // outside the lock: two threads may encode the same one once each
+  std::lock_guard<std::mutex> lock(mu_);
+  return pngs_.emplace(std::pair{&f, i}, std::move(png)).first->second;
+}
+
+Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file, M3gmTextureCache* cache) {
   ASSAY_TRY(const M3gmGeometry g, decode_m3gm(f, i));
   model::Scene s;
   s.name = std::string(f.names[i]);
-  ASSAY_TRY(model::Material mat, material(f, g, texture_file, s));
+  ASSAY_TRY(model::Material mat, material(f, g, texture_file, cache, s));
   s.materials.push_back(std::move(mat));
   s.meshes.push_back(mesh(g));
   model::Node n;
@@ -107,8 +125,8 @@ Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const Load
   return s;
 }
 
-Result<ByteBuffer> export_m3gm_glb(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file) {
-  ASSAY_TRY(const model::Scene s, m3gm_scene(f, i, texture_file));
+Result<ByteBuffer> export_m3gm_glb(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file, M3gmTextureCache* cache) {
+  ASSAY_TRY(const model::Scene s, m3gm_scene(f, i, texture_file, cache));
   return model::write_glb(s);
 }
 

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,13 +45,38 @@ struct M3gmGeometry {
 Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i);
 Result<M3gmGeometry> decode_m3gm(const LoadedFile& f, std::uint32_t i);
 
+// What `list` shows of an M3GM without decoding it (links and array counts checked as decode_m3gm
+// does; strip indices not): points, strip triangles, the texture's name.
+struct M3gmCounts {
+  std::uint32_t vertices = 0, triangles = 0;
+  std::string texture;
+};
+Result<M3gmCounts> m3gm_counts(const InstanceFile& f, std::uint32_t i);
+
 // verify: strip indices inside the point array (oni.m3gm-strip) and every point inside PNTA's stored
 // bounding box and sphere (oni.m3gm-bounds), as warnings in `out`.
 void verify_m3gm(const InstanceFile& f, std::uint32_t i, Diagnostics& out);
 
+// TXMPs as PNG, encoded once for all the M3GMs that share them (extract of a whole level); thread-safe.
+class M3gmTextureCache {
+ public:
+  struct Png {
+    ByteBuffer bytes;
+    bool alpha = false;  // some texel is not opaque
+  };
+  // The PNG of TXMP i of f (nullopt: its pixels do not decode).
+  std::optional<Png> get(const LoadedFile& f, std::uint32_t i);
+
+ private:
+  std::mutex mu_;
+  std::map<std::pair<const LoadedFile*, std::uint32_t>, std::optional<Png>> pngs_;
+};
+
 // The geometry as a Scene: one root node and mesh, the TXMP embedded as PNG when `texture_file`
 // (the file holding the texture's data: f itself, or level 0 for a placeholder) has it.
-Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file = nullptr);
-Result<ByteBuffer> export_m3gm_glb(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file = nullptr);
+Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file = nullptr,
+                                M3gmTextureCache* cache = nullptr);
+Result<ByteBuffer> export_m3gm_glb(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file = nullptr,
+                                   M3gmTextureCache* cache = nullptr);
 
 }  // namespace assay::oni
