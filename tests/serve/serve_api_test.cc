@@ -70,13 +70,6 @@ class ServeApi : public ::testing::Test {
     auto strict = iga::write_archive(files, iga::WriterOptions{});
     ASSERT_TRUE(strict) << strict.error().str();
     testing::write_file(ss / "strict.pak", *strict);
-    // The Oni sample levels packed: a level's links read inside an archive.
-    std::vector<iga::WriterFile> levels;
-    for (const char* n : {"level0_Final.dat", "level0_Final.raw", "level1_X.dat"})
-      levels.push_back({.name = n, .data = testing::read_file(ss / n)});
-    auto packed = iga::write_archive(levels, iga::WriterOptions{});
-    ASSERT_TRUE(packed) << packed.error().str();
-    testing::write_file(ss / "levels.pak", *packed);
     ServeOptions opt;
     opt.roots = {ss.string()};
     auto s = Server::create(opt);
@@ -516,13 +509,6 @@ TEST_F(ServeApi, OniInstanceLinks) {
   auto walk = get(q("entry", "ss/level0_Final.dat::ZANMwalk"));
   EXPECT_EQ(walk->status, 200);
   EXPECT_EQ(get(q("oni", "ss/level1_X.dat"))->status, 400);
-  // The same level inside an igArchive: the same links, found in the archive's bytes.
-  auto in_pak = get(q("oni", "ss/levels.pak::level1_X.dat::ZLSTlist"));
-  ASSERT_EQ(in_pak->status, 200) << in_pak->body;
-  std::map<std::string, Json> packed;
-  for (const auto& l : json_of(in_pak)["links"]) packed[l["name"].get<std::string>()] = l;
-  ASSERT_EQ(packed.size(), 4u) << in_pak->body;
-  EXPECT_EQ(packed["TXMPbrick"]["path"], "ss/levels.pak::level1_X.dat::#4");
 }
 
 TEST_F(ServeApi, WarriorsLoadTraceIsTheCli) {
