@@ -61,6 +61,8 @@ struct ContainerOptions {
   std::string exe;      // --exe Oni.exe
   bool textures = false;
   bool models = false;  // --models: M3GM as NAME.glb
+  bool sounds = false;  // --sounds: SNDD as 16-bit PCM NAME.wav
+  bool adpcm = false;   // --adpcm: SNDD data as stored, in a WAV (MS ADPCM, PCM) or AIFC (IMA4)
 };
 }  // namespace oni
 

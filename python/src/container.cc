@@ -240,7 +240,7 @@ void bind_image(py::module_& m) {
       .def("__repr__", [](const image::Rgba& i) { return fmt::format("<assay.Image {}x{} RGBA>", i.width, i.height); });
 }
 
-// assay.Sound: a decoded sound (issue 27), interleaved int16 PCM through the buffer protocol.
+// assay.Sound: a decoded sound, interleaved int16 PCM through the buffer protocol.
 void bind_sound(py::module_& m) {
   py::class_<audio::Sound>(m, "Sound", py::buffer_protocol(),
                            "A decoded sound: signed 16-bit PCM, channels interleaved. Supports the buffer protocol "
@@ -357,7 +357,7 @@ void register_container(py::module_& m) {
     return open_source(src, format, kw);
   }, py::arg("source"), py::kw_only(), py::arg("format") = "",
      "Opens a file, 'A::B::C' path or bytes; options: names=, threads=, igarchive_max_member=, "
-     "igz_pointer_size=, layouts=, exe=, textures=");
+     "igz_pointer_size=, layouts=, exe=, textures=, models=, sounds=, adpcm=");
   m.def("identify", &identify_source, py::arg("source"), "the family of a file, 'A::B' path or bytes, or None");
   m.def("verify", &verify_path, py::arg("path"), py::arg("deep") = false, py::arg("depth") = 1,
         "every problem of a file or 'A::B' path, as `assay verify` (also for files that do not open)");

@@ -60,7 +60,8 @@ std::string option_text(const py::handle& v) {
 }  // namespace
 
 ReadOptions read_options_of(const py::kwargs& kw) {
-  static const char* const kFamily[] = {"igarchive_max_member", "igz_pointer_size", "layouts", "exe", "textures"};
+  static const char* const kFamily[] = {"igarchive_max_member", "igz_pointer_size", "layouts", "exe", "textures",
+                                        "models",               "sounds",           "adpcm"};
   ReadOptions ro;
   for (const auto& [k, v] : kw) {
     const std::string key = k.cast<std::string>();

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "assay/audio/adpcm.h"
+#include "riff.h"
 
 namespace assay::audio {
 
@@ -25,18 +26,10 @@ void extended(ByteWriter& w, std::uint32_t v) {
 ByteBuffer ms_adpcm_wav_bytes(const MsAdpcmWav& f, ByteView data) {
   const std::uint32_t spb = ms_adpcm_block_frames(f.block_align, f.channels);
   ByteWriter w;
-  w.str("RIFF");
-  w.u32(0);
-  w.str("WAVE");
-  w.str("fmt ");
-  w.u32(50);
-  w.u16(2);
-  w.u16(f.channels);
-  w.u32(f.rate);
-  w.u32(spb ? static_cast<std::uint32_t>(std::uint64_t{f.rate} * f.block_align / spb) : 0);
-  w.u16(f.block_align);
-  w.u16(4);
-  w.u16(32);
+  write_wave_head(w, {.fmt_size = 50, .tag = 2, .channels = f.channels, .rate = f.rate,
+                      .byte_rate = spb ? static_cast<std::uint32_t>(std::uint64_t{f.rate} * f.block_align / spb) : 0,
+                      .block_align = f.block_align, .bits = 4});
+  w.u16(32);  // cbSize: the extra bytes below
   w.u16(static_cast<std::uint16_t>(spb));
   w.u16(7);
   for (const auto& c : f.coefs) w.u16(static_cast<std::uint16_t>(c[0])), w.u16(static_cast<std::uint16_t>(c[1]));

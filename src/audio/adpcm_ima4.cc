@@ -1,4 +1,4 @@
-// Apple QuickTime IMA4 ('ima4'), decoded as FFmpeg's `adpcm_ima_qt` decoder does (issue 27):
+// Apple QuickTime IMA4 ('ima4'), decoded as FFmpeg's `adpcm_ima_qt` decoder does:
 // each 34-byte packet's preamble resets the channel's predictor and step index, except that a
 // preamble with the same step index and a predictor within 0x7f of the running one keeps the
 // running (full-precision) predictor. A step index past 88 is refused (as FFmpeg does). Nibbles

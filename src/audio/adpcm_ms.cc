@@ -1,4 +1,4 @@
-// Microsoft ADPCM (WAVE format tag 2), decoded as FFmpeg's `adpcm_ms` decoder does (issue 27):
+// Microsoft ADPCM (WAVE format tag 2), decoded as FFmpeg's `adpcm_ms` decoder does:
 // the predictor is (sample1 x coef1 + sample2 x coef2) / 256 rounded toward zero, plus the
 // signed nibble x idelta, clamped to int16; idelta adapts by the table below / 256, at least 16.
 // A block whose predictor index is past the 7 standard pairs is refused (as FFmpeg does).

@@ -61,6 +61,8 @@ Result<ContainerOptions> container_options(const ReadOptions& ro) {
   if (const std::string* v = get("exe")) o.oni.exe = *v;
   if (const std::string* v = get("textures")) o.oni.textures = *v == "1";
   if (const std::string* v = get("models")) o.oni.models = *v == "1";
+  if (const std::string* v = get("sounds")) o.oni.sounds = *v == "1";
+  if (const std::string* v = get("adpcm")) o.oni.adpcm = *v == "1";
   if (const std::string* v = get("txd"))
     for (std::size_t at = 0; at <= v->size();) {
       const std::size_t end = std::min(v->find('\n', at), v->size());
@@ -82,6 +84,8 @@ ReadOptions ContainerOptions::read_options() const {
   if (!oni.exe.empty()) ro.family["exe"] = oni.exe;
   if (oni.textures) ro.family["textures"] = "1";
   if (oni.models) ro.family["models"] = "1";
+  if (oni.sounds) ro.family["sounds"] = "1";
+  if (oni.adpcm) ro.family["adpcm"] = "1";
   for (const std::string& t : renderware.txd) ro.family["txd"] += (ro.family["txd"].empty() ? "" : "\n") + t;
   return ro;
 }

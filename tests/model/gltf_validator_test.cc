@@ -21,18 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kValidator = fs::path(ASSAY_SOURCE_DIR) / "tests" / "node";
-
-std::string run(const std::string& command) {
-  std::string out;
-  FILE* p = popen(command.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  pclose(p);
-  return out;
-}
-
 std::vector<fs::path> sample_models() {
   std::vector<fs::path> out;
   const fs::path root = testing::shared_sample("renderware");
@@ -48,10 +36,7 @@ std::vector<fs::path> sample_models() {
 
 TEST(GltfValidator, EveryRealDffExportsValid) {
   ASSAY_REQUIRE_SAMPLE(dir, "renderware");
-  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
-    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
-    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
-  }
+  ASSAY_REQUIRE_VALIDATOR();
   testing::TempDir t;
   std::vector<fs::path> written;
   for (const fs::path& dff : sample_models()) {
@@ -63,18 +48,7 @@ TEST(GltfValidator, EveryRealDffExportsValid) {
       if (e.path().extension() == ".glb") written.push_back(e.path());
   }
   ASSERT_GE(written.size(), 79u + 6u);  // Manhunt's 79 clumps and one per other DFF
-  std::string args;
-  for (const fs::path& p : written) args += " " + testing::quote_path(p);
-  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + args);
-  std::size_t reports = 0;
-  std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) {
-    const auto j = nlohmann::json::parse(line);
-    ++reports;
-    EXPECT_EQ(j["errors"], 0) << j.dump();
-    EXPECT_EQ(j["warnings"], 0) << j.dump();
-  }
-  EXPECT_EQ(reports, written.size()) << out;
+  testing::expect_valid_gltf(written);
   for (const fs::path& p : written) EXPECT_EQ(testing::read_gltf(p).error, "") << p;
 }
 
@@ -100,10 +74,7 @@ ByteBuffer one_texture_txd(const std::string& name) {
 // GLB with the PNG inside and as .gltf + .bin + PNG; both pass the validator.
 TEST(GltfValidator, TextureFromTheTxdBeside) {
   ASSAY_REQUIRE_SAMPLE(dff, "renderware/rw-parser/wuzimu.dff");
-  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
-    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
-    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
-  }
+  ASSAY_REQUIRE_VALIDATOR();
   testing::TempDir t;
   fs::copy_file(dff, t / "wuzimu.dff");
   testing::write_file(t / "wuzimu.txd", one_texture_txd("WUZIMU"));
@@ -114,16 +85,7 @@ TEST(GltfValidator, TextureFromTheTxdBeside) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* f : {"wuzimu.gltf", "wuzimu.bin", "wuzimu_wuzimu.png"}) EXPECT_TRUE(fs::exists(t / "g" / f)) << f;
   EXPECT_FALSE(fs::exists(t / "g" / "wuzimu.glb"));
-  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + " " +
-                              testing::quote_path(t / "b" / "wuzimu.glb") + " " + testing::quote_path(t / "g" / "wuzimu.gltf"));
-  std::istringstream lines(out);
-  std::size_t reports = 0;
-  for (std::string line; std::getline(lines, line); ++reports) {
-    const auto j = nlohmann::json::parse(line);
-    EXPECT_EQ(j["errors"], 0) << j.dump();
-    EXPECT_EQ(j["warnings"], 0) << j.dump();
-  }
-  EXPECT_EQ(reports, 2u) << out;
+  testing::expect_valid_gltf({t / "b" / "wuzimu.glb", t / "g" / "wuzimu.gltf"});
   EXPECT_EQ(testing::read_gltf(t / "b" / "wuzimu.glb").images, 1u);
   EXPECT_EQ(testing::read_gltf(t / "g" / "wuzimu.gltf").images, 1u);
   // --txd names a dictionary elsewhere; a --txd that is not one is a usage error naming it
@@ -149,10 +111,7 @@ namespace assay {
 namespace {
 
 TEST(GltfValidator, TwoDEffectLightIsAPunctualLight) {
-  if (!fs::exists(kValidator / "node_modules" / "gltf-validator")) {
-    if (testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)";
-    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";
-  }
+  ASSAY_REQUIRE_VALIDATOR();
   rw::writer::ClumpDesc d;
   d.geometries[0].plugins.push_back({0x0253F2F8, testing::two_effects()});
   testing::TempDir t;
@@ -160,10 +119,7 @@ TEST(GltfValidator, TwoDEffectLightIsAPunctualLight) {
   auto r = testing::run_cli("extract " + testing::quote_path(t / "lamp.dff") + " -o " + testing::quote_path(t / "o"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path glb = t / "o" / "lamp.glb";
-  const std::string out = run("node " + testing::quote_path(kValidator / "validate.js") + " " + testing::quote_path(glb));
-  const auto report = nlohmann::json::parse(out);
-  EXPECT_EQ(report["errors"], 0) << out;
-  EXPECT_EQ(report["warnings"], 0) << out;
+  testing::expect_valid_gltf({glb});
   const ByteBuffer b = testing::read_file(glb);
   std::uint32_t len;
   std::memcpy(&len, b.data() + 12, 4);

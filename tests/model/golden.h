@@ -4,7 +4,9 @@
 
 #include <zlib.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -23,6 +25,44 @@ inline nlohmann::json load_golden(const std::filesystem::path& p) {
   for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
   gzclose(f);
   return nlohmann::json::parse(text);
+}
+
+// The Khronos glTF validator (npm gltf-validator under tests/node, installed by scripts/setup.sh).
+inline std::filesystem::path validator_dir() { return std::filesystem::path(ASSAY_SOURCE_DIR) / "tests" / "node"; }
+inline bool validator_installed() { return std::filesystem::exists(validator_dir() / "node_modules" / "gltf-validator"); }
+
+// A test that needs the validator fails in CI without it and skips elsewhere.
+#define ASSAY_REQUIRE_VALIDATOR()                                                               \
+  if (!::assay::testing::validator_installed()) {                                               \
+    if (::assay::testing::in_ci()) FAIL() << "the glTF validator is not installed (scripts/setup.sh)"; \
+    GTEST_SKIP() << "the glTF validator is not installed (scripts/setup.sh)";                   \
+  }                                                                                             \
+  static_assert(true)
+
+// The validator's reports, one JSON object per file in `files` order (tests/node/validate.js).
+inline std::vector<nlohmann::json> validate_gltf(const std::vector<std::filesystem::path>& files) {
+  std::string command = "node " + quote_path(validator_dir() / "validate.js");
+  for (const auto& f : files) command += " " + quote_path(f);
+  std::string out;
+  if (FILE* p = popen(command.c_str(), "r")) {
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    pclose(p);
+  }
+  std::vector<nlohmann::json> reports;
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) reports.push_back(nlohmann::json::parse(line));
+  return reports;
+}
+
+// Every report says no error and no warning, and there is one per file.
+inline void expect_valid_gltf(const std::vector<std::filesystem::path>& files) {
+  const auto reports = validate_gltf(files);
+  EXPECT_EQ(reports.size(), files.size());
+  for (const auto& j : reports) {
+    EXPECT_EQ(j["errors"], 0) << j.dump();
+    EXPECT_EQ(j["warnings"], 0) << j.dump();
+  }
 }
 
 // A golden float: a number, or "nan:0x..." (the exporter writes non-finite values as 0).

@@ -41,6 +41,7 @@ TEST(WarriorsModels, ClumpChunkExportsWithTheContainersTextures) {
   EXPECT_EQ(j["entries"][1]["path"], "0001_47.glb");
   const auto r = testing::run_cli("extract -q " + testing::quote_path(in) + " -o " + testing::quote_path(t / "out"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("no dictionary"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(t / "out" / "0000_2a.bin"));
   const testing::ReadModel m = testing::read_gltf(t / "out" / "0001_47.glb");
   ASSERT_EQ(m.error, "");
@@ -53,7 +54,10 @@ TEST(WarriorsModels, ClumpChunkExportsWithTheContainersTextures) {
 TEST(WarriorsModels, StoredWritesTheChunkAndAMissingTextureIsNoImage) {
   testing::TempDir t;
   const fs::path in = write_resource_file(t, "absent", true);
-  ASSERT_EQ(testing::run_cli("extract -q " + testing::quote_path(in) + " -o " + testing::quote_path(t / "a")).exit_code, 0);
+  const auto a = testing::run_cli("extract -q " + testing::quote_path(in) + " -o " + testing::quote_path(t / "a"));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  // the texture the clump names and the 0x2A chunk lacks is named in a warning
+  EXPECT_NE(a.err.find("texture 'absent' is in no dictionary"), std::string::npos) << a.err;
   const testing::ReadModel m = testing::read_gltf(t / "a" / "0001_47.glb");
   ASSERT_EQ(m.error, "");
   EXPECT_EQ(m.images, 0u);

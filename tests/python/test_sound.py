@@ -53,3 +53,21 @@ def test_sound_of_other_entry_is_an_error():
     c = assay.open(os.path.join(GOLDENS, "GameDataFolder", "level0_Final.dat"))
     with pytest.raises(assay.FormatError):
         c.sound(c.find("OSBDgrp_sine"))
+
+
+def test_extract_sounds_writes_the_golden_pcm(tmp_path):
+    """assay.extract(..., sounds=True) writes NAME.wav as `extract --sounds` does: a 44-byte PCM
+    header, then FFmpeg's reference samples."""
+    require_goldens()
+    written = assay.extract(os.path.join(GOLDENS, "GameDataFolder", "level0_Final.dat"), tmp_path,
+                            ["SNDDnoise_s22*"], sounds=True)
+    wav = os.path.join(str(tmp_path), "SNDDnoise_s22.wav")
+    assert wav in [str(p) for p in written]
+    ref = golden("GameDataFolder", "SNDDnoise_s22")["reference_pcm"]
+    with open(wav, "rb") as f:
+        b = f.read()
+    assert b[:4] == b"RIFF" and b[8:12] == b"WAVE"
+    assert int.from_bytes(b[22:24], "little") == ref["channels"]
+    assert int.from_bytes(b[24:28], "little") == ref["rate"]
+    with open(os.path.join(GOLDENS, ref["file"]), "rb") as f:
+        assert b[44:] == f.read()

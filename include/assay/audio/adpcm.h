@@ -1,5 +1,5 @@
 // ADPCM decoders for game sound data, sample for sample as FFmpeg's `adpcm_ms` and `adpcm_ima_qt`
-// decoders (issue 27): Microsoft ADPCM (WAVE format tag 2; Oni PC SNDD) and Apple QuickTime IMA4
+// decoders: Microsoft ADPCM (WAVE format tag 2; Oni PC SNDD) and Apple QuickTime IMA4
 // ('ima4'; Oni Mac SNDD). Output is interleaved signed 16-bit PCM. Every block is size-checked
 // before it is read: a short block is an Error naming its offset in the data.
 #pragma once

@@ -3,7 +3,7 @@
 // instance); read() views an instance's bytes (8-byte instance header included). TXMP instances
 // are "texture" entries: texture() walks the file once (layouts as the CLI picks them, .raw/.sep
 // taken from its siblings at open) and decodes a mip as `extract --textures` does (spec: oni.md#oni-9-1).
-// SNDD instances are "sound" entries (issue 27): sound() decodes them from the same walk, and
+// SNDD instances are "sound" entries: sound() decodes them from the same walk, and
 // with --sounds (--adpcm) extract writes them as WAV (the stored data) instead of .oni files.
 #include <fmt/format.h>
 
@@ -62,7 +62,7 @@ class OniContainer final : public Container {
 
   void verify(Diagnostics& out) const override {
     oni::verify_input(input(), sib_, options().read_options(), out);
-    for (const Entry& e : entries())  // strip indices, PNTA bounds (issue 27)
+    for (const Entry& e : entries())  // strip indices, PNTA bounds
       if (e.kind == "model") oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
   }
 
@@ -75,14 +75,14 @@ class OniContainer final : public Container {
     return image::Rgba{img.width, img.height, std::move(img.pixels)};
   }
 
-  // An M3GM as GLB, its TXMP embedded when this level holds its pixels (issue 27).
+  // An M3GM as GLB, its TXMP embedded when this level holds its pixels.
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
     if (e.kind != "model") return Container::model(e);
     ASSAY_CHECK(extractable());
     return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), walked_.get());
   }
 
-  // An SNDD decoded to 16-bit PCM as `extract --sounds` writes it (issue 27).
+  // An SNDD decoded to 16-bit PCM as `extract --sounds` writes it.
   [[nodiscard]] Result<audio::Sound> sound(const Entry& e) const override {
     if (e.kind != "sound") return Container::sound(e);
     std::call_once(walked_once_, [this] { walk(); });
@@ -198,7 +198,7 @@ class OniContainer final : public Container {
     e.details["texture"] = g->texture;
   }
 
-  // With --models an M3GM as NAME.glb (issue 27).
+  // With --models an M3GM as NAME.glb.
   Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
     ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, walked_.get(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));

@@ -98,7 +98,7 @@ void verify_input(const Input& in, const SiblingFiles& sib, const ReadOptions& o
     if (unresolved)
       f->diags.warning(f->file.error("links", kNoOffset, fmt::format("{} links unresolved{}", unresolved, loaded.size() > 1 ? " (with level0_Final.dat)" : "")));
   }
-  verify_sounds(*f, f->diags);  // issue 27: SNDD block sizes, durations, data
+  verify_sounds(*f, f->diags);  // SNDD block sizes, durations, data
   out.append(f->diags);
 }
 

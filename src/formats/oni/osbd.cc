@@ -1,4 +1,4 @@
-// OSBD sound bindings to JSON (issue 27; spec: oni.md#oni-7-1, oni.md#oni-6-4; Oni wiki OBD:OSBD,
+// OSBD sound bindings to JSON (spec: oni.md#oni-7-1, oni.md#oni-6-4; Oni wiki OBD:OSBD,
 // OBD:OSBD/OSGr). The chunk: a tag stored as a little-endian u32 ('OSGr' reads "rGSO"), the size of
 // what follows, the version; for OSGr then volume (v2+), pitch (v3+), prevent repeats and last
 // selected permutation (two u16, v6+), channels, the permutation count and 0x34-byte permutations

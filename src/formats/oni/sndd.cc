@@ -1,4 +1,4 @@
-// SNDD sound instances to PCM (issue 27; spec: oni.md#oni-7-1, oni.md#oni-6-4; Oni wiki OBD:SNDD,
+// SNDD sound instances to PCM (spec: oni.md#oni-7-1, oni.md#oni-6-4; Oni wiki OBD:SNDD,
 // OBD:SNDD/wav). PC v1.0 (0x48 bytes): 0x08 wave header size, 0x0C WAVEFORMATEX with the MS ADPCM
 // extension (samples per block, 7 coefficient pairs), 0x3E duration, 0x40 size, 0x44 .raw offset.
 // Mac v1.1 (0x18 bytes): 0x08 flags (channels = (flags >> 1) + 1), 0x0C duration, 0x10 size,

@@ -1,4 +1,4 @@
-// verify for SNDD instances (issue 27 item 2): the record readable, the data inside the .raw,
+// verify for SNDD instances: the record readable, the data inside the .raw,
 // block sizes that fit the codec (MS ADPCM: a last block may be partial but must hold its
 // header; IMA4 and PCM: whole packets and frames), the data decoding, the duration (1/60 s) within
 // one tick of the frames' length, samples per block and coefficients as MS ADPCM defines them.

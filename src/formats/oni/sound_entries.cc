@@ -1,4 +1,4 @@
-// SNDD entries of the Oni container (issue 27; spec: oni.md#oni-7-1).
+// SNDD entries of the Oni container (spec: oni.md#oni-7-1).
 #include <fmt/format.h>
 
 #include "assay/audio/adpcm.h"
@@ -8,19 +8,9 @@
 
 namespace assay::oni {
 
-namespace {
-
-// ContainerOptions.oni's `sounds`/`adpcm` when the struct has them (include/assay/container.h is
-// shared; the fields are the lead's to add), so this file needs no change when they come.
-template <class O>
-SoundOutput output_of(const O& o) {
-  if constexpr (requires { o.sounds; o.adpcm; }) return o.adpcm ? SoundOutput::adpcm : o.sounds ? SoundOutput::wav : SoundOutput::none;
-  else return SoundOutput::none;
+SoundOutput sound_output(const assay::ContainerOptions& o) {
+  return o.oni.adpcm ? SoundOutput::adpcm : o.oni.sounds ? SoundOutput::wav : SoundOutput::none;
 }
-
-}  // namespace
-
-SoundOutput sound_output(const assay::ContainerOptions& o) { return output_of(o.oni); }
 
 void sound_details(Entry& e, ByteView inst, bool mac) {
   auto r = read_sndd(inst, mac, "SNDD", 0);

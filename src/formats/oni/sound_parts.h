@@ -1,4 +1,4 @@
-// The Oni container's sound entries (issue 27): SNDD instances as kind "sound", their list
+// The Oni container's sound entries: SNDD instances as kind "sound", their list
 // details, and what extract writes for them (NAME.wav; with --adpcm the stored data as NAME.wav
 // or NAME.aifc). Used by container.cc only.
 #pragma once

@@ -143,6 +143,14 @@ class ChunkContainer final : public WarriorsContainer {
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override { return e.name.value_or(e.path); }
 
+  // What the clumps' RenderWare containers report after extract: textures no dictionary holds.
+  void extract_findings(Diagnostics& out) const override {
+    for (const Entry& e : entries()) {
+      if (!holds_clump(type_of(e))) continue;
+      if (auto inner = open(e)) (*inner)->extract_findings(out);
+    }
+  }
+
  private:
   static bool holds_clump(std::uint32_t type) { return type == 0x09 || type == 0x25 || type == 0x47; }
   static std::uint32_t type_of(const Entry& e) { return e.details.value("type", 0u); }

@@ -339,13 +339,10 @@ TEST(OniSound, ExtractFilesProbeAsTheGoldens) {
   EXPECT_EQ(written, 18);
 }
 
-// `assay extract --sounds`: skipped while the CLI lacks the option (oni::ContainerOptions needs
-// `sounds`/`adpcm`, docs/cli.md), then the WAVs must be FFmpeg's samples at the golden's format.
+// `assay extract --sounds`: the WAVs are FFmpeg's samples at the golden's format.
 TEST(OniSound, CliExtractSoundsWritesWavs) {
   ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds");
   REQUIRE_FFMPEG();
-  const auto help = testing::run_cli("extract --help");
-  if (help.out.find("--sounds") == std::string::npos) GTEST_SKIP() << "extract --sounds is not wired (oni::ContainerOptions.sounds missing)";
   testing::TempDir t;
   for (const char* level : {"GameDataFolder", "GameDataFolder_sep"}) {
     const fs::path o = t / level;
@@ -363,6 +360,32 @@ TEST(OniSound, CliExtractSoundsWritesWavs) {
       EXPECT_TRUE(ffmpeg_pcm(wav, t / "x.pcm") == testing::read_file(dir / ref["file"].get<std::string>())) << wav;
     }
   }
+}
+
+// `assay extract --adpcm`: Mac (IMA4) data as AIFC, PC data as WAV, each probed by ffprobe as the
+// codec the golden was made with, at its rate and channel count.
+TEST(OniSound, CliExtractAdpcmKeepsTheStoredCodec) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds");
+  REQUIRE_FFMPEG();
+  testing::TempDir t;
+  int probed = 0;
+  for (const char* level : {"GameDataFolder", "GameDataFolder_sep"}) {
+    const bool mac = std::string(level) == "GameDataFolder_sep";
+    const fs::path o = t / level;
+    auto x = testing::run_cli("extract --adpcm " + testing::quote_path(dir / level / "level0_Final.dat") + " -o " + testing::quote_path(o));
+    ASSERT_EQ(x.exit_code, 0) << x.err;
+    for (const Golden& g : goldens(dir)) {
+      if (g.level != level) continue;
+      const Json& st = g.json["stored"];
+      const fs::path file = o / (st["name"].get<std::string>() + (mac ? ".aifc" : ".wav"));
+      ASSERT_TRUE(fs::exists(file)) << file;
+      const std::string codec = st.value("format_tag", 0) == 1 ? "pcm_s16le" : mac ? "adpcm_ima_qt" : "adpcm_ms";
+      EXPECT_EQ(ffprobe(file, t / "probe.txt"),
+                codec + "," + std::to_string(g.json["reference_pcm"]["rate"].get<int>()) + "," + std::to_string(st["channels"].get<int>()));
+      ++probed;
+    }
+  }
+  EXPECT_EQ(probed, 9);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Oni SNDD sound instances (issue 27): the stored fields, the audio they name in the .raw, and
+// Oni SNDD sound instances: the stored fields, the audio they name in the .raw, and
 // that audio decoded to 16-bit PCM (spec: oni.md#oni-7-1; Oni wiki OBD:SNDD and OBD:SNDD/wav).
 // PC (v1.0) instances hold a WAVEFORMATEX with MS ADPCM (or PCM) data; Mac (v1.1) instances hold
 // flags, duration, size and offset only: their data is 22,050 Hz IMA4.

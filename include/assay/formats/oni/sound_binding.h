@@ -1,4 +1,4 @@
-// Oni OSBD sound bindings (issue 27, optional item): the chunk an OSBD instance points to in the
+// Oni OSBD sound bindings: the chunk an OSBD instance points to in the
 // .raw (v1.0) or .sep (v1.1) (spec: oni.md#oni-7-1: offset 0x0C, size 0x08), as JSON. A sound group
 // (OSGr) is decoded field by field (Oni wiki OBD:OSBD/OSGr: fields appear with the version); an
 // ambient (OSAm) or impulse (OSIm) binding gives its tag, size and version only.
