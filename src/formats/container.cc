@@ -10,6 +10,7 @@
 #include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
+#include "dispatch.h"
 
 namespace assay {
 
@@ -57,7 +58,7 @@ std::vector<std::string> split_spec(const std::string& spec) {
 
 Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family,
                                         const Siblings& siblings) {
-  const Family* f = family.empty() ? identify_family(in) : find_family(family);
+  const Family* f = family.empty() ? detail::identify_in_registry(in) : find_family(family);
   if (f == nullptr) {
     if (!family.empty()) return usage_error(fmt::format("unknown format '{}' (`assay formats` lists them)", family));
     return unrecognised(in);
@@ -70,16 +71,21 @@ Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, s
   return open(std::move(in), opt, family, *siblings);
 }
 
-Result<std::unique_ptr<Container>> Container::open(const Entry& e) const {
-  ASSAY_TRY(Input in, read(e));
-  return open_entry(*this, e, std::move(in), options_);
-}
+namespace {
 
-Result<std::unique_ptr<Container>> open_entry(const Container& parent, const Entry& e, Input in,
-                                              const ContainerOptions& opt) {
+Result<std::unique_ptr<Container>> open_entry_in_registry(const Container& parent, const Entry& e, Input in,
+                                                          const ContainerOptions& opt) {
   const std::unique_ptr<Siblings> siblings = entry_siblings(parent, e);
   return open(std::move(in), opt, {}, *siblings);
 }
+
+// The families reach the registry through these (src/formats/dispatch.h).
+const bool kDispatchInstalled = [] {
+  detail::install_dispatch({&open_entry_in_registry, &detail::identify_in_registry});
+  return true;
+}();
+
+}  // namespace
 
 Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt) {
   const std::vector<std::string> parts = split_spec(spec);
@@ -87,7 +93,7 @@ Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt)
   std::unique_ptr<Container> parent;
   const Entry* from = nullptr;  // the entry `in` was read from (its siblings are parent's entries)
   for (std::size_t k = 1; k < parts.size(); ++k) {
-    auto c = from == nullptr ? assay::open(std::move(in), opt) : open_entry(*parent, *from, std::move(in), opt);
+    auto c = from == nullptr ? assay::open(std::move(in), opt) : open_entry_in_registry(*parent, *from, std::move(in), opt);
     if (!c) return std::move(c).error();
     const Entry* e = (*c)->find(parts[k]);
     if (e == nullptr) return no_entry(**c, parts[k]);
@@ -115,16 +121,9 @@ Result<std::unique_ptr<Container>> open_path(const std::string& spec, const Cont
     if (!maybe) return unrecognised(Input::from_buffer(name, ByteBuffer{}));
     ASSAY_TRY(Input inner, c->read(*e));
     inner.name = name;
-    ASSAY_TRY(c, open_entry(*c, *e, std::move(inner), opt));
+    ASSAY_TRY(c, open_entry_in_registry(*c, *e, std::move(inner), opt));
   }
   return c;
-}
-
-Error unrecognised_error(std::string file, std::string_view structure) {
-  Error e = make_error("", structure, kNoOffset, "unrecognised file format");
-  e.file = std::move(file);
-  e.code = "unrecognised";
-  return e;
 }
 
 std::string unrecognised_hint(const Input& in) {
@@ -167,12 +166,12 @@ void verify_entry(const Container& c, const Entry& e, Diagnostics& out, const De
     out.error(std::move(err));
     return;
   }
-  if (identify_family(*in) == nullptr) return;  // not a format we check: nothing to say
+  if (detail::identify_in_registry(*in) == nullptr) return;  // not a format we check: nothing to say
   Diagnostics d;
   ContainerOptions o = c.options();
   o.threads = 1;
   o.progress = false;
-  auto inner = open_entry(c, e, std::move(*in), o);
+  auto inner = open_entry_in_registry(c, e, std::move(*in), o);
   if (!inner) {
     d.error(inner.error());
   } else {

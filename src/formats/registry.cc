@@ -1,5 +1,6 @@
 // The one list of families, in identify order (include/assay/family.h).
 #include "assay/family.h"
+#include "dispatch.h"
 
 namespace assay {
 
@@ -16,7 +17,7 @@ const Family* find_family(std::string_view name) {
   return nullptr;
 }
 
-const Family* identify_family(const Input& in) {
+const Family* detail::identify_in_registry(const Input& in) {
   const Family* best = nullptr;
   int best_score = 0;
   for (const Family* f : families()) {
