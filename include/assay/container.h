@@ -59,8 +59,6 @@ namespace oni {
 struct ContainerOptions {
   std::string layouts;  // --layouts FILE
   std::string exe;      // --exe Oni.exe
-  bool textures = false;
-  bool models = false;  // --models: M3GM as NAME.glb
   bool sounds = false;  // --sounds: SNDD as 16-bit PCM NAME.wav
   bool adpcm = false;   // --adpcm: SNDD data as stored, in a WAV (MS ADPCM, PCM) or AIFC (IMA4)
 };
@@ -70,6 +68,9 @@ struct ContainerOptions {
   std::vector<std::string> names_files;  // --names: hash -> name lists
   unsigned threads = 0;                  // 0 = all cores
   bool progress = false;                 // progress on stderr (terminal only)
+  // extract's conversions a family applies where its default is the stored bytes:
+  bool textures = false;  // --textures: texture entries as PNG (Oni TXMPs; igz images inside an igArchive)
+  bool models = false;    // --models: model entries as glTF (Oni M3GMs)
   igarchive::ContainerOptions igarchive;
   igz::ContainerOptions igz;
   oni::ContainerOptions oni;

@@ -59,8 +59,8 @@ Result<ContainerOptions> container_options(const ReadOptions& ro) {
   }
   if (const std::string* v = get("layouts")) o.oni.layouts = *v;
   if (const std::string* v = get("exe")) o.oni.exe = *v;
-  if (const std::string* v = get("textures")) o.oni.textures = *v == "1";
-  if (const std::string* v = get("models")) o.oni.models = *v == "1";
+  if (const std::string* v = get("textures")) o.textures = *v == "1";
+  if (const std::string* v = get("models")) o.models = *v == "1";
   if (const std::string* v = get("sounds")) o.oni.sounds = *v == "1";
   if (const std::string* v = get("adpcm")) o.oni.adpcm = *v == "1";
   if (const std::string* v = get("txd"))
@@ -82,8 +82,8 @@ ReadOptions ContainerOptions::read_options() const {
   if (igz.pointer_size != 0) ro.family["igz-pointer-size"] = std::to_string(igz.pointer_size);
   if (!oni.layouts.empty()) ro.family["layouts"] = oni.layouts;
   if (!oni.exe.empty()) ro.family["exe"] = oni.exe;
-  if (oni.textures) ro.family["textures"] = "1";
-  if (oni.models) ro.family["models"] = "1";
+  if (textures) ro.family["textures"] = "1";
+  if (models) ro.family["models"] = "1";
   if (oni.sounds) ro.family["sounds"] = "1";
   if (oni.adpcm) ro.family["adpcm"] = "1";
   for (const std::string& t : renderware.txd) ro.family["txd"] += (ro.family["txd"].empty() ? "" : "\n") + t;

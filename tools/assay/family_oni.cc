@@ -115,8 +115,6 @@ void register_oni(Cli& cli) {
     sub.add_option_function<std::string>("--exe", [&ro](const std::string& v) { ro.family["exe"] = v; },
                                          "oni: take the layouts from Oni.exe");
     if (sub.get_name() == "extract") {
-      sub.add_flag_callback("--textures", [&ro] { ro.family["textures"] = "1"; }, "oni: write every TXMP as PNG");
-      sub.add_flag_callback("--models", [&ro] { ro.family["models"] = "1"; }, "oni: write every M3GM as glTF (GLB)");
       sub.add_flag_callback("--sounds", [&ro] { ro.family["sounds"] = "1"; }, "oni: write every SNDD as 16-bit PCM WAV");
       sub.add_flag_callback("--adpcm", [&ro] { ro.family["adpcm"] = "1"; },
                             "oni: write every SNDD's data as stored (MS ADPCM WAV, IMA4 AIFC)");

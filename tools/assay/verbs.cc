@@ -570,6 +570,10 @@ void register_verbs(Cli& cli) {
       sub->add_flag("--mips", args->mips, "textures: write every mip level");
       sub->add_flag("--stored", args->stored, "the bytes as stored, not converted to PNG, .oni, ...");
       sub->add_flag("--gltf", args->gltf, "models as NAME.gltf + NAME.bin + PNG files instead of one NAME.glb");
+      sub->add_flag_callback("--textures", [&cli] { cli.read.family["textures"] = "1"; },
+                             "textures as PNG where a family keeps the stored bytes otherwise (Oni TXMPs, igz images in an igArchive)");
+      sub->add_flag_callback("--models", [&cli] { cli.read.family["models"] = "1"; },
+                             "models as glTF where a family keeps the stored bytes otherwise (Oni M3GMs)");
     }
     if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");

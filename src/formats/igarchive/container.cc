@@ -110,8 +110,7 @@ class IgArchiveContainer final : public Container {
   // archive lost its names, at "<hash>.bin" (spec: alchemy.md#iga).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
-    // extract --textures (kept as oni.textures, the family that first took the flag)
-    if (options().oni.textures && !w.stored) {
+    if (options().textures && !w.stored) {  // extract --textures
       ASSAY_TRY(std::optional<ExtractCount> n, write_textures(e, dir, w));
       if (n) return *n;
     }

@@ -52,7 +52,7 @@ class OniContainer final : public Container {
       if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
       if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
       if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);
-      if (options().oni.textures || options().oni.models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
+      if (options().textures || options().models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -111,8 +111,8 @@ class OniContainer final : public Container {
     out.append(walk_warnings_);
     if (!walked_ || !walked_->opened || !exporter_) return;
     out.append(walked_->diags);
-    if (options().oni.textures) return swapped_note(out);
-    if (sounds_ != oni::SoundOutput::none || options().oni.models) return;
+    if (options().textures) return swapped_note(out);
+    if (sounds_ != oni::SoundOutput::none || options().models) return;
     exporter_->warn_unwalked(out);
     oni::warn_orphans(*walked_, *exporter_, out);
   }
@@ -131,8 +131,8 @@ class OniContainer final : public Container {
       if (e.kind != "sound") return oni::write_sound_binding(*walked_, i, stem, dir);
       return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
     }
-    if (options().oni.models && !w.stored && e.kind == "model") return write_m3gm(i, path, dir);
-    if (options().oni.textures && !w.stored) {
+    if (options().models && !w.stored && e.kind == "model") return write_m3gm(i, path, dir);
+    if (options().textures && !w.stored) {
       if (!walked_->has_data[i]) return ExtractCount{};
       return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
     }
@@ -144,7 +144,7 @@ class OniContainer final : public Container {
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
-    if ((!options().oni.textures && !options().oni.models && sounds_ == oni::SoundOutput::none) || e.path.empty()) return e.path;
+    if ((!options().textures && !options().models && sounds_ == oni::SoundOutput::none) || e.path.empty()) return e.path;
     return e.path.substr(0, e.path.rfind('.')) + ".oni";  // NAME.png, .wav, .json
   }
 
@@ -180,8 +180,8 @@ class OniContainer final : public Container {
 
   // With --textures a TXMP as PNG, with --sounds an SNDD as WAV; nothing else.
   std::string converted_path(std::uint32_t i, const Entry& e) const {
-    if (options().oni.textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
-    if (options().oni.models && e.kind == "model") {
+    if (options().textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
+    if (options().models && e.kind == "model") {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("M3GM#{}", i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }

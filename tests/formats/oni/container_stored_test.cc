@@ -13,7 +13,7 @@ namespace {
 TEST(OniContainer, StoredTexturesAreTheTxmpInstancesOniFiles) {
   ASSAY_REQUIRE_SAMPLE(dir, "oni/GameDataFolder");
   assay::ContainerOptions opt;
-  opt.oni.textures = true;
+  opt.textures = true;
   auto c = open_path((dir / "level1_Final.dat").string(), opt);
   ASSERT_TRUE(c.ok()) << c.error().message;
   testing::TempDir out;
