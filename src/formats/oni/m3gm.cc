@@ -38,9 +38,8 @@ Error m3gm_error(const InstanceFile& f, const std::string& lab, std::uint64_t at
   return f.error(lab, at, std::move(msg)).with_code("oni.m3gm");
 }
 
-std::uint32_t u32_at(ByteView b, std::uint64_t at) {
-  return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 | std::uint32_t{b[at + 3]} << 24;
-}
+// A field the caller has proven inside `b` (array_part, m3gm_part): one load.
+std::uint32_t u32_at(ByteView b, std::uint64_t at) { return load<std::uint32_t>(b.data() + at, Endian::little); }
 float f32_at(ByteView b, std::uint64_t at) { return std::bit_cast<float>(u32_at(b, at)); }
 model::Vec3 vec3_at(ByteView b, std::uint64_t at) { return {f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8)}; }
 
