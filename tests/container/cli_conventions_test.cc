@@ -189,5 +189,20 @@ TEST_F(CliConventions, WarriorsLoadTakesDoubleColonLikeEveryVerb) {
   EXPECT_EQ(json::parse(l.out)["format"], "renderware");
 }
 
+// One rule for where an edit writes (include/assay/formats/edit_target.h): -o naming the input is
+// refused before anything is written, in every family that edits one file, and the input stays.
+TEST_F(CliConventions, EditOutputThatIsTheInputIsRefusedInEveryFamily) {
+  ASSERT_EQ(run_cli("make-samples " + q("s")).exit_code, 0);
+  testing::write_file(t / "x.bin", ByteBuffer{1, 2, 3});
+  for (const char* f : {"rw_ps2.txd", "demo_v8_lzma.bld", "level0_Final.dat"}) {
+    const std::string in = (t / "s" / f).string();
+    const ByteBuffer before = testing::read_file(in);
+    auto r = run_cli("replace " + shell_quote(in) + " -o " + shell_quote(in) + " name=" + q("x.bin"));
+    EXPECT_EQ(r.exit_code, 2) << f;
+    EXPECT_NE(r.err.find("is the input; use --in-place to rewrite it"), std::string::npos) << f << ": " << r.err;
+    EXPECT_TRUE(testing::read_file(in) == before) << f;
+  }
+}
+
 }  // namespace
 }  // namespace assay

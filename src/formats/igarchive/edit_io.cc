@@ -17,6 +17,7 @@
 #include "assay/core/temp_file.h"
 #include "assay/core/thread_pool.h"
 #include "assay/formats/edit_data.h"
+#include "assay/formats/edit_target.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
@@ -167,21 +168,6 @@ Json report_json(const EditReport& r) {
           {"stored_size", r.op == "remove" || r.unchanged ? Json(nullptr) : Json(r.stored_size)},
           {"compression", to_string(r.compression)},
           {"unchanged", r.unchanged}};
-}
-
-// The output path of an edit, refusing one that is the input.
-Result<fs::path> edit_target(const Input& in, const EditRequest& req) {
-  if (req.in_place) {
-    if (in.path.empty()) return usage_error(in.name + ": an inner file cannot be edited in place; use -o OUT");
-    std::error_code ec;
-    fs::path p = fs::canonical(in.path, ec);
-    return ec ? in.path : p;
-  }
-  if (req.output.empty()) return usage_error("give -o OUT or --in-place");
-  std::error_code ec;
-  if (!in.path.empty() && fs::exists(req.output, ec) && fs::equivalent(req.output, in.path, ec))
-    return usage_error(req.output.string() + " is the input; use --in-place to rewrite it");
-  return req.output;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "assay/core/output.h"
 #include "assay/formats/edit_data.h"
 #include "assay/formats/edit_input.h"
+#include "assay/formats/edit_target.h"
 #include "assay/image/encode.h"
 #include "assay/image/resize.h"
 #include "assay/formats/oni/oni.h"
@@ -418,11 +419,7 @@ Error too_large(const EditRequest& req, const EditChange& c, std::uint64_t size,
 
 Result<Json> edit_format(const Input& in, const EditRequest& req) {
   if (in.path.empty()) return usage_error(in.name + ": Oni level files are edited on disk (their .raw/.sep are beside them)");
-  fs::path target = req.in_place ? in.path : req.output;
-  if (target.empty()) return usage_error("give -o OUT or --in-place");
-  std::error_code ec;
-  if (!req.in_place && fs::exists(target, ec) && fs::equivalent(target, in.path, ec))
-    return usage_error(target.string() + " is the input; use --in-place to rewrite it");
+  ASSAY_TRY(const fs::path target, edit_target(in, req));
   for (const EditChange& c : req.changes)
     if (c.op != EditOp::replace)
       return usage_error(fmt::format("{}: Oni level files take replace only (add/remove change indices: use extract + pack oni)", c.name));

@@ -13,6 +13,7 @@
 
 #include "assay/core/thread_pool.h"
 #include "assay/formats/edit_input.h"
+#include "assay/formats/edit_target.h"
 #include "assay/image/resize.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/writer.h"
@@ -302,8 +303,7 @@ Result<Json> edit_request(const Input& in, const EditRequest& req) {
       return edit_usage(fmt::format("--dither {}: expected a level from 0 (off) to 1 (full)", it->second));
     opt.encode.dither = v;
   }
-  if (req.in_place && (in.path.empty() || in.is_directory))
-    return edit_usage(in.name + ": only a plain file can be edited in place");
+  ASSAY_TRY(const std::filesystem::path target, edit_target(in, req));
   // a texture takes a PNG (checked by its magic bytes before anything is
   // decoded); a replacement of another size is refused unless --resize or --png-size.
   for (const EditChange& c : req.changes) {
@@ -316,12 +316,6 @@ Result<Json> edit_request(const Input& in, const EditRequest& req) {
                                                  : DictionaryEditOptions::SizeRule::refuse;
   Json j{{"format", kFormat}, {"input", in.name}};
   ASSAY_TRY(ByteBuffer out, edit_dictionary(in.bytes, req.changes, opt, j));
-  const std::filesystem::path target = req.in_place ? in.path : req.output;
-  if (!req.in_place) {
-    std::error_code ec;
-    if (!in.path.empty() && std::filesystem::equivalent(in.path, target, ec))
-      return edit_usage(target.string() + " is the input; use --in-place to rewrite it");
-  }
   ASSAY_CHECK(write_file_atomic(target, out, req.force || req.in_place));
   j["output"] = target.string();
   j["in_place"] = req.in_place;
