@@ -5,6 +5,7 @@
 #include "assay/core/output.h"
 #include "assay/core/progress.h"
 #include "assay/formats/igz/graph.h"
+#include "assay/formats/igz/image.h"
 #include "assay/formats/igz/writer.h"
 #include "diag_util.h"
 #include "family_parts.h"
@@ -72,6 +73,7 @@ const Family kIgzFamily = {
     .verify_unopened = verify_unopened,
     .write_samples = igz::write_sample_files,
     .list_columns = {"index", "offset", "pool", "type", "size"},
+    .edit = igz::edit_format,
 };
 
 }  // namespace assay

@@ -22,6 +22,7 @@
 #include "assay/core/hash.h"
 #include "assay/formats/igz/image.h"
 #include "assay/image/dxt.h"
+#include "assay/image/encode.h"
 #include "diag_util.h"
 
 namespace assay::igz {
@@ -146,6 +147,25 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
   ASSAY_TRY(std::uint64_t size, level_size(img, level));
   const ByteView level_bytes = f.bytes().subspan(img.data.offset + off, size);  // inside data: checked above
   return image::decode_blocks(bf, level_bytes, side(img.width, level), side(img.height, level));
+}
+
+Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgba>& levels) {
+  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
+  ASSAY_CHECK(layout_decoded(img));
+  if (img.images > 1 || img.depth > 1)
+    return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
+  if (levels.size() != img.levels)
+    return err("igImage2", kNoOffset, fmt::format("{} levels given, the image has {}", levels.size(), img.levels));
+  ByteBuffer out;
+  for (unsigned l = 0; l < img.levels; ++l) {
+    const image::Rgba& level = levels[l];
+    if (level.width != side(img.width, l) || level.height != side(img.height, l))
+      return err("igImage2", kNoOffset, fmt::format("level {} is {} x {}, the image's is {} x {}", l, level.width,
+                                                    level.height, side(img.width, l), side(img.height, l)));
+    ASSAY_TRY(ByteBuffer blocks, image::encode_blocks(bf, level));
+    out.insert(out.end(), blocks.begin(), blocks.end());
+  }
+  return out;
 }
 
 }  // namespace assay::igz

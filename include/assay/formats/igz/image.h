@@ -71,6 +71,16 @@ Result<std::uint64_t> data_size(const Image2& img);
 // layout is an unsupported error naming the format and platform.
 Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level);
 
+// Levels 0..levels-1 (each the size decode_image2 gives) encoded in the image's own format and
+// layout, largest first: the bytes of its _data, data_size() of them. The same formats and layouts
+// as decode_image2; anything else is its unsupported error.
+Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgba>& levels);
+
+// `assay replace X.igz -o OUT IMAGE=PNG` (and --in-place): each named image re-encoded from a PNG
+// into its own format, size and levels (mips box-filtered from the PNG), written over its _data in
+// the pool; every other byte of the file is kept.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
 // The texture entry's details (docs/cli.md#igz): width, height, mips, format, platform, depth,
 // images, name, data {where, offset, size | reference}.
 Json image_details_json(const Image2& img);
