@@ -51,6 +51,20 @@ Result<ExtractStats> extract(const Container& c, const ExtractOptions& x, const 
 ExtractStats extract_entries(const Container& c, const ExtractOptions& x, const OutputDir& dir,
                              const WriteItem& write = {});
 
+// ---- edit ----
+// The scratch folder of fold_nested_changes, removed with this.
+struct NestedEdit {
+  std::filesystem::path folder;
+  NestedEdit() = default;
+  NestedEdit(const NestedEdit&) = delete;
+  NestedEdit& operator=(const NestedEdit&) = delete;
+  ~NestedEdit();
+};
+// Changes named MEMBER::NAME (`replace zap.pak -o OUT 'textures\x.igz::_Zap_E'=new.png`): each
+// MEMBER is edited by its own family (its data read from the change's source file when not given),
+// then `req` replaces MEMBER with the result; the other changes stay as they are.
+Result<void> fold_nested_changes(const Input& in, EditRequest& req, NestedEdit& scratch);
+
 // ---- pack ----------------------------------------------------------------------------------
 // `assay pack igarchive -o OUT DIR [--like ORIGINAL] [options]`. With `like` and no converting
 // option, an edit of the original (unchanged files keep their stored bytes); with one, a

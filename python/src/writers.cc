@@ -227,6 +227,8 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
       if (f == nullptr) return unrecognised_error(spec);
       if (f->edit == nullptr)
         return usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", spec, f->name));
+      NestedEdit scratch;  // MEMBER::NAME changes, edited by the member's family first
+      ASSAY_CHECK(fold_nested_changes(in, req, scratch));
       return f->edit(in, req);
     }();
   }

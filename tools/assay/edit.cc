@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "assay/family.h"
+#include "assay/ops.h"
 #include "assay/core/folder.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
@@ -87,10 +88,12 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   if (!fmt) return report(fmt.error());
   if ((*fmt)->edit == nullptr)
     return report(usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", a.archive, (*fmt)->name)));
+  NestedEdit scratch;  // MEMBER::NAME changes, edited by the member's family first
+  if (auto folded = fold_nested_changes(*in, *req, scratch); !folded) return report(folded.error());
   // Families that stream (edit_reads_files) read each FILE in pieces; the others get it whole.
   std::uint64_t total = 0;
   for (EditChange& c : req->changes) {
-    if (c.op == EditOp::remove) continue;
+    if (c.op == EditOp::remove || !c.data.empty()) continue;
     const std::string& file = req->read.family.at(edit_source_key(c.name));
     if (edit_reads_files((*fmt)->name)) {
       std::error_code ec;
