@@ -156,15 +156,15 @@ Result<ExtractCount> Container::write_entry(const Entry& e, const OutputDir& dir
 }
 
 Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
-  return entry_error(e, fmt::format("a {} entry is not a texture", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a texture", e.kind), ErrorKind::unsupported);
 }
 
 Result<ByteBuffer> Container::model(const Entry& e) const {
-  return entry_error(e, fmt::format("a {} entry is not a model", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a model", e.kind), ErrorKind::unsupported);
 }
 
 Result<audio::Sound> Container::sound(const Entry& e) const {
-  return entry_error(e, fmt::format("a {} entry is not a sound", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a sound", e.kind), ErrorKind::unsupported);
 }
 
 // ---- the serialiser ----

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "assay/audio/sound.h"
 #include "assay/core/thread_pool.h"
 
 #include "assay/formats/igz/report.h"
@@ -96,6 +97,7 @@ void Api::install(httplib::Server& s) {
   s.Get("/api/entry", with_path(&Api::entry));
   s.Get("/api/texture", with_path(&Api::texture));
   s.Get("/api/model", with_path(&Api::model));
+  s.Get("/api/sound", with_path(&Api::sound));
   s.Get("/api/igz", with_path(&Api::igz));
   s.Get("/api/oni", with_path(&Api::oni));
   s.Get("/api/warriors", with_path(&Api::warriors));
@@ -334,6 +336,16 @@ void Api::model(const httplib::Request&, httplib::Response& res, const Target& t
   auto glb = r->container->model(*r->entry);
   if (!glb) return send_error(res, glb.error());
   res.set_content(std::string(reinterpret_cast<const char*>(glb->data()), glb->size()), "model/gltf-binary");
+}
+
+// A sound entry as 16-bit PCM WAV (what `extract --sounds` writes for it), from Container::sound.
+void Api::sound(const httplib::Request&, httplib::Response& res, const Target& t) {
+  auto r = entry_of(t);
+  if (!r) return send_error(res, r.error());
+  auto s = r->container->sound(*r->entry);
+  if (!s) return send_error(res, s.error());
+  const ByteBuffer wav = audio::wav_bytes(*s);
+  res.set_content(std::string(reinterpret_cast<const char*>(wav.data()), wav.size()), "audio/wav");
 }
 
 void Api::igz(const httplib::Request&, httplib::Response& res, const Target& t) {

@@ -36,6 +36,7 @@ class Api {
   void entry(const httplib::Request&, httplib::Response&, const Target&);
   void texture(const httplib::Request&, httplib::Response&, const Target&);
   void model(const httplib::Request&, httplib::Response&, const Target&);
+  void sound(const httplib::Request&, httplib::Response&, const Target&);
   void igz(const httplib::Request&, httplib::Response&, const Target&);
   void oni(const httplib::Request&, httplib::Response&, const Target&);
   void warriors(const httplib::Request&, httplib::Response&, const Target&);

@@ -391,6 +391,28 @@ def deep_links(d, url, samples):
     no_page_error(d)
 
 
+def sound_view(d, url):
+    """The Sound tab: SNDDsine440_m22 of the sound goldens' PC level, MS ADPCM mono at 22,050 Hz,
+    22,264 frames (goldens/oni/README.md: 22 blocks x 1,012), plays as a 1.0097-second WAV."""
+    d.cmd('POST', '/url', {'url': url + '&path=sounds/GameDataFolder/level0_Final.dat'})
+    watch_errors(d)
+    wait_status(d, '7 entries · oni')  # six SNDD and the OSBD group
+    d.click(row('SNDDsine440_m22'))
+    shown = tabs_shown(d)
+    expect('Sound' in shown and 'Model' not in shown and 'Preview' not in shown, 'sound tabs: %r' % shown)
+    d.wait('the sound loaded', "const a = document.getElementById('audio'); return a.dataset.loaded === '1' ||"
+           "document.getElementById('sound-msg').classList.contains('err')")
+    expect(d.js("return document.getElementById('audio').dataset.loaded") == '1',
+           'the sound did not load: %r' % d.js("return document.getElementById('sound-msg').textContent"))
+    dur = d.js("return document.getElementById('audio').duration")
+    expect(abs(dur - 22264 / 22050) < 0.005, 'duration %r, want %r' % (dur, 22264 / 22050))
+    expect(d.find('#pane-details a[data-act="wav"]'), 'no WAV download button')
+    d.click(row('OSBDgrp_sine'))  # a binding, not a sound: no Sound tab
+    expect('Sound' not in tabs_shown(d), 'Sound tab on a binding: %r' % tabs_shown(d))
+    no_page_error(d)
+    print('ok: the Sound tab played SNDDsine440_m22 (%.4f s)' % dur)
+
+
 shots_dir = '.'
 
 
@@ -398,6 +420,7 @@ def main():
     global shots_dir
     chromedriver, chromium, url, samples, shots_dir = sys.argv[1:6]
     texurl = sys.argv[6] if len(sys.argv) > 6 else ''
+    sounds = sys.argv[7] if len(sys.argv) > 7 else ''
     os.makedirs(shots_dir, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         d = Driver(chromedriver, chromium, profile)
@@ -405,6 +428,14 @@ def main():
             walk_samples(d, url, shots_dir)
             deep_links(d, url, samples)
             model_view(d, url, samples, shots_dir, texurl)
+            if samples:  # an Oni M3GM in the Model tab (the cube OniSplit made: goldens/oni/README.md)
+                d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level0_Final.dat::M3GMcube'})
+                watch_errors(d)
+                model_drawn(d, 'oni M3GMcube', 0.01)
+                no_page_error(d)
+                print('ok: the Model tab drew M3GMcube')
+            if sounds:
+                sound_view(d, url)
         except Fail as e:
             try:
                 d.screenshot(os.path.join(shots_dir, 'serve-failed.png'))

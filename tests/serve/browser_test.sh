@@ -34,6 +34,9 @@ echo "a text file: not a container" >"$tmp/nest/notes.txt"
 "$assay" pack igarchive --case-insensitive -o "$tmp/ss/nest.pak" "$tmp/nest" >/dev/null 2>&1 || fail "pack nest.pak"
 roots=("$tmp/ss")
 [[ -n "$samples" && -d "$samples/alchemy" ]] && roots+=("$samples") || samples=
+# The Oni sound goldens (a level of SNDDs) for the Sound tab, served as the root "sounds".
+sounds=
+[[ -n "$samples" && -d "$(dirname "$samples")/goldens/oni/sounds" ]] && sounds="$(dirname "$samples")/goldens/oni/sounds" && roots+=("$sounds")
 "$assay" serve --no-open --port 0 "${roots[@]}" >"$tmp/url" 2>"$tmp/serve.err" &
 server=$!
 for _ in $(seq 100); do [[ -s "$tmp/url" ]] && break; sleep 0.1; done
@@ -86,5 +89,5 @@ if [[ -z "$driver" ]]; then
   [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromedriver is missing (required in CI)"
   echo "SKIP: chromedriver not installed (the click-through needs it)"; exit 77
 fi
-timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" "$texurl" ||
+timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" "$texurl" "$sounds" ||
   fail "click-through (screenshot of the failure: $outdir/serve-failed.png)"

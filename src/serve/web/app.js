@@ -64,6 +64,7 @@ function updateTabs() {
     details: true,
     preview: !!(state.selected && state.selected.kind === 'texture'),
     model: !!(state.selected && state.selected.kind === 'model'),
+    sound: !!(state.selected && state.selected.kind === 'sound'),
     hex: open && (!isDiscFolder() || !!state.selected),
     verify: open,
     graph: open && (state.format === 'oni' || state.format === 'igz'),
@@ -331,6 +332,7 @@ function selectEntry(e, scroll) {
   const acts = [el('button', { text: 'Hex', 'data-act': 'hex', onclick: () => showHex(full, 0) }),
     el('a', { href: api('entry', { path: full, download: '1' }), text: 'Download', download: '', class: 'button', 'data-act': 'download' })];
   if (e.kind === 'model') acts.push(el('a', { href: api('model', { path: full }), text: 'GLB', download: e.path || 'model.glb', class: 'button', 'data-act': 'glb' }));
+  if (e.kind === 'sound') acts.push(el('a', { href: api('sound', { path: full }), text: 'WAV', download: (e.name || 'sound') + '.wav', class: 'button', 'data-act': 'wav' }));
   if (e.container !== false) acts.push(el('button', { text: e.container ? 'Open' : 'Try to open', 'data-act': 'open', onclick: () => openPath(full, true) }));
   if (state.format === 'warriors' && !state.container.includes('::')) acts.push(el('button', { text: 'Loader trace', 'data-act': 'trace', onclick: () => trace(full) }));
   renderDetails(e.name || e.path || '#' + e.index, e, acts);
@@ -338,6 +340,7 @@ function selectEntry(e, scroll) {
   updateTabs();
   if (e.kind === 'texture') { showTexture(full, e); return; }
   if (e.kind === 'model') { showModel(full); return; }
+  if (e.kind === 'sound') { showSound(full, e); return; }
   if (state.format === 'oni') { oniLinks(full); return; }
   if (state.format === 'igz') { igzGraph(state.container, e.index); return; }
   tab('details');
@@ -376,6 +379,30 @@ function loadTexture(path) {
 function zoom() {
   const img = $('texture'), z = Number($('zoom').value);
   if (img.naturalWidth) { img.style.width = img.naturalWidth * z + 'px'; img.style.height = img.naturalHeight * z + 'px'; }
+}
+
+// ---- Sound (16-bit PCM WAV from the API, played by the browser) ------------------------------
+function showSound(path, e) {
+  tab('sound');
+  const audio = $('audio');
+  audio.removeAttribute('data-loaded');
+  $('sound-msg').textContent = 'decoding …';
+  $('sound-msg').className = 'msg';
+  const facts = [['rate', e.rate ? e.rate + ' Hz' : '-'], ['channels', e.channels], ['frames', e.frames], ['codec', e.codec || '-'],
+    ['seconds', e.rate && e.frames ? (e.frames / e.rate).toFixed(3) : '-']];
+  $('sound-facts').replaceChildren(...facts.map(([k, v]) => el('tr', {}, el('td', { text: k }), el('td', { text: String(v ?? '-') }))));
+  audio.onloadedmetadata = () => {
+    audio.dataset.loaded = '1';
+    $('sound-msg').textContent = audio.duration.toFixed(3) + ' s';
+  };
+  audio.onerror = async () => {
+    audio.dataset.loaded = '0';
+    const r = await fetch(audio.src).catch(() => null);
+    const j = r ? await r.json().catch(() => null) : null;
+    $('sound-msg').textContent = (j && j.error && j.error.message) || 'cannot decode this sound';
+    $('sound-msg').className = 'msg err';
+  };
+  audio.src = api('sound', { path });
 }
 
 // ---- Model view (model.js: three.js, loaded on first use) ------------------------------------

@@ -1,0 +1,68 @@
+// `assay serve`'s sound endpoint: /api/sound gives an SNDD as 16-bit PCM WAV, over the Oni sound
+// goldens (../shared/goldens/oni/sounds, README there): the RIFF header's channels and rate are the
+// goldens' stored fields, the data is FFmpeg's reference decode byte for byte.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "assay/serve/server.h"
+#include "testing/testing.h"
+
+namespace assay::serve {
+namespace serve_sound_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::uint32_t le(const std::string& b, std::size_t at, int n) {
+  std::uint32_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = v << 8 | static_cast<std::uint8_t>(b[at + i]);
+  return v;
+}
+
+TEST(ServeSound, WavIsFfmpegsDecodeAtTheStoredFormat) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds");
+  ServeOptions opt;
+  opt.roots = {dir.string()};
+  auto s = Server::create(opt);
+  ASSERT_TRUE(s) << s.error().str();
+  std::unique_ptr<Server> server = std::move(*s);
+  std::thread run([&] { server->run(); });
+  httplib::Client c("127.0.0.1", server->port());
+  c.set_read_timeout(20, 0);
+  for (int i = 0; i < 100 && !c.Get("/api/roots?token=" + server->token()); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string root = dir.filename().string();
+  int checked = 0;
+  for (const char* name : {"SNDDnoise_s22", "SNDDsine440_m22", "SNDDpcm16_sine440_m22"}) {
+    const auto g = nlohmann::json::parse(testing::read_file(dir / "json" / (std::string("GameDataFolder__") + name + ".json")));
+    auto r = c.Get("/api/sound?token=" + server->token() + "&path=" + root + "/GameDataFolder/level0_Final.dat::" + name);
+    ASSERT_TRUE(r) << name;
+    ASSERT_EQ(r->status, 200) << name << ": " << r->body;
+    EXPECT_EQ(r->get_header_value("Content-Type"), "audio/wav");
+    const std::string& b = r->body;
+    ASSERT_GE(b.size(), 44u);
+    EXPECT_EQ(b.substr(0, 4), "RIFF");
+    EXPECT_EQ(le(b, 20, 2), 1u);  // PCM
+    EXPECT_EQ(le(b, 22, 2), g["stored"]["channels"].get<std::uint32_t>()) << name;
+    EXPECT_EQ(le(b, 24, 4), g["reference_pcm"]["rate"].get<std::uint32_t>()) << name;
+    const ByteBuffer ref = testing::read_file(dir / g["reference_pcm"]["file"].get<std::string>());
+    EXPECT_TRUE(b.compare(44, std::string::npos, std::string(ref.begin(), ref.end())) == 0) << name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3);
+  // not a sound: the group binding is a 4xx with the reason
+  auto bad = c.Get("/api/sound?token=" + server->token() + "&path=" + root + "/GameDataFolder/level0_Final.dat::OSBDgrp_sine");
+  ASSERT_TRUE(bad);
+  EXPECT_GE(bad->status, 400);
+  EXPECT_LT(bad->status, 500);
+  EXPECT_NE(bad->body.find("is not a sound"), std::string::npos) << bad->body;
+  server->stop();
+  run.join();
+}
+
+}  // namespace
+}  // namespace serve_sound_test
+}  // namespace assay::serve
