@@ -502,7 +502,11 @@ TEST_F(ServeApi, OniInstanceLinks) {
   for (const auto& l : j["links"]) by_name[l["name"].get<std::string>()] = l;
   ASSERT_EQ(by_name.size(), 4u) << j.dump();
   EXPECT_EQ(by_name["ZANMwalk"]["path"], "ss/level0_Final.dat::ZANMwalk");
-  EXPECT_EQ(by_name["TXMPbrick"]["path"], "ss/level1_X.dat::#4");
+  // TXMPbrick has data in both levels: level 0's copy wins (spec: oni.md#oni-7-1, rule 2: the first
+  // loaded file with data for the name; level 0 loads first)
+  EXPECT_EQ(by_name["TXMPbrick"]["path"], "ss/level0_Final.dat::TXMPbrick");
+  EXPECT_EQ(by_name["ZANMlevel1_only"]["path"], "ss/level1_X.dat::#1");  // level 0 has only a placeholder
+  EXPECT_TRUE(by_name["ZANMmissing"]["path"].is_null());                 // data nowhere
   EXPECT_EQ(by_name["TXMPbrick"]["tag"], "TXMP");
   // The link target opens (across files).
   EXPECT_EQ(get(q("info", "ss/level0_Final.dat"))->status, 200);
