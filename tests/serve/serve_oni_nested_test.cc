@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "assay/serve/server.h"
+#include "running_server.h"
 #include "testing/testing.h"
 
 namespace assay::serve {
@@ -26,19 +26,11 @@ TEST(ServeOniNested, PackedLevelLinksIntoItsArchivesLevel0) {
   fs::create_directories(t / "root");
   auto p = testing::run_cli("pack igarchive -o " + testing::quote_path(t / "root" / "x.pak") + " " + testing::quote_path(t / "in"));
   ASSERT_EQ(p.exit_code, 0) << p.err;
-  ServeOptions opt;
-  opt.roots = {(t / "root").string()};
-  auto s = Server::create(opt);
-  ASSERT_TRUE(s) << s.error().str();
-  std::unique_ptr<Server> server = std::move(*s);
-  std::thread run([&] { server->run(); });
-  httplib::Client c("127.0.0.1", server->port());
-  c.set_read_timeout(20, 0);
-  for (int i = 0; i < 100 && !c.Get("/api/roots?token=" + server->token()); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const RunningServer server({(t / "root").string()});
+  ASSERT_TRUE(server.ok());
   int links = 0, into0 = 0;
   for (int i = 0; i < 19; ++i) {  // level 1's 19 instances
-    auto r = c.Get("/api/oni?token=" + server->token() + "&path=root/x.pak::level1_Final.dat::%23" + std::to_string(i));
+    auto r = server.api("oni", "root/x.pak::level1_Final.dat::%23" + std::to_string(i));
     ASSERT_TRUE(r);
     ASSERT_EQ(r->status, 200) << r->body;
     const auto j = nlohmann::json::parse(r->body);
@@ -51,8 +43,6 @@ TEST(ServeOniNested, PackedLevelLinksIntoItsArchivesLevel0) {
   }
   EXPECT_EQ(links, 18);
   EXPECT_EQ(into0, 6);
-  server->stop();
-  run.join();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "assay/serve/server.h"
+#include "running_server.h"
 #include "testing/testing.h"
 
 namespace assay::serve {
@@ -24,21 +24,13 @@ std::uint32_t le(const std::string& b, std::size_t at, int n) {
 
 TEST(ServeSound, WavIsFfmpegsDecodeAtTheStoredFormat) {
   ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds");
-  ServeOptions opt;
-  opt.roots = {dir.string()};
-  auto s = Server::create(opt);
-  ASSERT_TRUE(s) << s.error().str();
-  std::unique_ptr<Server> server = std::move(*s);
-  std::thread run([&] { server->run(); });
-  httplib::Client c("127.0.0.1", server->port());
-  c.set_read_timeout(20, 0);
-  for (int i = 0; i < 100 && !c.Get("/api/roots?token=" + server->token()); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const RunningServer server({dir.string()});
+  ASSERT_TRUE(server.ok());
   const std::string root = dir.filename().string();
   int checked = 0;
   for (const char* name : {"SNDDnoise_s22", "SNDDsine440_m22", "SNDDpcm16_sine440_m22"}) {
     const auto g = nlohmann::json::parse(testing::read_file(dir / "json" / (std::string("GameDataFolder__") + name + ".json")));
-    auto r = c.Get("/api/sound?token=" + server->token() + "&path=" + root + "/GameDataFolder/level0_Final.dat::" + name);
+    auto r = server.api("sound", root + "/GameDataFolder/level0_Final.dat::" + name);
     ASSERT_TRUE(r) << name;
     ASSERT_EQ(r->status, 200) << name << ": " << r->body;
     EXPECT_EQ(r->get_header_value("Content-Type"), "audio/wav");
@@ -54,13 +46,11 @@ TEST(ServeSound, WavIsFfmpegsDecodeAtTheStoredFormat) {
   }
   EXPECT_EQ(checked, 3);
   // not a sound: the group binding is a 4xx with the reason
-  auto bad = c.Get("/api/sound?token=" + server->token() + "&path=" + root + "/GameDataFolder/level0_Final.dat::OSBDgrp_sine");
+  auto bad = server.api("sound", root + "/GameDataFolder/level0_Final.dat::OSBDgrp_sine");
   ASSERT_TRUE(bad);
   EXPECT_GE(bad->status, 400);
   EXPECT_LT(bad->status, 500);
   EXPECT_NE(bad->body.find("is not a sound"), std::string::npos) << bad->body;
-  server->stop();
-  run.join();
 }
 
 }  // namespace
