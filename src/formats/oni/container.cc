@@ -79,7 +79,7 @@ class OniContainer final : public Container {
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
     if (e.kind != "model") return Container::model(e);
     ASSAY_CHECK(extractable());
-    return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), walked_.get());
+    return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
   }
 
   // An SNDD decoded to 16-bit PCM as `extract --sounds` writes it.
@@ -200,7 +200,7 @@ class OniContainer final : public Container {
 
   // With --models an M3GM as NAME.glb.
   Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
-    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, walked_.get(), &pngs_));
+    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));
     return ExtractCount{1, glb.size()};
   }
@@ -243,6 +243,18 @@ class OniContainer final : public Container {
                                                                   "(OniSplit sets it on every PC TXMP it writes)", swapped)));
   }
 
+  // Where an M3GM's placeholder TXMP has its pixels (spec: oni.md#oni-7-1: level 0's copy): level 0
+  // walked with its .raw, loaded on first use; this level itself when there is none.
+  const oni::LoadedFile* texture_file() const {
+    std::call_once(level0_once_, [this] {
+      if (!sib_.level0 || !walked_ || !walked_->layouts) return;
+      const Input& l0 = *sib_.level0;
+      level0_ = oni::load_file("level0_Final.dat", l0.bytes, l0.owner, walked_->layouts,
+                               oni::LoadOptions{true, &sib_.level0_companions});
+    });
+    return level0_ && level0_->opened ? level0_.get() : walked_.get();
+  }
+
   void walk() const {
     auto layouts = oni::walk_layouts(sib_, options().read_options(), &walk_warnings_);
     if (!layouts) {
@@ -265,6 +277,8 @@ class OniContainer final : public Container {
   mutable Error walk_error_;
   mutable Diagnostics walk_warnings_;
   mutable std::unique_ptr<oni::OniExport> exporter_;
+  mutable std::once_flag level0_once_;
+  mutable std::unique_ptr<oni::LoadedFile> level0_;  // texture_file()
   oni::SoundOutput sounds_ = oni::SoundOutput::none;  // extract --sounds / --adpcm
   mutable oni::M3gmTextureCache pngs_;  // extract --models: each TXMP encoded once
 };

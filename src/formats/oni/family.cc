@@ -41,7 +41,13 @@ SiblingFiles take_siblings(const Input& in, const Siblings& siblings, const assa
   if (level_file) {
     s.companions.raw = take(siblings, with_extension(s.file_name, ".raw"), &s.companions.errors);
     s.companions.sep = take(siblings, with_extension(s.file_name, ".sep"), &s.companions.errors);
-    if (const auto n = parse_level_file_name(s.file_name); n && n->level != 0) s.level0 = take(siblings, "level0_Final.dat", nullptr);
+    if (const auto n = parse_level_file_name(s.file_name); n && n->level != 0) {
+      s.level0 = take(siblings, "level0_Final.dat", nullptr);
+      if (s.level0) {
+        s.level0_companions.raw = take(siblings, "level0_Final.raw", &s.level0_companions.errors);
+        s.level0_companions.sep = take(siblings, "level0_Final.sep", &s.level0_companions.errors);
+      }
+    }
   }
   if (opt.oni.exe.empty() && opt.oni.layouts.empty()) {
     auto r = siblings.open(kLayoutsBeside);

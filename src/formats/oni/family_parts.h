@@ -27,6 +27,7 @@ struct SiblingFiles {
   std::string file_name;          // Input::file_name(): the level number and .raw/.sep stem (spec: oni.md#oni-2-1)
   Companions companions;          // NAME.raw, NAME.sep (spec: oni.md#oni-6-4)
   std::optional<Input> level0;    // level0_Final.dat, for another level's links (spec: oni.md#oni-7-1)
+  Companions level0_companions;   // its .raw/.sep: the pixels of a placeholder TXMP's level-0 copy
   std::optional<Input> layouts;   // oni-layouts.txt (docs/cli.md)
   std::optional<Error> layouts_error;
 };
