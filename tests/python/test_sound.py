@@ -71,3 +71,14 @@ def test_extract_sounds_writes_the_golden_pcm(tmp_path):
     assert int.from_bytes(b[24:28], "little") == ref["rate"]
     with open(os.path.join(GOLDENS, ref["file"]), "rb") as f:
         assert b[44:] == f.read()
+
+
+def test_adpcm_entries_name_the_file_extract_writes():
+    """With adpcm=True, a Mac (IMA4) sound is NAME.aifc in the entry list as on disk, a PC one
+    NAME.wav (goldens/oni/sounds: the _sep level holds IMA4 data, the PC level MS ADPCM and PCM)."""
+    require_goldens()
+    mac = assay.open(os.path.join(GOLDENS, "GameDataFolder_sep", "level0_Final.dat"), adpcm=True)
+    assert sorted(e.path for e in mac.entries if e.kind == "sound") == [
+        "SNDDchirp_m22.aifc", "SNDDnoise_s22.aifc", "SNDDsine440_m22.aifc"]
+    pc = assay.open(os.path.join(GOLDENS, "GameDataFolder", "level0_Final.dat"), adpcm=True)
+    assert all(e.path.endswith(".wav") for e in pc.entries if e.kind == "sound")

@@ -127,7 +127,7 @@ class OniContainer final : public Container {
     const auto i = static_cast<std::uint32_t>(e.index);
     if (sounds_ != oni::SoundOutput::none && !w.stored && (e.kind == "sound" || path.ends_with(".json"))) {
       if (!walked_->has_data[i]) return ExtractCount{};
-      const std::string stem = path.substr(0, path.size() - (e.kind == "sound" ? 4 : 5));
+      const std::string stem = path.substr(0, path.rfind('.'));
       if (e.kind != "sound") return oni::write_sound_binding(*walked_, i, stem, dir);
       return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
     }
@@ -185,7 +185,7 @@ class OniContainer final : public Container {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("M3GM#{}", i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
-    return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i) : std::string();
+    return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i, sounds_ == oni::SoundOutput::adpcm) : std::string();
   }
 
   // An M3GM is a "model" entry with its counts and texture name (read without a walk).

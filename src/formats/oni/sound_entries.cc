@@ -26,12 +26,13 @@ void sound_details(Entry& e, ByteView inst, bool mac) {
   e.details["data_size"] = r->data_size;
 }
 
-std::string sound_path(const Entry& e, std::uint32_t index) {
+std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm) {
   const bool binding = e.details.value("tag", "") == "OSBD";
   if ((e.kind != "sound" && !binding) || !e.size) return {};
   std::string stem = oni_file_name(e.name ? *e.name : fmt::format("{}#{}", binding ? "OSBD" : "SNDD", index));
   stem.resize(stem.size() - 4);  // ".oni"
-  return stem + (binding ? ".json" : ".wav");
+  if (binding) return stem + ".json";
+  return stem + (adpcm && e.details.value("codec", Json()) == "ima4" ? ".aifc" : ".wav");
 }
 
 }  // namespace assay::oni

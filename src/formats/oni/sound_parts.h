@@ -20,9 +20,10 @@ SoundOutput sound_output(const assay::ContainerOptions& o);
 // codec, block_align, duration_ticks and data_size (from the instance alone: no walk).
 void sound_details(Entry& e, ByteView inst, bool mac);
 
-// NAME.wav for an SNDD entry with data (SNDD#INDEX.wav unnamed), NAME.json for an OSBD (its
-// binding, sound_binding.h); "" for any other entry.
-std::string sound_path(const Entry& e, std::uint32_t index);
+// NAME.wav for an SNDD entry with data (SNDD#INDEX.wav unnamed; with `adpcm` an IMA4 one as
+// NAME.aifc, the file write_sndd makes), NAME.json for an OSBD (its binding, sound_binding.h); ""
+// for any other entry.
+std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm);
 
 
 }  // namespace assay::oni
