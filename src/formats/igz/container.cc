@@ -2,7 +2,9 @@
 // RVTB list (offset = absolute file position, size = MTSZ of the type); read() views an
 // object's bytes. Nested igz paths (ARCHIVE::x.igz) come from the archive's Container.
 // An igImage2 whose fields are found (image.h) is a "texture" entry: texture() decodes it and
-// extract writes it as PNG (--stored: the object's bytes as before).
+// extract writes it as PNG (--stored: the object's bytes as before). An igModelInfo (or a lone
+// igModelData) whose graph reads (model.h) is a "model" entry: model() gives it as GLB, extract
+// writes <index>_<name>.glb (--gltf: .gltf + .bin); verify checks its stored bounds and counts.
 #include <fmt/format.h>
 
 #include <map>
@@ -13,9 +15,11 @@
 #include "assay/core/output.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
+#include "assay/formats/igz/model.h"
 #include "assay/formats/igz/report.h"
 #include "family_parts.h"
 #include "formats/texture_budget.h"
+#include "assay/model/gltf.h"
 
 namespace assay {
 
@@ -41,8 +45,10 @@ class IgzContainer final : public Container {
       e.details = igz::object_details_json(file_, o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
+      if (auto note = igz::edge_geometry_note(file_, g, i)) e.details["model_note"] = *note, edge_notes_.emplace_back(i, *note);
       entries.push_back(std::move(e));
     }
+    for (std::size_t i : igz::find_models(file_, g)) model_entry(g, i, entries[i]);
     set_entries(std::move(entries));
   }
 
@@ -57,6 +63,7 @@ class IgzContainer final : public Container {
   // A texture: NAME.png (with mips NAME.mip<k>.png too); --stored: the object's bytes.
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
+    if (e.kind == "model" && !w.stored) return write_model(e, dir, w.gltf);
     if (e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
     const std::string stem = e.path.substr(0, e.path.size() - 4);
     const unsigned levels = w.mips ? images_[e.index]->levels : 1;
@@ -75,7 +82,7 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
-    return e.kind == "texture" ? stored_paths_.at(e.index) : e.path;
+    return e.kind == "texture" || e.kind == "model" ? stored_paths_.at(e.index) : e.path;
   }
 
   [[nodiscard]] Result<Json> info() const override {
@@ -84,7 +91,20 @@ class IgzContainer final : public Container {
     return j;
   }
 
-  void verify(Diagnostics& out) const override { igz::verify_input(input(), options(), out); }
+  void verify(Diagnostics& out) const override {
+    igz::verify_input(input(), options(), out);
+    const DiagSink sink = out.sink();
+    for (const auto& [i, m] : models_) igz::check_model(file_, m, sink);
+    for (const auto& [i, note] : edge_notes_)
+      out.add({Severity::note, make_error("igz", fmt::format("igPS3EdgeGeometry[{}]", i), entries()[i].offset.value_or(kNoOffset), note)
+                                   .with_code("igz.edge-geometry")});
+  }
+
+  [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
+    if (e.kind != "model") return Container::model(e);
+    ASSAY_TRY(model::Scene s, scene(e));
+    return model::write_glb(s);
+  }
 
  private:
   // An igImage2 with its fields found: kind "texture", written as <index>_<name>.png.
@@ -101,6 +121,43 @@ class IgzContainer final : public Container {
     images_[i] = std::move(*img);
   }
 
+  // An igModelInfo whose graph reads: kind "model", written as <index>_<name>.glb.
+  void model_entry(const igz::Graph& g, std::size_t i, Entry& e) {
+    auto m = igz::read_model(file_, fixups_, g, i);
+    if (!m) {
+      e.details["model_error"] = m.error().message;
+      return;
+    }
+    stored_paths_[i] = e.path;
+    e.kind = "model";
+    e.path = fmt::format("{:04}_{}.glb", i, m->name);
+    e.details["model"] = igz::model_details_json(*m);
+    models_.emplace(i, std::move(*m));
+  }
+
+  [[nodiscard]] Result<model::Scene> scene(const Entry& e) const {
+    auto s = igz::model_scene(file_, models_.at(e.index));
+    if (!s) return with_file(s.error());
+    return s;
+  }
+
+  // NAME.glb, or with `gltf` NAME.gltf, NAME.bin and its PNGs.
+  [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir, bool gltf) const {
+    if (!gltf) {
+      ASSAY_TRY(ByteBuffer glb, model(e));
+      ASSAY_CHECK(dir.write(e.path, glb));
+      return ExtractCount{1, glb.size()};
+    }
+    ASSAY_TRY(model::Scene s, scene(e));
+    ASSAY_TRY(std::vector<model::GltfFile> files, model::write_gltf(s, e.path.substr(0, e.path.size() - 4)));
+    ExtractCount n;
+    for (const model::GltfFile& f : files) {
+      ASSAY_CHECK(dir.write(f.name, f.bytes));
+      n.files += 1, n.bytes += f.bytes.size();
+    }
+    return n;
+  }
+
   Error with_file(Error e) const {
     if (e.file.empty()) e.file = input().name;
     return e;
@@ -109,7 +166,9 @@ class IgzContainer final : public Container {
   igz::IgzFile file_;
   igz::Fixups fixups_;
   std::vector<std::optional<igz::Image2>> images_;     // by entry index
-  std::map<std::size_t, std::string> stored_paths_;    // texture entries' object blob paths
+  std::map<std::size_t, std::string> stored_paths_;    // texture and model entries' object blob paths
+  std::map<std::size_t, igz::Model> models_;           // model entries by index
+  std::vector<std::pair<std::size_t, std::string>> edge_notes_;  // igPS3EdgeGeometry objects: what was found
 };
 
 }  // namespace
