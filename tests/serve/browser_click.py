@@ -391,6 +391,35 @@ def deep_links(d, url, samples):
     no_page_error(d)
 
 
+def oni_model(d, url, shots):
+    """An Oni M3GM in the Model tab: the cube OniSplit made (goldens/oni/models: 24 vertices, 12
+    triangles, textured with TXMPgrad_bgr32, a gradient through red, green and blue). Clicked in
+    level 0's table it is drawn textured: white lights on the untextured white material would give
+    grey, so coloured pixels are the texture. Then level 1's M3GMpyramid by deep link, whose
+    TXMPcheck_bgra32 is a placeholder there (level 0's copy is drawn)."""
+    d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level0_Final.dat'})
+    watch_errors(d)
+    wait_status(d, '31 entries · oni')
+    d.click(row('M3GMcube'))
+    shown = tabs_shown(d)
+    expect('Model' in shown and 'Sound' not in shown and 'Preview' not in shown, 'M3GM tabs: %r' % shown)
+    px = model_drawn(d, 'oni M3GMcube', 0.01)
+    expect(px['coloured'] > px['differ'] // 4, 'M3GMcube shows no texture: %d of %d drawn pixels coloured' % (px['coloured'], px['differ']))
+    expect(d.find('#pane-details a[data-act="glb"]'), 'no GLB download button for M3GMcube')
+    no_page_error(d)
+    d.screenshot(os.path.join(shots, 'serve-model-oni.png'))
+    d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level1_Final.dat::M3GMpyramid'})
+    watch_errors(d)
+    pyr = model_drawn(d, 'oni M3GMpyramid', 0.005)
+    expect(pyr['coloured'] > pyr['differ'] // 4, 'M3GMpyramid shows no texture: %d of %d drawn pixels coloured' % (pyr['coloured'], pyr['differ']))
+    no_page_error(d)
+    print('ok: the Model tab drew M3GMcube (%d of %d pixels coloured) and M3GMpyramid textured' % (px['coloured'], px['differ']))
+
+
+def sound_facts(d):
+    return d.js("return Object.fromEntries(Array.from(document.querySelectorAll('#sound-facts tr')).map((t) => [t.cells[0].textContent, t.cells[1].textContent]))")
+
+
 def sound_view(d, url):
     """The Sound tab: SNDDsine440_m22 of the sound goldens' PC level, MS ADPCM mono at 22,050 Hz,
     22,264 frames (goldens/oni/README.md: 22 blocks x 1,012), plays as a 1.0097-second WAV."""
@@ -407,6 +436,10 @@ def sound_view(d, url):
     dur = d.js("return document.getElementById('audio').duration")
     expect(abs(dur - 22264 / 22050) < 0.005, 'duration %r, want %r' % (dur, 22264 / 22050))
     expect(d.find('#pane-details a[data-act="wav"]'), 'no WAV download button')
+    # beside the player, the golden's stored fields (json/GameDataFolder__SNDDsine440_m22.json)
+    facts = sound_facts(d)
+    want = {'rate': '22050 Hz', 'channels': '1', 'samples': '22264', 'codec': 'ms_adpcm', 'duration': '1.010 s'}
+    expect(all(facts.get(k) == v for k, v in want.items()), 'sound facts %r, want %r' % (facts, want))
     d.click(row('OSBDgrp_sine'))  # a binding, not a sound: no Sound tab
     expect('Sound' not in tabs_shown(d), 'Sound tab on a binding: %r' % tabs_shown(d))
     no_page_error(d)
@@ -428,12 +461,8 @@ def main():
             walk_samples(d, url, shots_dir)
             deep_links(d, url, samples)
             model_view(d, url, samples, shots_dir, texurl)
-            if samples:  # an Oni M3GM in the Model tab (the cube OniSplit made: goldens/oni/README.md)
-                d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level0_Final.dat::M3GMcube'})
-                watch_errors(d)
-                model_drawn(d, 'oni M3GMcube', 0.01)
-                no_page_error(d)
-                print('ok: the Model tab drew M3GMcube')
+            if samples:
+                oni_model(d, url, shots_dir)
             if sounds:
                 sound_view(d, url)
         except Fail as e:

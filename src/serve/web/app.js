@@ -388,8 +388,9 @@ function showSound(path, e) {
   audio.removeAttribute('data-loaded');
   $('sound-msg').textContent = 'decoding …';
   $('sound-msg').className = 'msg';
-  const facts = [['rate', e.rate ? e.rate + ' Hz' : '-'], ['channels', e.channels], ['frames', e.frames], ['codec', e.codec || '-'],
-    ['seconds', e.rate && e.frames ? (e.frames / e.rate).toFixed(3) : '-']];
+  // samples: per channel (the entry's "frames")
+  const facts = [['rate', e.rate ? e.rate + ' Hz' : '-'], ['channels', e.channels], ['samples', e.frames], ['codec', e.codec || '-'],
+    ['duration', e.rate && e.frames ? (e.frames / e.rate).toFixed(3) + ' s' : '-']];
   $('sound-facts').replaceChildren(...facts.map(([k, v]) => el('tr', {}, el('td', { text: k }), el('td', { text: String(v ?? '-') }))));
   audio.onloadedmetadata = () => {
     audio.dataset.loaded = '1';
