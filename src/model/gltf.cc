@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -339,6 +340,79 @@ void write_skins(Builder& b, const Scene& s) {
   w.end_array();
 }
 
+Result<void> check_channel(const Scene& s, const Animation& a, const AnimationChannel& c) {
+  const auto bad = [&](std::string_view why) { return make_error("gltf", fmt::format("animation '{}'", a.name), kNoOffset, std::string(why)); };
+  if (c.node >= s.nodes.size()) return bad("channel node out of range");
+  if (c.times.empty() || c.times.size() != c.values.size()) return bad("a channel needs one value per time, and a time");
+  for (std::size_t k = 0; k < c.times.size(); ++k)
+    if (!std::isfinite(c.times[k]) || c.times[k] < 0 || (k > 0 && !(c.times[k] > c.times[k - 1])))
+      return bad("channel times must be finite, non-negative and increasing");
+  return {};
+}
+
+// "animations": one sampler per channel (LINEAR); the input accessor with min/max (glTF 2.0
+// 3.11: sampler inputs need them), shared by the channels of an animation with the same times.
+Result<void> write_animations(Builder& b, const Scene& s) {
+  struct ChannelAccessors {
+    std::size_t input = 0, output = 0;
+  };
+  std::vector<std::vector<ChannelAccessors>> samplers;
+  for (const Animation& a : s.animations) {
+    std::map<std::vector<float>, std::size_t> inputs;
+    auto& out = samplers.emplace_back();
+    for (const AnimationChannel& c : a.channels) {
+      ASSAY_CHECK(check_channel(s, a, c));
+      auto [it, fresh] = inputs.try_emplace(c.times, 0);
+      if (fresh) {
+        std::vector<std::array<float, 1>> t(c.times.size());
+        for (std::size_t k = 0; k < t.size(); ++k) t[k][0] = c.times[k];
+        it->second = b.floats(t, "SCALAR", 0, true);
+      }
+      std::size_t output = 0;
+      if (c.path == AnimationChannel::Path::rotation) output = b.floats(c.values, "VEC4", 0);
+      else {
+        std::vector<Vec3> v(c.values.size());
+        for (std::size_t k = 0; k < v.size(); ++k) v[k] = {c.values[k][0], c.values[k][1], c.values[k][2]};
+        output = b.floats(v, "VEC3", 0);
+      }
+      out.push_back({it->second, output});
+    }
+  }
+  if (s.animations.empty()) return {};
+  static constexpr const char* kPath[] = {"translation", "rotation", "scale"};
+  JsonWriter& w = b.w;
+  w.key("animations").begin_array();
+  for (std::size_t i = 0; i < s.animations.size(); ++i) {
+    const Animation& a = s.animations[i];
+    w.begin_object();
+    if (!a.name.empty()) w.key("name").string(a.name);
+    w.key("channels").begin_array();
+    for (std::size_t k = 0; k < a.channels.size(); ++k) {
+      w.begin_object();
+      w.key("sampler").number(k);
+      w.key("target").begin_object();
+      w.key("node").number(a.channels[k].node);
+      w.key("path").string(kPath[static_cast<int>(a.channels[k].path)]);
+      w.end_object();
+      w.end_object();
+    }
+    w.end_array();
+    w.key("samplers").begin_array();
+    for (const ChannelAccessors& sm : samplers[i]) {
+      w.begin_object();
+      w.key("input").number(sm.input);
+      w.key("interpolation").string("LINEAR");
+      w.key("output").number(sm.output);
+      w.end_object();
+    }
+    w.end_array();
+    write_extras(w, a.extras);
+    w.end_object();
+  }
+  w.end_array();
+  return {};
+}
+
 void write_lights(JsonWriter& w, const Scene& s) {
   if (s.lights.empty()) return;
   w.key("extensionsUsed").begin_array();
@@ -405,6 +479,8 @@ std::size_t bin_estimate(const Scene& s) {
     n += 64;
   }
   for (const Skin& sk : s.skins) n += sk.inverse_bind.size() * 64;
+  for (const Animation& a : s.animations)
+    for (const AnimationChannel& c : a.channels) n += c.times.size() * 20 + 8;
   for (const Image& im : s.images) n += im.png.size() + 4;
   return n;
 }
@@ -427,6 +503,7 @@ Result<void> build(Builder& b, const Scene& s) {
     w.end_array();
   }
   write_skins(b, s);
+  ASSAY_CHECK(write_animations(b, s));
   write_materials(w, s);
   write_extras(w, s.extras);
   return {};

@@ -106,6 +106,21 @@ struct Light {
   std::optional<float> range;
 };
 
+// One animated property of one node: a glTF channel with its sampler, LINEAR interpolation.
+struct AnimationChannel {
+  enum class Path : std::uint8_t { translation, rotation, scale };
+  std::uint32_t node = 0;
+  Path path = Path::rotation;
+  std::vector<float> times;  // seconds, strictly increasing, at least one
+  std::vector<Vec4> values;  // one per time: x, y, z (translation, scale; w unused) or a unit quaternion x, y, z, w
+};
+
+struct Animation {
+  std::string name;
+  std::vector<AnimationChannel> channels;
+  Extras extras;
+};
+
 struct Scene {
   std::string name;
   std::vector<Node> nodes;
@@ -114,6 +129,7 @@ struct Scene {
   std::vector<Image> images;
   std::vector<Skin> skins;
   std::vector<Light> lights;
+  std::vector<Animation> animations;
   Extras extras;
 };
 

@@ -12,6 +12,7 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/formats/oni/character.h"
 #include "assay/formats/oni/m3gm.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
@@ -52,6 +53,8 @@ class OniContainer final : public Container {
       if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
       if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
       if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);
+      if (d.tag == oni::make_tag("ONCC") && e.size) character_details(e, i);
+      if (d.tag == oni::make_tag("TRAM") && e.size) animation_details(e, i);
       if (options().textures || options().models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
       entries.push_back(std::move(e));
     }
@@ -63,7 +66,8 @@ class OniContainer final : public Container {
   void verify(Diagnostics& out) const override {
     oni::verify_input(input(), sib_, options().read_options(), out);
     for (const Entry& e : entries())  // strip indices, PNTA bounds
-      if (e.kind == "model") oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
+      if (e.kind == "model" && is_tag(e, "M3GM")) oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
+    verify_characters(out);
   }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
@@ -79,6 +83,7 @@ class OniContainer final : public Container {
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
     if (e.kind != "model") return Container::model(e);
     ASSAY_CHECK(extractable());
+    if (is_tag(e, "ONCC")) return oni::export_character_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
   }
 
@@ -182,7 +187,7 @@ class OniContainer final : public Container {
   std::string converted_path(std::uint32_t i, const Entry& e) const {
     if (options().textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
     if (options().models && e.kind == "model") {
-      const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("M3GM#{}", i));
+      const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("{}#{}", oni::tag_string(file_.descriptor(i).tag), i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
     return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i, sounds_ == oni::SoundOutput::adpcm) : std::string();
@@ -198,11 +203,51 @@ class OniContainer final : public Container {
     e.details["texture"] = g->texture;
   }
 
-  // With --models an M3GM as NAME.glb.
+  // With --models an M3GM or an ONCC (its body and animations) as NAME.glb.
   Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
-    ASSAY_TRY(ByteBuffer glb, oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
+    const bool character = file_.descriptor(i).tag == oni::make_tag("ONCC");
+    ASSAY_TRY(ByteBuffer glb, character ? oni::export_character_glb(*walked_, i, texture_file(), &pngs_)
+                                        : oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));
     return ExtractCount{1, glb.size()};
+  }
+
+  bool is_tag(const Entry& e, const char (&tag)[5]) const {
+    return e.index < file_.instance_count() && file_.descriptor(static_cast<std::uint32_t>(e.index)).tag == oni::make_tag(tag);
+  }
+
+  // An ONCC is a "model" entry (its body and animations, docs/cli.md) with its counts when this
+  // file holds them (read without a walk).
+  void character_details(Entry& e, std::uint32_t i) const {
+    e.kind = "model";
+    auto c = oni::character_counts(file_, i);
+    if (!c) return;
+    e.details["bones"] = c->bones;
+    e.details["animations"] = c->animations;
+    e.details["frames"] = c->frames;
+  }
+
+  // A TRAM is an "animation" entry: bones, frames, frame size (6: Euler keys, 16: quaternions).
+  void animation_details(Entry& e, std::uint32_t i) const {
+    e.kind = "animation";
+    const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
+    if (inst.size() < oni::TramFields::kSize) return;
+    const auto u16 = [&](std::uint32_t at) { return load<std::uint16_t>(inst.data() + at, Endian::little); };
+    e.details["bones"] = u16(oni::TramFields::kBones);
+    e.details["frames"] = u16(oni::TramFields::kFrames);
+    e.details["frame_size"] = u16(oni::TramFields::kFrameSize);
+  }
+
+  // verify: every character's body and animations, every TRAM's keys (issue 27).
+  void verify_characters(Diagnostics& out) const {
+    bool any = false;
+    for (const Entry& e : entries()) any |= (e.kind == "model" && is_tag(e, "ONCC")) || e.kind == "animation";
+    if (!any || !extractable()) return;
+    for (const Entry& e : entries()) {
+      const auto i = static_cast<std::uint32_t>(e.index);
+      if (e.kind == "animation") oni::verify_tram(*walked_, i, out);
+      if (e.kind == "model" && is_tag(e, "ONCC")) oni::verify_character(*walked_, i, texture_file(), out);
+    }
   }
 
   // The TXMP image fields (#oni-9-1) of instance i when it holds the whole fixed part, else none.

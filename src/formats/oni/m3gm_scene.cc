@@ -110,6 +110,8 @@ std::optional<M3gmTextureCache::Png> M3gmTextureCache::get(const LoadedFile& f, 
   return pngs_.emplace(std::pair{&f, i}, std::move(png)).first->second;
 }
 
+model::Mesh m3gm_mesh(const M3gmGeometry& g) { return mesh(g); }
+
 Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file, M3gmTextureCache* cache) {
   ASSAY_TRY(const M3gmGeometry g, decode_m3gm(f, i));
   model::Scene s;

@@ -72,6 +72,10 @@ class M3gmTextureCache {
   std::map<std::pair<const LoadedFile*, std::uint32_t>, std::optional<Png>> pngs_;
 };
 
+// The geometry's mesh as m3gm_scene makes it (unit normals, V flipped back, degenerate triangles
+// dropped), its one primitive using material 0.
+model::Mesh m3gm_mesh(const M3gmGeometry& g);
+
 // The geometry as a Scene: one root node and mesh, the TXMP embedded as PNG when `texture_file`
 // (the file holding the texture's data: f itself, or level 0 for a placeholder) has it.
 Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file = nullptr,
