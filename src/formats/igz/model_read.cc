@@ -75,7 +75,7 @@ class FieldReader {
   // An object reference: kNoObject for null, else the object it points at, of type `type`.
   Result<std::size_t> ref(std::size_t o, std::uint32_t field, std::string_view name, std::string_view type) const {
     ASSAY_TRY(std::uint32_t v, u32(o, field, name));
-    if (v == 0) return kNoObject;
+    if (v == 0 && !is_pointer(serialized(o, field))) return kNoObject;  // 0 with a ROFS entry: pool 0, offset 0
     ASSAY_TRY(std::uint64_t pos, at(o, field, 4, name));
     return target(serialized(o, field), v, pos, what(o, name), type);
   }
@@ -122,8 +122,8 @@ class FieldReader {
     const std::uint64_t pos = m.offset + std::uint64_t{i} * 4;
     const std::string w = fmt::format("{}[{}]", what(o, name), i);
     ASSAY_TRY(std::uint32_t v, f_.reader().u32(pos, w));
-    if (v == 0) return kNoObject;
     const std::uint32_t field = field_at(pos);
+    if (v == 0 && !is_pointer(field)) return kNoObject;
     return target(field, v, pos, w, type);
   }
 

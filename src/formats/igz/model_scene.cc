@@ -305,7 +305,7 @@ Json model_details_json(const Model& m) {
       els.push_back(fmt::format("{}{} {} +{}", vertex_usage_name(e.usage), e.usage_index, vertex_type_name(e.type), e.offset));
     x["elements"] = std::move(els);
     x["indices"] = d.indices.count;
-    x["index_format"] = d.indices.format;
+    x["index_format"] = d.indices.format.empty() ? Json(nullptr) : Json(d.indices.format);
     x["primitive_count"] = d.primitive_count;
     x["min"] = {d.min[0], d.min[1], d.min[2]};
     x["max"] = {d.max[0], d.max[1], d.max[2]};

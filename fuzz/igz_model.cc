@@ -1,0 +1,34 @@
+// libFuzzer target for igz models (assay/formats/igz/model.h): open the igz, read every model
+// (igModelInfo / lone igModelData), decode each draw call, build the glTF scene and run the checks
+// of verify; describe every igPS3EdgeGeometry. Must never crash; decoded geometry must be
+// consistent (triangle indices inside the vertices, one position per vertex).
+#include <cstddef>
+#include <cstdint>
+
+#include "assay/formats/igz/model.h"
+#include "assay/model/gltf.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace assay;
+  auto f = igz::IgzFile::open(ByteView(data, size));
+  if (!f) return 0;
+  Diagnostics d;
+  const igz::Fixups fx = igz::decode_fixups(*f, d.sink());
+  const igz::Graph g = igz::build_graph(*f, fx, nullptr);
+  for (std::size_t i = 0; i < g.objects.size(); ++i) (void)igz::edge_geometry_note(*f, g, i);
+  for (std::size_t o : igz::find_models(*f, g)) {
+    auto m = igz::read_model(*f, fx, g, o);
+    if (!m) continue;
+    (void)igz::model_details_json(*m);
+    for (const igz::DrawCall& dc : m->draws) {
+      auto geo = igz::decode_draw(*f, dc);
+      if (!geo) continue;
+      if (geo->positions.size() != dc.vertices.count || geo->triangles.size() % 3 != 0) __builtin_trap();
+      for (std::uint32_t t : geo->triangles)
+        if (t >= geo->positions.size()) __builtin_trap();
+    }
+    igz::check_model(*f, *m, d.sink());
+    if (auto s = igz::model_scene(*f, *m)) (void)model::write_glb(*s);
+  }
+  return 0;
+}
