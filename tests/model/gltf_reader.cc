@@ -111,6 +111,27 @@ std::vector<M4> world_matrices(const tinygltf::Model& m) {
   return out;
 }
 
+ReadAnimation animation_of(const tinygltf::Model& m, const tinygltf::Animation& a) {
+  ReadAnimation r;
+  r.name = a.name;
+  for (const tinygltf::AnimationChannel& c : a.channels) {
+    ReadChannel ch;
+    ch.node = c.target_node;
+    ch.path = c.target_path;
+    const tinygltf::AnimationSampler& s = a.samplers.at(static_cast<std::size_t>(c.sampler));
+    ch.interpolation = s.interpolation;
+    for (const auto& t : read<float, 1>(m, s.input)) ch.times.push_back(t[0]);
+    const tinygltf::Accessor& in = m.accessors.at(static_cast<std::size_t>(s.input));
+    ch.input_min = in.minValues, ch.input_max = in.maxValues;
+    const tinygltf::Accessor& out = m.accessors.at(static_cast<std::size_t>(s.output));
+    if (out.type == TINYGLTF_TYPE_VEC4) ch.values = read<float, 4>(m, s.output);
+    else
+      for (const auto& v : read<float, 3>(m, s.output)) ch.values.push_back({v[0], v[1], v[2], 0});
+    r.channels.push_back(std::move(ch));
+  }
+  return r;
+}
+
 }  // namespace
 
 ReadModel read_gltf(const std::filesystem::path& file) {
@@ -135,6 +156,13 @@ ReadModel read_gltf(const std::filesystem::path& file) {
     auto& jw = out.joint_world.emplace_back();
     for (int j : s.joints) jw.push_back(world.at(static_cast<std::size_t>(j)));
   }
+  for (std::size_t i = 0; i < m.nodes.size(); ++i) {
+    const tinygltf::Node& n = m.nodes[i];
+    out.node_list.push_back({n.name, -1, n.translation, n.rotation, n.mesh});
+  }
+  for (std::size_t i = 0; i < m.nodes.size(); ++i)
+    for (int c : m.nodes[i].children) out.node_list.at(static_cast<std::size_t>(c)).parent = static_cast<int>(i);
+  for (const tinygltf::Animation& a : m.animations) out.animations.push_back(animation_of(m, a));
   out.images = m.images.size();
   out.materials = m.materials.size();
   out.nodes = m.nodes.size();

@@ -22,8 +22,30 @@ struct ReadMesh {
   int skin = -1;
 };
 
+struct ReadNode {
+  std::string name;
+  int parent = -1;
+  std::vector<double> translation, rotation;  // as written (empty when not given)
+  int mesh = -1;
+};
+
+struct ReadChannel {
+  int node = -1;
+  std::string path, interpolation;
+  std::vector<float> times;                    // the sampler's input
+  std::vector<std::array<float, 4>> values;    // its output (VEC3: w 0)
+  std::vector<double> input_min, input_max;    // the input accessor's min/max
+};
+
+struct ReadAnimation {
+  std::string name;
+  std::vector<ReadChannel> channels;
+};
+
 struct ReadModel {
   std::string error;  // tinygltf's, when it could not load the file
+  std::vector<ReadNode> node_list;             // every node, in order
+  std::vector<ReadAnimation> animations;
   std::vector<ReadMesh> meshes;  // one per node with a mesh, in node order
   std::vector<std::vector<std::array<float, 16>>> inverse_bind;  // per skin
   std::vector<std::vector<std::array<double, 16>>> joint_world;  // per skin: each joint's world matrix (column-major)

@@ -8,6 +8,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
 
 #include "assay/container.h"
 #include "assay/formats/igz/model.h"
@@ -62,13 +64,16 @@ std::vector<std::string> messages(const Container& c, Severity s) {
 }
 
 // The one model of a fixture, read through the library.
+// The file views its bytes, so Read keeps them alive.
 struct Read {
+  std::shared_ptr<const ByteBuffer> bytes;
   igz::IgzFile file;
   igz::Model model;
 };
-Read read_fixture(const ByteBuffer& b) {
-  auto f = igz::IgzFile::open(b);
-  EXPECT_TRUE(f.ok());
+Read read_fixture(ByteBuffer b) {
+  auto bytes = std::make_shared<const ByteBuffer>(std::move(b));
+  auto f = igz::IgzFile::open(*bytes);
+  if (!f.ok()) throw std::runtime_error("fixture does not open: " + f.error().str());
   auto fx = igz::decode_fixups(*f);
   EXPECT_TRUE(fx.ok());
   const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
@@ -76,7 +81,7 @@ Read read_fixture(const ByteBuffer& b) {
   EXPECT_EQ(models.size(), 1u);
   auto m = igz::read_model(*f, *fx, g, models.at(0));
   EXPECT_TRUE(m.ok()) << (m.ok() ? "" : m.error().str());
-  return {*f, m.ok() ? *m : igz::Model{}};
+  return {bytes, *f, m.ok() ? *m : igz::Model{}};
 }
 
 // ---- vertex types decoded by hand ------------------------------------------------------------
