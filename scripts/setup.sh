@@ -2,7 +2,7 @@
 # Installs exactly the Debian packages assay needs, skipping those already present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config git python3
-      liblzma-dev zlib1g-dev liblz4-dev libfmt-dev libcli11-dev nlohmann-json3-dev libspng-dev
+      liblzma-dev zlib1g-dev liblz4-dev libfmt-dev libcli11-dev nlohmann-json3-dev libspng-dev libdeflate-dev
       libiso9660-dev libcdio-dev libgtest-dev libgmock-dev libbenchmark-dev
       clang libclang-rt-14-dev xorriso
       libcpp-httplib-dev chromium chromium-driver          # assay serve (issue 13)

@@ -1,6 +1,7 @@
 #include "assay/image/png.h"
 
 #include <fmt/format.h>
+#include <libdeflate.h>
 #include <spng.h>
 
 #include <algorithm>
@@ -8,117 +9,122 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
 
+#include "assay/core/hash.h"
 #include "spng_context.h"
 
 namespace assay::image {
 
 namespace {
 
-// The encoder's memory (libspng's context, zlib's deflate state of about 270 KiB, row buffers, the
-// output) comes from a small per-thread cache of freed blocks. Through plain malloc, every image
-// grew the heap by those 270 KiB and gave them back on free (glibc trims a free top chunk over
-// 128 KiB: brk down, a TLB flush, then page faults and zeroing for the next image): on a
-// dictionary of 115 textures of 64 x 64 that was most of the CPU of `extract`
-// (docs/PERFORMANCE.md). The cache holds at most kMaxBlocks blocks, kMaxBytes in all, freed with the thread.
-class BlockCache {
- public:
-  BlockCache() { free_.reserve(kMaxBlocks); }
-  ~BlockCache() {
-    for (Block* b : free_) std::free(b);
-  }
-  BlockCache(const BlockCache&) = delete;
-  BlockCache& operator=(const BlockCache&) = delete;
-
-  void* allocate(std::size_t n) {
-    auto best = free_.end();  // the smallest cached block that holds n, if not wastefully large
-    for (auto it = free_.begin(); it != free_.end(); ++it)
-      if ((*it)->capacity >= n && (*it)->capacity <= 4 * n + kMinCached &&
-          (best == free_.end() || (*it)->capacity < (*best)->capacity))
-        best = it;
-    if (best != free_.end()) {
-      Block* b = *best;
-      *best = free_.back();
-      free_.pop_back();
-      cached_ -= b->capacity;
-      return b + 1;
-    }
-    if (n > SIZE_MAX - sizeof(Block)) return nullptr;
-    auto* b = static_cast<Block*>(std::malloc(sizeof(Block) + n));
-    if (b == nullptr) return nullptr;
-    b->capacity = n;
-    return b + 1;
-  }
-  void release(void* p) {
-    if (p == nullptr) return;
-    Block* b = static_cast<Block*>(p) - 1;
-    if (b->capacity < kMinCached || free_.size() == kMaxBlocks || cached_ + b->capacity > kMaxBytes) {
-      std::free(b);
-      return;
-    }
-    free_.push_back(b);
-    cached_ += b->capacity;
-  }
-  void* reallocate(void* p, std::size_t n) {
-    if (p == nullptr) return allocate(n);
-    const std::size_t have = (static_cast<Block*>(p) - 1)->capacity;
-    if (have >= n) return p;
-    void* q = allocate(n);
-    if (q == nullptr) return nullptr;
-    std::memcpy(q, p, have);
-    release(p);
-    return q;
-  }
-
- private:
-  struct alignas(16) Block {
-    std::size_t capacity;
-  };
-  static constexpr std::size_t kMinCached = 4096, kMaxBlocks = 16, kMaxBytes = std::size_t{16} << 20;
-  std::vector<Block*> free_;
-  std::size_t cached_ = 0;
-};
-
-BlockCache& block_cache() {
-  thread_local BlockCache cache;
-  return cache;
-}
-
-spng_alloc cached_alloc() {
-  spng_alloc a{};
-  a.malloc_fn = [](std::size_t n) { return block_cache().allocate(n); };
-  a.realloc_fn = [](void* p, std::size_t n) { return block_cache().reallocate(p, n); };
-  a.calloc_fn = [](std::size_t count, std::size_t size) -> void* {
-    if (size != 0 && count > SIZE_MAX / size) return nullptr;
-    void* p = block_cache().allocate(count * size);
-    if (p != nullptr) std::memset(p, 0, count * size);
-    return p;
-  };
-  a.free_fn = [](void* p) { block_cache().release(p); };
-  return a;
-}
-
-using Ctx = detail::SpngContext;
 using detail::png_error;
 
-// An encoder context drawing on block_cache(), writing to its own buffer.
-Ctx new_encoder() {
-  spng_alloc a = cached_alloc();
-  Ctx ctx(spng_ctx_new2(&a, SPNG_CTX_ENCODER));
-  if (ctx) {
-    spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
-    // zlib level 4, not libspng's 6, and the Up filter on every row of a truecolour image, not a
-    // trial of all five: zap.pak's textures encode in about a third of the time for 4.8% more
-    // bytes (docs/PERFORMANCE.md, "Small textures").
-    spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, 4);
-    spng_set_option(ctx.get(), SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_UP);
-  }
-  return ctx;
+// libdeflate (Debian's libdeflate-dev) for the deflate, not libspng's zlib: at level 1 it compresses
+// the zap.pak textures' filtered rows about 4x faster than zlib's level 4 for 2-3% more bytes
+// (docs/PERFORMANCE.md, "igz textures to PNG"). libdeflate compresses whole buffers, so the filtered
+// rows are built first. The compressor (its hash tables) is made once per thread.
+constexpr int kDeflateLevel = 1;
+
+struct CompressorFree {
+  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+
+libdeflate_compressor* compressor() {
+  thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> c(libdeflate_alloc_compressor(kDeflateLevel));
+  return c.get();
 }
 
-// The finished PNG, copied out of the context's buffer (which goes back to the cache).
-Result<ByteBuffer> take_png(spng_ctx* ctx);
+// Bytes left uninitialised (a vector would zero them first: on large textures that memset and its
+// page faults cost as much as the deflate). `scratch(k, n)` is this thread's buffer k of at least n
+// bytes, kept between images unless larger than kKeptScratch.
+struct Scratch {
+  std::unique_ptr<std::uint8_t[]> bytes;
+  std::size_t size = 0;
+};
+constexpr std::size_t kKeptScratch = std::size_t{32} << 20;
+
+std::uint8_t* scratch(unsigned k, std::size_t n) {
+  thread_local Scratch buffers[2];
+  Scratch& b = buffers[k];
+  if (b.size < n || (b.size > kKeptScratch && n <= kKeptScratch)) {
+    b.bytes.reset();
+    b.bytes.reset(new (std::nothrow) std::uint8_t[n]);
+    b.size = b.bytes ? n : 0;
+  }
+  return b.bytes.get();
+}
+
+void put_u32(ByteBuffer& out, std::uint32_t v) {
+  const std::uint8_t b[4] = {static_cast<std::uint8_t>(v >> 24), static_cast<std::uint8_t>(v >> 16),
+                             static_cast<std::uint8_t>(v >> 8), static_cast<std::uint8_t>(v)};
+  out.insert(out.end(), b, b + 4);
+}
+
+// A chunk: length, type, data, CRC-32 of type and data (ISO 15948 5.3).
+void put_chunk(ByteBuffer& out, const char (&type)[5], ByteView data) {
+  put_u32(out, static_cast<std::uint32_t>(data.size()));
+  const std::size_t typed = out.size();
+  out.insert(out.end(), type, type + 4);
+  out.insert(out.end(), data.begin(), data.end());
+  put_u32(out, crc32(ByteView(out.data() + typed, out.size() - typed)));
+}
+
+struct Header {
+  std::uint32_t width = 0, height = 0;
+  std::uint8_t bit_depth = 8, colour_type = 6;  // 6: truecolour with alpha, 3: indexed
+};
+
+// Signature and IHDR (ISO 15948 11.2.2): no interlace, deflate, adaptive filtering.
+ByteBuffer begin_png(const Header& h) {
+  static constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  ByteBuffer out(kSignature, kSignature + 8);
+  ByteBuffer ihdr;
+  put_u32(ihdr, h.width);
+  put_u32(ihdr, h.height);
+  ihdr.insert(ihdr.end(), {h.bit_depth, h.colour_type, 0, 0, 0});
+  put_chunk(out, "IHDR", ihdr);
+  return out;
+}
+
+// The zlib stream of `rows` as IDAT chunks of at most 1 GiB (a chunk's length is below 2^31), then IEND.
+Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows) {
+  libdeflate_compressor* c = compressor();
+  if (c == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
+  const std::size_t bound = libdeflate_zlib_compress_bound(c, rows.size());
+  std::uint8_t* z = rows.empty() ? nullptr : scratch(1, bound);
+  if (z == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
+  const std::size_t n = libdeflate_zlib_compress(c, rows.data(), rows.size(), z, bound);
+  if (n == 0) return make_error("png", "encoder", kNoOffset, "deflate failed");
+  constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
+  out.reserve(out.size() + n + 12 * (n / kMaxChunk + 2));
+  for (std::size_t at = 0; at < n; at += kMaxChunk)
+    put_chunk(out, "IDAT", ByteView(z + at, std::min(kMaxChunk, n - at)));
+  put_chunk(out, "IEND", {});
+  return out;
+}
+
+// Rows of `row_bytes` from `pixels`, each after its filter byte: Up (2) on every row of a truecolour
+// image (the first row's prior row is zeros, ISO 15948 9.2), none (0) for palette indices.
+ByteView filter_rows(const std::uint8_t* pixels, std::size_t row_bytes, std::uint32_t height, bool up) {
+  const std::size_t size = (row_bytes + 1) * height;
+  std::uint8_t* const rows = scratch(0, size);
+  if (rows == nullptr) return {};  // finish_png: out of memory
+  std::uint8_t* o = rows;
+  for (std::uint32_t y = 0; y < height; ++y, o += row_bytes + 1) {
+    const std::uint8_t* in = pixels + y * row_bytes;
+    o[0] = up ? 2 : 0;
+    if (!up || y == 0) {
+      std::memcpy(o + 1, in, row_bytes);
+      continue;
+    }
+    const std::uint8_t* above = in - row_bytes;
+    for (std::size_t x = 0; x < row_bytes; ++x) o[1 + x] = static_cast<std::uint8_t>(in[x] - above[x]);
+  }
+  return ByteView(rows, size);
+}
+
 }  // namespace
 
 Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
@@ -131,33 +137,9 @@ Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
 
 Result<ByteBuffer> encode_png(const Rgba& img) {
   ASSAY_CHECK(check_rgba_shape(img, "png"));
-  Ctx ctx = new_encoder();
-  if (!ctx) return make_error("png", "encoder", kNoOffset, "out of memory");
-  spng_ihdr ihdr{};
-  ihdr.width = img.width;
-  ihdr.height = img.height;
-  ihdr.bit_depth = 8;
-  ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
-  if (int rc = spng_set_ihdr(ctx.get(), &ihdr)) return png_error("ihdr", rc);
-  if (int rc = spng_encode_image(ctx.get(), img.pixels.data(), img.pixels.size(), SPNG_FMT_PNG,
-                                 SPNG_ENCODE_FINALIZE))
-    return png_error("encode", rc);
-  return take_png(ctx.get());
+  const Header h{img.width, img.height, 8, 6};
+  return finish_png(begin_png(h), filter_rows(img.pixels.data(), std::size_t{img.width} * 4, img.height, true));
 }
-
-namespace {
-
-Result<ByteBuffer> take_png(spng_ctx* ctx) {
-  std::size_t len = 0;
-  int rc = 0;
-  void* out = spng_get_png_buffer(ctx, &len, &rc);
-  if (out == nullptr) return png_error("buffer", rc);
-  ByteBuffer buf(static_cast<std::uint8_t*>(out), static_cast<std::uint8_t*>(out) + len);
-  block_cache().release(out);
-  return buf;
-}
-
-}  // namespace
 
 namespace {
 
@@ -195,32 +177,24 @@ ByteBuffer pack_nibbles(const Indexed& img) {
 Result<ByteBuffer> encode_png(const Indexed& img) {
   ASSAY_CHECK(check_indexed(img));
   const std::size_t entries = img.palette.size() / 4;
-  Ctx ctx = new_encoder();
-  if (!ctx) return make_error("png", "encoder", kNoOffset, "out of memory");
-  spng_ihdr ihdr{};
-  ihdr.width = img.width;
-  ihdr.height = img.height;
-  ihdr.bit_depth = entries <= 16 ? 4 : 8;
-  ihdr.color_type = SPNG_COLOR_TYPE_INDEXED;
-  if (int rc = spng_set_ihdr(ctx.get(), &ihdr)) return png_error("ihdr", rc);
-  spng_set_option(ctx.get(), SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_NONE);  // indices: no row filters (ISO 15948 12.8)
-  spng_plte plte{};
-  spng_trns trns{};
-  plte.n_entries = static_cast<std::uint32_t>(entries);
+  const Header h{img.width, img.height, static_cast<std::uint8_t>(entries <= 16 ? 4 : 8), 3};
+  ByteBuffer out = begin_png(h);
+  ByteBuffer plte, trns;
+  std::size_t alpha_entries = 0;  // entries past the last alpha below 255 read 255 (ISO 15948 11.3.2)
   for (std::size_t i = 0; i < entries; ++i) {
     const std::uint8_t* c = img.palette.data() + i * 4;
-    plte.entries[i] = {c[0], c[1], c[2], 0};
-    trns.type3_alpha[i] = c[3];
-    if (c[3] != 255) trns.n_type3_entries = static_cast<std::uint32_t>(i + 1);  // entries past it read 255
+    plte.insert(plte.end(), c, c + 3);
+    trns.push_back(c[3]);
+    if (c[3] != 255) alpha_entries = i + 1;
   }
-  if (int rc = spng_set_plte(ctx.get(), &plte)) return png_error("plte", rc);
-  if (trns.n_type3_entries != 0)
-    if (int rc = spng_set_trns(ctx.get(), &trns)) return png_error("trns", rc);
-  const ByteBuffer packed = ihdr.bit_depth == 4 ? pack_nibbles(img) : ByteBuffer{};
-  const ByteBuffer& rows = ihdr.bit_depth == 4 ? packed : img.indices;
-  if (int rc = spng_encode_image(ctx.get(), rows.data(), rows.size(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE))
-    return png_error("encode", rc);
-  return take_png(ctx.get());
+  put_chunk(out, "PLTE", plte);
+  if (alpha_entries != 0) put_chunk(out, "tRNS", ByteView(trns.data(), alpha_entries));
+  // indices: no row filters (ISO 15948 12.8)
+  if (h.bit_depth == 4) {
+    const ByteBuffer packed = pack_nibbles(img);
+    return finish_png(std::move(out), filter_rows(packed.data(), (std::size_t{img.width} + 1) / 2, img.height, false));
+  }
+  return finish_png(std::move(out), filter_rows(img.indices.data(), img.width, img.height, false));
 }
 
 Rgba to_rgba(const Indexed& img) {
@@ -232,7 +206,7 @@ Rgba to_rgba(const Indexed& img) {
 }
 
 Result<Rgba> decode_png(ByteView png) {
-  Ctx ctx(spng_ctx_new(0));
+  detail::SpngContext ctx(spng_ctx_new(0));
   if (!ctx) return make_error("png", "decoder", kNoOffset, "out of memory");
   spng_set_image_limits(ctx.get(), 1u << 14, 1u << 14);
   if (int rc = spng_set_png_buffer(ctx.get(), png.data(), png.size())) return png_error("buffer", rc);

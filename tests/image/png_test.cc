@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include "assay/image/png.h"
 
 namespace assay::image {
@@ -18,6 +20,49 @@ TEST(Png, RoundTripAndSignature) {
   ASSERT_TRUE(back.ok());
   EXPECT_EQ(back->width, 3u);
   EXPECT_EQ(back->height, 2u);
+  EXPECT_EQ(back->pixels, img.pixels);
+}
+
+// The chunks of a 2 x 2 RGBA image, by hand (ISO 15948): the signature, IHDR (CRC 0x72B60D24 from
+// Python's zlib.crc32 over "IHDR" and its 13 bytes), one IDAT whose zlib stream (inflated here by
+// zlib, not by the writer's libdeflate) holds each row after filter type 2 (Up: the first row
+// against zeros, the second as differences mod 256), and IEND with its fixed CRC 0xAE426082.
+TEST(Png, ChunksAndUpFilteredRowsByHand) {
+  const Rgba img{2, 2, {10, 20, 30, 255, 40, 50, 60, 128, 5, 25, 35, 0, 200, 50, 61, 129}};
+  auto png = encode_png(img);
+  ASSERT_TRUE(png.ok()) << png.error().str();
+  const std::vector<std::uint8_t> head = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A,  // signature
+                                          0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0,
+                                          0x72, 0xB6, 0x0D, 0x24};
+  ASSERT_GT(png->size(), head.size() + 12 + 12);
+  EXPECT_EQ(std::vector<std::uint8_t>(png->begin(), png->begin() + static_cast<std::ptrdiff_t>(head.size())), head);
+  const std::uint8_t* idat = png->data() + head.size();
+  const std::uint32_t n = std::uint32_t{idat[0]} << 24 | std::uint32_t{idat[1]} << 16 | std::uint32_t{idat[2]} << 8 | idat[3];
+  ASSERT_EQ(std::string(reinterpret_cast<const char*>(idat + 4), 4), "IDAT");
+  ASSERT_EQ(head.size() + 12 + n + 12, png->size());
+  const std::vector<std::uint8_t> want = {2, 10, 20, 30, 255, 40, 50, 60, 128,
+                                          2, 251, 5, 5, 1, 160, 0, 1, 1};
+  std::vector<std::uint8_t> rows(want.size() + 8);
+  uLongf len = rows.size();
+  ASSERT_EQ(uncompress(rows.data(), &len, idat + 8, n), Z_OK);
+  rows.resize(len);
+  EXPECT_EQ(rows, want);
+  EXPECT_EQ(static_cast<std::uint32_t>(::crc32(0, idat + 4, n + 4)),
+            std::uint32_t{idat[8 + n]} << 24 | std::uint32_t{idat[9 + n]} << 16 | std::uint32_t{idat[10 + n]} << 8 | idat[11 + n]);
+  const std::vector<std::uint8_t> iend = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+  EXPECT_EQ(std::vector<std::uint8_t>(png->end() - 12, png->end()), iend);
+}
+
+// A large image whose rows repeat compresses (the stream is deflate, not stored) and decodes
+// with libspng to the same pixels.
+TEST(Png, LargeImageCompressesAndDecodes) {
+  Rgba img{512, 300, ByteBuffer(512 * 300 * 4)};
+  for (std::size_t i = 0; i < img.pixels.size(); ++i) img.pixels[i] = static_cast<std::uint8_t>((i % 2048) / 8);
+  auto png = encode_png(img);
+  ASSERT_TRUE(png.ok());
+  EXPECT_LT(png->size(), img.pixels.size() / 20);
+  auto back = decode_png(*png);
+  ASSERT_TRUE(back.ok()) << back.error().str();
   EXPECT_EQ(back->pixels, img.pixels);
 }
 

@@ -1,4 +1,4 @@
-// RGBA images and PNG encoding (libspng).
+// RGBA images and PNG encoding (our chunk writer over libdeflate; decoding with libspng).
 #pragma once
 
 #include <cstdint>
