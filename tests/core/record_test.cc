@@ -1,7 +1,9 @@
 // Checked record and table views (include/assay/core/record.h), against hand-computed bytes.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "assay/core/record.h"
@@ -256,6 +258,68 @@ TEST(DecodeInDeathTest, ReadsInsideAndStopsOutside) {
   EXPECT_EQ(decode_in<Word32>(ByteView(b, 6), 2).value, 0x06050403u);
   EXPECT_EQ(decode_in<Word16>(ByteView(b, 6), 0, Endian::big).value, 0x0102u);
   EXPECT_DEATH((void)decode_in<Word32>(ByteView(b, 6), 3), "4 bytes at 0x3 lies outside 6 bytes");
+}
+
+
+// A record that lists its fields once (decode and encode): u8, 2 pad bytes, u16, u32, float,
+// 4 raw bytes, u64: 1 + 2 + 2 + 4 + 4 + 4 + 8 = 25 bytes.
+struct Listed {
+  static constexpr std::size_t kSize = 25;
+  std::uint8_t kind = 0;
+  std::uint16_t count = 0;
+  std::uint32_t offset = 0;
+  float scale = 0;
+  ByteView tag;
+  std::uint64_t id = 0;
+  static constexpr void fields(auto& r, auto&& f) { f(r.kind, Pad<2>{}, r.count, r.offset, r.scale, fixed_bytes<4>(r.tag), r.id); }
+};
+static_assert(FieldRecord<Listed> && Record<Listed> && kRecordSizeMatches<Listed>);
+static_assert(!FieldRecord<Pair> && Record<Pair>);
+
+const std::uint8_t kTag[] = {'T', 'X', 'M'};  // 3 bytes: written NUL-padded to 4
+const Listed kListed{0x7F, 0x0102, 0x03040506, 1.5f, ByteView(kTag, 3), 0x1122334455667788};
+
+// Bytes by hand: 1.5f is 0x3FC00000 (IEEE 754: sign 0, exponent 127, mantissa .1 binary).
+TEST(FieldRecord, EncodesByHandInBothByteOrders) {
+  const std::array<std::uint8_t, 25> le = {0x7F, 0, 0, 0x02, 0x01, 0x06, 0x05, 0x04, 0x03, 0x00, 0x00, 0xC0, 0x3F,
+                                           'T', 'X', 'M', 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+  const std::array<std::uint8_t, 25> be = {0x7F, 0, 0, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x3F, 0xC0, 0x00, 0x00,
+                                           'T', 'X', 'M', 0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+  EXPECT_EQ(encode_record(kListed), le);
+  EXPECT_EQ(encode_record(kListed, Endian::big), be);
+}
+
+TEST(FieldRecord, DecodesWhatItEncodes) {
+  for (const Endian e : {Endian::little, Endian::big}) {
+    const auto bytes = encode_record(kListed, e);
+    const ByteReader r(ByteView(bytes), e, "test");
+    auto back = read_record<Listed>(r, 0, "listed");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->kind, 0x7F);
+    EXPECT_EQ(back->count, 0x0102);
+    EXPECT_EQ(back->offset, 0x03040506u);
+    EXPECT_EQ(back->scale, 1.5f);
+    EXPECT_EQ(std::string(back->tag.begin(), back->tag.end()), std::string("TXM\0", 4));
+    EXPECT_EQ(back->id, 0x1122334455667788u);
+  }
+}
+
+// store_in writes over a buffer's bytes at an offset and nothing else; outside it stops.
+TEST(FieldRecordDeathTest, StoreInWritesInsideAndStopsOutside) {
+  ByteBuffer b(30, 0xEE);
+  store_in(b, 2, kListed);
+  EXPECT_EQ(b[0], 0xEE);
+  EXPECT_EQ(b[1], 0xEE);
+  EXPECT_EQ(b[2], 0x7F);
+  EXPECT_EQ(b[26], 0x11);
+  EXPECT_EQ(b[27], 0xEE);
+  ByteWriter w(Endian::big);
+  w.u8(9);
+  put_record(w, kListed);
+  ASSERT_EQ(w.size(), 26u);
+  EXPECT_EQ(w.buffer()[4], 0x01);  // 9, kind, 2 pad bytes, then count big-endian
+  EXPECT_EQ(w.buffer()[5], 0x02);
+  EXPECT_DEATH(store_in(b, 6, kListed), "25 bytes at 0x6 lies outside 30 bytes");
 }
 
 }  // namespace

@@ -18,8 +18,22 @@
 //   (cursor position == kSize, no overrun) so a decode whose path depends on the data is checked too;
 // - RecordTable<T> checks count * kSize (overflow-safe, mul_ok + range_ok) against the buffer
 //   before anything is read, then yields records by index; errors name the structure and offset.
+//
+// A record that writers also write lists its fields once instead of a decode, in stored order
+// (OpenMW's ESM `decompose`): the one list decodes and encodes it.
+//
+//   struct Descriptor {
+//     static constexpr std::size_t kSize = 0x10;
+//     std::uint32_t tag = 0, offset = 0, size = 0;
+//     static constexpr void fields(auto& r, auto&& f) { f(r.tag, Pad<4>{}, r.offset, r.size); }
+//   };
+//
+// Fields are integers, floats, Pad<N> (N bytes read past and written as zeros) and FixedBytes<N>
+// (fixed_bytes<N>(view): N raw bytes viewed on decode, written zero-padded). encode_record,
+// store_record and append_record write a record; a list that does not fill kSize fails to compile.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -93,18 +107,84 @@ class RecordCursor {
   bool overrun_ = false;
 };
 
+// N bytes of a record that carry nothing: skipped on decode, zeros on encode.
+template <std::size_t N>
+struct Pad {
+  static constexpr std::size_t kBytes = N;
+};
+
+// N raw bytes of a record (a NUL-padded name): decode views them; encode writes the view's bytes,
+// at most N, then zeros to N.
+template <std::size_t N>
+struct FixedBytes {
+  static constexpr std::size_t kBytes = N;
+  ByteView& view;
+};
+template <std::size_t N>
+[[nodiscard]] constexpr FixedBytes<N> fixed_bytes(ByteView& v) noexcept { return {v}; }
+template <std::size_t N>
+[[nodiscard]] constexpr FixedBytes<N> fixed_bytes(const ByteView& v) noexcept { return {const_cast<ByteView&>(v)}; }  // encode only reads it
+
+namespace detail {
+template <class X>
+inline constexpr bool kIsPad = false;
+template <std::size_t N>
+inline constexpr bool kIsPad<Pad<N>> = true;
+template <class X>
+inline constexpr bool kIsFixed = false;
+template <std::size_t N>
+inline constexpr bool kIsFixed<FixedBytes<N>> = true;
+
+template <class X>
+[[gnu::always_inline]] constexpr void read_field(RecordCursor& c, X&& x) noexcept {
+  using V = std::remove_cvref_t<X>;
+  if constexpr (kIsPad<V>) {
+    c.skip(V::kBytes);
+  } else if constexpr (kIsFixed<V>) {
+    x.view = c.bytes(V::kBytes);
+  } else if constexpr (std::is_same_v<V, float>) {
+    x = c.f32();
+  } else {
+    static_assert(std::is_integral_v<V>, "a record field is an integer, a float, Pad<N> or FixedBytes<N>");
+    x = c.get<V>();
+  }
+}
+}  // namespace detail
+
+// The record lists its fields (see the top of this file).
 template <class T>
-concept Record = requires(RecordCursor& c) {
+concept FieldRecord = requires(T& r) {
+  { T::kSize } -> std::convertible_to<std::size_t>;
+  T::fields(r, [](auto&&...) {});
+};
+
+// T from the cursor through its field list.
+template <FieldRecord T>
+[[nodiscard]] [[gnu::always_inline]] constexpr T decode_fields(RecordCursor& c) noexcept {
+  T r{};
+  T::fields(r, [&c](auto&&... x) [[gnu::always_inline]] { (detail::read_field(c, x), ...); });
+  return r;
+}
+
+template <class T>
+concept Record = FieldRecord<T> || requires(RecordCursor& c) {
   { T::kSize } -> std::convertible_to<std::size_t>;
   { T::decode(c) } -> std::same_as<T>;
 };
 
-// The number of bytes T::decode asks for over kSize zero bytes (compile-time use).
+// T decoded from the cursor: its field list, else its own decode.
+template <Record T>
+[[nodiscard]] [[gnu::always_inline]] constexpr T decode_from(RecordCursor& c) noexcept {
+  if constexpr (FieldRecord<T>) return decode_fields<T>(c);
+  else return T::decode(c);
+}
+
+// The number of bytes T's decode asks for over kSize zero bytes (compile-time use).
 template <Record T>
 [[nodiscard]] consteval std::size_t decoded_size(Endian e = Endian::little) {
   std::uint8_t zeros[T::kSize == 0 ? 1 : T::kSize] = {};
   RecordCursor c(ByteView(zeros, T::kSize), e);
-  (void)T::decode(c);
+  (void)decode_from<T>(c);
   return c.overrun() ? ~std::size_t{0} : c.pos();
 }
 
@@ -134,7 +214,7 @@ template <Record T>
                                       std::string_view structure) {
   static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
   RecordCursor c(bytes, r.endian());
-  T v = T::decode(c);
+  T v = decode_from<T>(c);
   if (c.overrun() || c.pos() != T::kSize)
     return detail::record_decode_mismatch(r, structure, offset, T::kSize, c.pos());
   return v;
@@ -157,7 +237,7 @@ template <Record T>
   static_assert(kRecordSizeMatches<T>, "Record::decode must consume exactly kSize bytes");
   if (!range_ok(at, T::kSize, b.size())) [[unlikely]] detail::record_outside(T::kSize, at, b.size());
   RecordCursor c(ByteView(b.data() + at, T::kSize), e);
-  return T::decode(c);
+  return decode_from<T>(c);
 }
 
 // Whether `bytes` starts with a whole T (for identify(): a prefix read without an Error).
@@ -208,7 +288,7 @@ class RecordTable {
   [[nodiscard]] [[gnu::always_inline]] T operator[](std::uint64_t i) const noexcept {
     if (i >= count_) [[unlikely]] detail::table_index_violation(structure_, i, count_);
     RecordCursor c(ByteView(r_.data().data() + offset_ + i * T::kSize, T::kSize), r_.endian());
-    return T::decode(c);
+    return decode_from<T>(c);
   }
 
   // operator[] for a format of one byte order, E (Oni's little-endian tables): with the order a
@@ -218,7 +298,7 @@ class RecordTable {
   [[nodiscard]] [[gnu::always_inline]] T in_order(std::uint64_t i) const noexcept {
     if (i >= count_) [[unlikely]] detail::table_index_violation(structure_, i, count_);
     RecordCursor c(ByteView(r_.data().data() + offset_ + i * T::kSize, T::kSize), E);
-    return T::decode(c);
+    return decode_from<T>(c);
   }
 
   class iterator {
@@ -248,6 +328,94 @@ class RecordTable {
   std::string structure_;  // owned: callers often build the name ("fixup[3] TMET")
 };
 
+// ---- encoding through the field list ---------------------------------------------------------
+
+namespace detail {
+// Writes fields from `out` on (or only counts them when out is null, for the compile-time size).
+class FieldWriter {
+ public:
+  constexpr FieldWriter(std::uint8_t* out, Endian e) noexcept : out_(out), endian_(e) {}
+  [[nodiscard]] constexpr std::size_t pos() const noexcept { return pos_; }
+
+  template <class X>
+  [[gnu::always_inline]] constexpr void put(const X& x) noexcept {
+    using V = std::remove_cvref_t<X>;
+    if constexpr (kIsPad<V>) {
+      fill(V::kBytes);
+    } else if constexpr (kIsFixed<V>) {
+      const std::size_t n = x.view.size() < V::kBytes ? x.view.size() : V::kBytes;
+      if (out_ != nullptr)
+        for (std::size_t i = 0; i < n; ++i) out_[pos_ + i] = x.view[i];
+      pos_ += n;
+      fill(V::kBytes - n);
+    } else if constexpr (std::is_same_v<V, float>) {
+      put(std::bit_cast<std::uint32_t>(x));
+    } else {
+      static_assert(std::is_integral_v<V>, "a record field is an integer, a float, Pad<N> or FixedBytes<N>");
+      using U = std::make_unsigned_t<V>;
+      if (out_ != nullptr)
+        for (std::size_t i = 0; i < sizeof(V); ++i) {
+          const std::size_t shift = 8 * (endian_ == Endian::little ? i : sizeof(V) - 1 - i);
+          out_[pos_ + i] = static_cast<std::uint8_t>(static_cast<U>(x) >> shift);
+        }
+      pos_ += sizeof(V);
+    }
+  }
+
+ private:
+  constexpr void fill(std::size_t n) noexcept {
+    if (out_ != nullptr)
+      for (std::size_t i = 0; i < n; ++i) out_[pos_ + i] = 0;
+    pos_ += n;
+  }
+  std::uint8_t* out_;
+  Endian endian_;
+  std::size_t pos_ = 0;
+};
+
+template <FieldRecord T>
+constexpr std::size_t write_fields(const T& r, FieldWriter& w) noexcept {
+  T::fields(r, [&w](const auto&... x) [[gnu::always_inline]] { (w.put(x), ...); });
+  return w.pos();
+}
+
+template <FieldRecord T>
+consteval std::size_t encoded_size() {
+  FieldWriter w(nullptr, Endian::little);
+  return write_fields(T{}, w);
+}
+}  // namespace detail
+
+// The kSize bytes of r at `out` (the caller's room: see store_in for a checked buffer).
+template <FieldRecord T>
+[[gnu::always_inline]] inline void store_record(std::uint8_t* out, const T& r, Endian e = Endian::little) noexcept {
+  static_assert(detail::encoded_size<T>() == T::kSize, "a record's field list must fill exactly kSize bytes");
+  detail::FieldWriter w(out, e);
+  detail::write_fields(r, w);
+}
+
+// r's kSize bytes.
+template <FieldRecord T>
+[[nodiscard]] std::array<std::uint8_t, T::kSize> encode_record(const T& r, Endian e = Endian::little) noexcept {
+  std::array<std::uint8_t, T::kSize> out{};
+  store_record(out.data(), r, e);
+  return out;
+}
+
+// r written over the kSize bytes at `at` of b. Outside b it stops the program, as decode_in does:
+// the offsets written to are the writer's own, never taken unchecked from the data.
+template <FieldRecord T>
+void store_in(ByteBuffer& b, std::uint64_t at, const T& r, Endian e = Endian::little) noexcept {
+  if (!range_ok(at, T::kSize, b.size())) [[unlikely]] detail::record_outside(T::kSize, at, b.size());
+  store_record(b.data() + at, r, e);
+}
+
+// r appended to w in w's byte order.
+template <FieldRecord T>
+void put_record(ByteWriter& w, const T& r) {
+  w.bytes(encode_record(r, w.endian()));
+}
+
 // Cursor-side helper: the record at the cursor's position, advancing past it.
 template <Record T>
 [[nodiscard]] Result<T> next_record(const ByteReader& r, Cursor& c, std::string_view structure) {
@@ -262,7 +430,7 @@ struct Word {
   static_assert(std::is_unsigned_v<W>);
   static constexpr std::size_t kSize = sizeof(W);
   W value = 0;
-  [[gnu::always_inline]] static constexpr Word decode(RecordCursor& c) noexcept { return {c.get<W>()}; }
+  static constexpr void fields(auto& r, auto&& f) { f(r.value); }
 };
 using Word8 = Word<std::uint8_t>;
 using Word16 = Word<std::uint16_t>;

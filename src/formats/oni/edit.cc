@@ -86,8 +86,7 @@ struct Editor {
   // The instance header: this file's instance id and file id (spec: oni.md#oni-3-7).
   void stamp(ByteBuffer& b, std::uint32_t i) const {
     const ByteView old = *f.file.instance_bytes(i);
-    store<std::uint32_t>(b.data(), i << 8 | 1, Endian::little);
-    std::memcpy(b.data() + 4, old.data() + 4, 4);
+    store_in(b, 0, InstanceHeader{i << 8 | 1, decode_in<InstanceHeader>(old, 0).file_id});
   }
 
   // A .oni's size that is the original's rounded up to 32 with the writer's AD DE fill (assay's
@@ -300,10 +299,12 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   const auto [old, old_n] = old_chunk(i, c->offset, rs, ss);
   ASSAY_TRY(std::uint32_t at, companion(kind).place(part, old, old_n));
   ByteBuffer b(inst.begin(), inst.end());
-  store<std::uint16_t>(b.data() + 0x8C, static_cast<std::uint16_t>(top.width), Endian::little);
-  store<std::uint16_t>(b.data() + 0x8E, static_cast<std::uint16_t>(top.height), Endian::little);
-  store<std::uint32_t>(b.data() + 0x90, code, Endian::little);
-  store<std::uint32_t>(b.data() + c->offset, at, Endian::little);
+  records::TxmpImage image = t;
+  image.width = static_cast<std::uint16_t>(top.width);
+  image.height = static_cast<std::uint16_t>(top.height);
+  image.format = code;
+  store_in(b, records::TxmpImage::kOffset, image);
+  store_in(b, c->offset, Word32{at});
   new_data[i] = std::move(b);
   changes.push_back({{"op", "replace"}, {"name", f.names[i]}, {"index", i}, {"source", "png"}, {"width", top.width}, {"height", top.height},
                      {"pixel_format", code}, {"mips", levels.size()}, {"pixel_offset", at}, {"pixel_bytes", part.size()}});
@@ -339,7 +340,8 @@ Result<ByteBuffer> rebuild(const InstanceFile& file, const std::map<std::uint32_
     const auto it = repl.find(s.index);
     const std::uint64_t at = nd.size();
     if (at > 0xFFFFFFF0ull) return edit_error("data block", "the data block would exceed 4 GiB");
-    store<std::uint32_t>(out.data() + file.descriptor_offset(s.index) + 4, static_cast<std::uint32_t>(at + kInstanceHeaderSize), Endian::little);
+    Descriptor d = file.descriptor(s.index);
+    d.data_offset = static_cast<std::uint32_t>(at + kInstanceHeaderSize);
     if (it == repl.end()) {
       nd.insert(nd.end(), data.begin() + s.start, data.begin() + next);
     } else if (it->second.size() == s.size) {  // same size: the slot's own padding bytes follow
@@ -347,12 +349,13 @@ Result<ByteBuffer> rebuild(const InstanceFile& file, const std::map<std::uint32_
       nd.insert(nd.end(), data.begin() + s.start + s.size, data.begin() + next);
     } else {
       nd.insert(nd.end(), it->second.begin(), it->second.end());
-      store<std::uint32_t>(out.data() + file.descriptor_offset(s.index) + 12, static_cast<std::uint32_t>(it->second.size()), Endian::little);
+      d.size = static_cast<std::uint32_t>(it->second.size());
       // A 32-aligned slot stays 32-aligned (AD DE fill, spec: oni.md#oni-10-4); a packed one keeps its gap.
       const bool aligned = s.start % 32 == 0 && next % 32 == 0;
       const std::size_t end = aligned ? align32(nd.size()) : nd.size() + (next - s.start - s.size);
       for (std::size_t q = nd.size(), from = nd.size(); q < end; ++q) nd.push_back(((q - from) & 1) ? 0xDE : 0xAD);
     }
+    store_in(out, file.descriptor_offset(s.index), d);
     pos = next;
   }
   nd.insert(nd.end(), data.begin() + pos, data.end());
@@ -365,8 +368,10 @@ Result<ByteBuffer> rebuild(const InstanceFile& file, const std::map<std::uint32_
   if (name_at + h.name_size > 0xFFFFFFFFull) return edit_error("name block", "the file would exceed 4 GiB");
   out.resize(name_at, 0);
   out.insert(out.end(), all.begin() + h.name_offset, all.end());  // the name block and anything after it
-  store<std::uint32_t>(out.data() + 0x24, static_cast<std::uint32_t>(nd.size()), Endian::little);
-  store<std::uint32_t>(out.data() + 0x28, static_cast<std::uint32_t>(name_at), Endian::little);
+  FileHeader fh = h;
+  fh.data_size = static_cast<std::uint32_t>(nd.size());
+  fh.name_offset = static_cast<std::uint32_t>(name_at);
+  store_in(out, 0, fh);
   return out;
 }
 

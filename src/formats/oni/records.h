@@ -68,8 +68,7 @@ struct TxmpImage {
   std::uint32_t flags = 0;
   std::uint16_t width = 0, height = 0;
   std::uint32_t format = 0;
-  // A braced list is evaluated left to right: the fields in stored order.
-  static constexpr TxmpImage decode(RecordCursor& c) { return {c.u32(), c.u16(), c.u16(), c.u32()}; }
+  static constexpr void fields(auto& r, auto&& f) { f(r.flags, r.width, r.height, r.format); }
   [[nodiscard]] constexpr bool mipmapped() const noexcept { return (flags & kHasMipMaps) != 0; }
 };
 

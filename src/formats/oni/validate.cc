@@ -39,7 +39,7 @@ struct Checker {
     if (f.is_oni()) {
       if (h.header_size != 0x40 || h.descriptor_size != 0x14 || h.template_entry_size != 0x10 || h.name_entry_size != 0x08)
         warning("header", 0x0C, "VR32 record sizes are not 0x40/0x14/0x10/0x08");
-    } else if (!h.padding_zero) {
+    } else if (!h.padding_zero()) {
       note("header", 0x30, "non-zero bytes in the unused 0x30-0x3f");
     }
     const std::uint64_t tend = kHeaderSize + std::uint64_t(h.instance_count) * kDescriptorSize +
@@ -68,7 +68,7 @@ struct Checker {
                        std::optional<std::uint32_t>& file_id) {
     // The caller checked bytes holds the header (size >= 8); the cursor is bounded to it anyway.
     RecordCursor c(bytes.first(std::min<std::size_t>(bytes.size(), InstanceHeader::kSize)), Endian::little);
-    const auto [id, fid] = InstanceHeader::decode(c);
+    const auto [id, fid] = decode_from<InstanceHeader>(c);
     if (id == (i << 8 | 1) && file_id && fid == *file_id) return;  // the common case
     auto lab = [&] { return instance_label(i, d.tag, nm); };
     const std::uint64_t at = f.instance_file_offset(d);

@@ -51,30 +51,28 @@ Result<Built> build_blocks(const std::vector<InstanceSpec>& insts, std::uint32_t
     const std::size_t at = b.data.size();
     b.data.insert(b.data.end(), s.data.begin(), s.data.end());
     for (std::size_t k = b.data.size(); k % 32 != 0; ++k) b.data.push_back(((k - at) & 1) ? 0xDE : 0xAD);
-    store<std::uint32_t>(b.data.data() + at, static_cast<std::uint32_t>(i << 8 | 1), Endian::little);
-    store<std::uint32_t>(b.data.data() + at + 4, file_id, Endian::little);
+    store_in(b.data, at, InstanceHeader{static_cast<std::uint32_t>(i << 8 | 1), file_id});
     b.data_off.push_back(static_cast<std::uint32_t>(at + kInstanceHeaderSize));
     b.size.push_back(static_cast<std::uint32_t>(b.data.size() - at));
   }
   return b;
 }
 
-void put_header(ByteWriter& w, std::uint64_t checksum, std::uint32_t version, std::uint32_t n, std::uint32_t names,
-                std::uint32_t templates) {
-  w.u64(checksum);
-  w.u32(version);
-  w.u16(0x40), w.u16(0x14), w.u16(0x10), w.u16(0x08);
-  w.u32(n), w.u32(names), w.u32(templates);
-  w.zeros(0x40 - w.size());
+// The header with its counts; the block offsets and sizes are filled in at the end.
+FileHeader header(std::uint64_t checksum, std::uint32_t version, std::uint32_t n, std::uint32_t names, std::uint32_t templates) {
+  FileHeader h;
+  h.checksum = checksum;
+  h.version = version;
+  h.header_size = FileHeader::kSize, h.descriptor_size = Descriptor::kSize;
+  h.template_entry_size = TemplateEntry::kSize, h.name_entry_size = NameEntry::kSize;
+  h.instance_count = n, h.name_count = names, h.template_count = templates;
+  return h;
 }
 
 void put_descriptors(ByteWriter& w, const std::vector<InstanceSpec>& insts, const Built& b) {
   for (std::size_t i = 0; i < insts.size(); ++i) {
-    w.u32(insts[i].tag);
-    w.u32(b.data_off[i]);
-    w.u32(b.name_off[i]);
-    w.u32(b.size[i]);
-    w.u32(static_cast<std::uint32_t>(insts[i].flags | (insts[i].name.empty() ? kFlagUnnamed : 0)) & 0xFFFF);
+    const auto flags = static_cast<std::uint32_t>(insts[i].flags | (insts[i].name.empty() ? kFlagUnnamed : 0)) & 0xFFFF;
+    put_record(w, Descriptor{insts[i].tag, b.data_off[i], b.name_off[i], b.size[i], flags});
   }
 }
 
@@ -94,45 +92,46 @@ Result<ByteBuffer> write_level_file(const LevelFileSpec& spec) {
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t c) { return spec.instances[a].name < spec.instances[c].name; });
   ByteWriter w;
   const auto n = static_cast<std::uint32_t>(spec.instances.size());
-  put_header(w, spec.checksum, kVersionVR31, n, static_cast<std::uint32_t>(order.size()), static_cast<std::uint32_t>(counts.size()));
+  FileHeader h = header(spec.checksum, kVersionVR31, n, static_cast<std::uint32_t>(order.size()), static_cast<std::uint32_t>(counts.size()));
+  put_record(w, h);
   put_descriptors(w, spec.instances, b);
-  for (std::uint32_t i : order) w.u32(i), w.u32(0);
-  for (const auto& [tag, cnt] : counts) w.u64(spec.template_checksums.at(tag)), w.u32(tag), w.u32(cnt);
+  for (std::uint32_t i : order) put_record(w, NameEntry{i});
+  for (const auto& [tag, cnt] : counts) put_record(w, TemplateEntry{spec.template_checksums.at(tag), tag, cnt});
   w.align(32);
-  const auto data_at = static_cast<std::uint32_t>(w.size());
+  h.data_offset = static_cast<std::uint32_t>(w.size());
+  h.data_size = static_cast<std::uint32_t>(b.data.size());
   w.bytes(b.data);
   w.align(32);
-  const auto names_at = static_cast<std::uint32_t>(w.size());
+  h.name_offset = static_cast<std::uint32_t>(w.size());
+  h.name_size = static_cast<std::uint32_t>(b.names.size());
   w.bytes(b.names);
-  w.patch<std::uint32_t>(0x20, data_at);
-  w.patch<std::uint32_t>(0x24, static_cast<std::uint32_t>(b.data.size()));
-  w.patch<std::uint32_t>(0x28, names_at);
-  w.patch<std::uint32_t>(0x2C, static_cast<std::uint32_t>(b.names.size()));
-  return w.take();
+  ByteBuffer out = w.take();
+  store_in(out, 0, h);
+  return out;
 }
 
 Result<ByteBuffer> write_oni_file(const OniFileSpec& spec) {
   if (spec.instances.empty()) return writer_error(".oni file without a main instance");
   ASSAY_TRY(Built b, build_blocks(spec.instances, 0));
   ByteWriter w;
-  put_header(w, spec.checksum, kVersionVR32, static_cast<std::uint32_t>(spec.instances.size()), 0, 0);
+  FileHeader h = header(spec.checksum, kVersionVR32, static_cast<std::uint32_t>(spec.instances.size()), 0, 0);
+  put_record(w, h);
   put_descriptors(w, spec.instances, b);
   w.align(32);
-  const auto names_at = static_cast<std::uint32_t>(w.size());
+  h.name_offset = static_cast<std::uint32_t>(w.size());
+  h.name_size = static_cast<std::uint32_t>(b.names.size());
   w.bytes(b.names);
   w.align(32);
-  const auto data_at = static_cast<std::uint32_t>(w.size());
+  h.data_offset = static_cast<std::uint32_t>(w.size());
+  h.data_size = static_cast<std::uint32_t>(b.data.size());
   w.bytes(b.data);
   w.align(32);
-  const auto raw_at = static_cast<std::uint32_t>(w.size());
+  h.raw_offset = static_cast<std::uint32_t>(w.size());
+  h.raw_size = static_cast<std::uint32_t>(spec.raw_block.size());
   w.bytes(spec.raw_block);
-  w.patch<std::uint32_t>(0x20, data_at);
-  w.patch<std::uint32_t>(0x24, static_cast<std::uint32_t>(b.data.size()));
-  w.patch<std::uint32_t>(0x28, names_at);
-  w.patch<std::uint32_t>(0x2C, static_cast<std::uint32_t>(b.names.size()));
-  w.patch<std::uint32_t>(0x30, raw_at);
-  w.patch<std::uint32_t>(0x34, static_cast<std::uint32_t>(spec.raw_block.size()));
-  return w.take();
+  ByteBuffer out = w.take();
+  store_in(out, 0, h);
+  return out;
 }
 
 }  // namespace assay::oni

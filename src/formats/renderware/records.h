@@ -121,28 +121,15 @@ struct D3dNativeHeader {
   static constexpr std::size_t kSize = 0x58;
   std::uint32_t platform = 0;
   std::uint8_t filter = 0, addressing = 0;
-  ByteView name, mask;  // char[32] each, NUL-padded
+  std::uint16_t reserved = 0;  // +0x06, kept as read
+  ByteView name, mask;         // char[32] each, NUL-padded
   std::uint32_t raster_format = 0;
   std::uint32_t format_word = 0;  // +0x4C: hasAlpha (D3D8), D3D format (D3D9), u16 hasAlpha + u16 (Xbox)
   std::uint16_t width = 0, height = 0;
   std::uint8_t depth = 0, levels = 0, raster_type = 0, flags = 0;
-  static constexpr D3dNativeHeader decode(RecordCursor& c) {
-    D3dNativeHeader h;
-    h.platform = c.u32();
-    h.filter = c.u8();
-    h.addressing = c.u8();
-    c.skip(2);
-    h.name = c.bytes(32);
-    h.mask = c.bytes(32);
-    h.raster_format = c.u32();
-    h.format_word = c.u32();
-    h.width = c.u16();
-    h.height = c.u16();
-    h.depth = c.u8();
-    h.levels = c.u8();
-    h.raster_type = c.u8();
-    h.flags = c.u8();
-    return h;
+  static constexpr void fields(auto& h, auto&& f) {
+    f(h.platform, h.filter, h.addressing, h.reserved, fixed_bytes<32>(h.name), fixed_bytes<32>(h.mask), h.raster_format,
+      h.format_word, h.width, h.height, h.depth, h.levels, h.raster_type, h.flags);
   }
 };
 // The Xbox native header (#rw-6-1): the common 88 bytes, then the u32 total size of the levels.
@@ -151,7 +138,7 @@ struct XboxNativeHeader {
   D3dNativeHeader common;
   std::uint32_t total_size = 0;
   static constexpr XboxNativeHeader decode(RecordCursor& c) {
-    return {.common = D3dNativeHeader::decode(c), .total_size = c.u32()};
+    return {.common = decode_from<D3dNativeHeader>(c), .total_size = c.u32()};
   }
 };
 inline constexpr std::uint64_t kXboxHeaderSize = XboxNativeHeader::kSize;

@@ -77,24 +77,27 @@ bool has_alpha(const image::Rgba& img) {
 }
 
 // A fresh header (a new texture) or the original's bytes (a replacement on the same platform).
-ByteBuffer base_header(const NativeSpec& s, ByteView original) {
+// The original's header when it is of the same platform (its names, filter and kept bits), else a
+// new one from the spec. Its name and mask view `s` or `original`.
+records::D3dNativeHeader base_header(const NativeSpec& s, ByteView original) {
   if (original.size() >= 2 * SectionHeader::kSize + kHeader + 4) {  // the native's and its Struct's headers
-    const ByteView head = original.subspan(2 * SectionHeader::kSize, kHeader);
-    if (records::decode_at<records::D3dNativeHeader>(head, 0).platform == s.platform)
-      return ByteBuffer(head.begin(), head.end());
+    const auto h = records::decode_at<records::D3dNativeHeader>(original, 2 * SectionHeader::kSize);
+    if (h.platform == s.platform) return h;
   }
-  ByteWriter w;
-  w.u32(s.platform);
-  w.u8(static_cast<std::uint8_t>(s.filter_addressing & 0xFF)), w.u8(static_cast<std::uint8_t>(s.filter_addressing >> 8));
-  w.u16(0);
-  for (const std::string* n : {&s.name, &s.mask}) w.str(*n), w.zeros(32 - n->size());
-  w.zeros(kHeader - w.size());
-  return w.take();
+  records::D3dNativeHeader h;
+  h.platform = s.platform;
+  h.filter = static_cast<std::uint8_t>(s.filter_addressing & 0xFF);
+  h.addressing = static_cast<std::uint8_t>(s.filter_addressing >> 8);
+  h.name = ByteView(reinterpret_cast<const std::uint8_t*>(s.name.data()), s.name.size());
+  h.mask = ByteView(reinterpret_cast<const std::uint8_t*>(s.mask.data()), s.mask.size());
+  return h;
 }
 
-// The compression/flags byte +0x57 and the +0x4C word.
-void set_format_fields(const NativeSpec& s, ByteBuffer& h, bool alpha, std::uint32_t old_4c, std::uint8_t old_57,
+// The compression/flags byte +0x57 and the +0x4C word, from the old header's when the format stays.
+void set_format_fields(const NativeSpec& s, records::D3dNativeHeader& h, bool alpha, bool same_platform,
                        TexelFormat old_format) {
+  const std::uint32_t old_4c = same_platform ? h.format_word : 0;
+  const std::uint8_t old_57 = same_platform ? h.flags : 0;
   const bool dxt = is_dxt(s.format);
   std::uint8_t b57 = 0;
   std::uint32_t w4c = alpha ? 1 : 0;
@@ -107,8 +110,8 @@ void set_format_fields(const NativeSpec& s, ByteBuffer& h, bool alpha, std::uint
     w4c = (old_4c & 0xFFFF0000u) | (alpha ? 1u : 0u);
     b57 = old_format == s.format && old_57 != 0 ? old_57 : s.format == TexelFormat::dxt1 ? 0x0C : s.format == TexelFormat::dxt3 ? 0x0E : 0x0F;
   }
-  store<std::uint32_t>(h.data() + 0x4C, w4c, Endian::little);
-  h[0x57] = b57;
+  h.format_word = w4c;
+  h.flags = b57;
 }
 
 Result<ByteBuffer> level_bytes(const NativeSpec& s, const image::Rgba& l, const image::PalettedImage* q, std::size_t i,
@@ -144,22 +147,21 @@ Result<ByteBuffer> encode_d3d_native(const NativeSpec& s, const image::Rgba& img
   if (is_pal(s.format)) {
     ASSAY_TRY(q, image::quantize(levels, {s.format == TexelFormat::pal4 ? 16u : 256u, o.dither, o.speed}));
   }
-  ByteBuffer h = base_header(s, old.platform == s.platform ? original : ByteView{});
-  const std::uint32_t keep_rf = old.platform == s.platform ? old.raster_format & (0xFF | raster::kAutoMipmap) : 0;
+  const bool same_platform = old.platform == s.platform;
+  records::D3dNativeHeader h = base_header(s, same_platform ? original : ByteView{});
+  const std::uint32_t keep_rf = same_platform ? old.raster_format & (0xFF | raster::kAutoMipmap) : 0;
   const auto n = static_cast<std::uint32_t>(levels.size());
   std::uint32_t rf = keep_rf | pixel_bits(s.format, alpha) | (n > 1 ? raster::kMipmaps : 0);
   if (n == 1 && (keep_rf & raster::kAutoMipmap) && (old.raster_format & raster::kMipmaps)) rf |= raster::kMipmaps;
-  store<std::uint32_t>(h.data() + 0x48, rf, Endian::little);
-  const auto kept = records::decode_at<records::D3dNativeHeader>(h, 0);
-  set_format_fields(s, h, alpha, old.platform == s.platform ? kept.format_word : 0,
-                    old.platform == s.platform ? kept.flags : 0, old.format);
-  store<std::uint16_t>(h.data() + 0x50, static_cast<std::uint16_t>(top.width), Endian::little);
-  store<std::uint16_t>(h.data() + 0x52, static_cast<std::uint16_t>(top.height), Endian::little);
-  h[0x54] = static_cast<std::uint8_t>(is_dxt(s.format) && old.format == s.format && old.depth ? old.depth : depth_of(s.format));
-  h[0x55] = static_cast<std::uint8_t>(n);
-  h[0x56] = 4;  // raster type: texture
+  h.raster_format = rf;
+  set_format_fields(s, h, alpha, same_platform, old.format);
+  h.width = static_cast<std::uint16_t>(top.width);
+  h.height = static_cast<std::uint16_t>(top.height);
+  h.depth = static_cast<std::uint8_t>(is_dxt(s.format) && old.format == s.format && old.depth ? old.depth : depth_of(s.format));
+  h.levels = static_cast<std::uint8_t>(n);
+  h.raster_type = 4;  // texture
   ByteWriter body;
-  body.bytes(h);
+  put_record(body, h);
   std::vector<ByteBuffer> data(n);
   std::uint64_t total = 0;
   for (std::uint32_t i = 0; i < n; ++i) {

@@ -40,12 +40,12 @@ TEST(OniRecords, FileHeaderFieldsSitAtTheSpecOffsets) {
   EXPECT_EQ(h.name_size, 0x2F2E2D2Cu);
   EXPECT_EQ(h.raw_offset, 0x33323130u);
   EXPECT_EQ(h.raw_size, 0x37363534u);
-  EXPECT_FALSE(h.padding_zero);
+  EXPECT_FALSE(h.padding_zero());
   ByteBuffer z(0x40, 0);
   z[0x3F] = 1;  // the last unused byte alone
-  EXPECT_FALSE(record_at<FileHeader>(z).padding_zero);
+  EXPECT_FALSE(record_at<FileHeader>(z).padding_zero());
   z[0x3F] = 0;
-  EXPECT_TRUE(record_at<FileHeader>(z).padding_zero);
+  EXPECT_TRUE(record_at<FileHeader>(z).padding_zero());
 }
 
 TEST(OniRecords, TableRecordsSitAtTheSpecOffsets) {

@@ -203,7 +203,7 @@ class BlockRun {
   template <class W>
   [[nodiscard]] std::uint32_t word(std::uint32_t j) const noexcept {
     RecordCursor c(ByteView(bytes_.data() + std::size_t{j} * W::kSize, W::kSize), endian_);
-    return W::decode(c).value;
+    return decode_from<W>(c).value;
   }
   ByteView bytes_{};          // the run's entries, count_ x width_ bytes inside the archive
   std::uint64_t offset_ = 0;  // absolute offset of entry 0

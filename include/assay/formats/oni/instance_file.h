@@ -41,7 +41,8 @@ inline constexpr std::uint16_t kFlagDuplicateSource = 0x08;  // informational
 inline constexpr std::uint64_t kChecksumV10 = 0x0003BCDF33DC271Full;
 inline constexpr std::uint64_t kChecksumV11 = 0x0003BCDF23C13061ull;
 
-// The records below decode through core/record.h: each reads exactly kSize little-endian bytes.
+// The records below list their fields once (core/record.h): kSize little-endian bytes each, read
+// by the loader and written by the writers and editors.
 
 // spec: oni.md#oni-3-1
 struct FileHeader {
@@ -52,28 +53,14 @@ struct FileHeader {
   std::uint32_t instance_count = 0, name_count = 0, template_count = 0;
   std::uint32_t data_offset = 0, data_size = 0, name_offset = 0, name_size = 0;
   std::uint32_t raw_offset = 0, raw_size = 0;  // VR32 only (0x30, 0x34)
-  bool padding_zero = true;                    // 0x30-0x3F all zero (VR31)
-  static constexpr FileHeader decode(RecordCursor& c) {
-    FileHeader h;
-    h.checksum = c.u64();
-    h.version = c.u32();
-    h.header_size = c.u16();
-    h.descriptor_size = c.u16();
-    h.template_entry_size = c.u16();
-    h.name_entry_size = c.u16();
-    h.instance_count = c.u32();
-    h.name_count = c.u32();
-    h.template_count = c.u32();
-    h.data_offset = c.u32();
-    h.data_size = c.u32();
-    h.name_offset = c.u32();
-    h.name_size = c.u32();
-    h.raw_offset = c.u32();
-    h.raw_size = c.u32();
-    const std::uint64_t unused = c.u64();  // 0x38-0x3F
-    h.padding_zero = h.raw_offset == 0 && h.raw_size == 0 && unused == 0;
-    return h;
+  std::uint64_t unused = 0;                    // 0x38-0x3F
+  static constexpr void fields(auto& h, auto&& f) {
+    f(h.checksum, h.version, h.header_size, h.descriptor_size, h.template_entry_size, h.name_entry_size,
+      h.instance_count, h.name_count, h.template_count, h.data_offset, h.data_size, h.name_offset, h.name_size,
+      h.raw_offset, h.raw_size, h.unused);
   }
+  // 0x30-0x3F all zero (VR31)
+  [[nodiscard]] constexpr bool padding_zero() const noexcept { return raw_offset == 0 && raw_size == 0 && unused == 0; }
 };
 
 // spec: oni.md#oni-3-5
@@ -88,8 +75,7 @@ struct Descriptor {
   [[nodiscard]] bool unnamed() const noexcept { return (flags() & kFlagUnnamed) != 0; }
   [[nodiscard]] bool placeholder() const noexcept { return (flags() & kFlagPlaceholder) != 0; }
   [[nodiscard]] bool duplicate() const noexcept { return (flags() & kFlagDuplicate) != 0; }
-  // Always inlined: read once per instance in the loader's large functions (out of line: 3x).
-  [[gnu::always_inline]] static constexpr Descriptor decode(RecordCursor& c) { return {c.u32(), c.u32(), c.u32(), c.u32(), c.u32()}; }
+  static constexpr void fields(auto& d, auto&& f) { f(d.tag, d.data_offset, d.name_offset, d.size, d.raw_flags); }
 };
 
 // spec: oni.md#oni-3-9
@@ -98,25 +84,21 @@ struct TemplateEntry {
   std::uint64_t checksum = 0;
   std::uint32_t tag = 0;
   std::uint32_t count = 0;
-  static constexpr TemplateEntry decode(RecordCursor& c) { return {c.u64(), c.u32(), c.u32()}; }
+  static constexpr void fields(auto& t, auto&& f) { f(t.checksum, t.tag, t.count); }
 };
 
 // One name directory entry (spec: oni.md#oni-3-8): a descriptor index, then 4 unused bytes.
 struct NameEntry {
   static constexpr std::size_t kSize = 0x08;
   std::uint32_t index = 0;
-  [[gnu::always_inline]] static constexpr NameEntry decode(RecordCursor& c) {
-    NameEntry e{c.u32()};
-    c.skip(4);
-    return e;
-  }
+  static constexpr void fields(auto& e, auto&& f) { f(e.index, Pad<4>{}); }
 };
 
 // The 8 bytes before an instance's data (spec: oni.md#oni-3-7): index << 8 | 1, then the file id.
 struct InstanceHeader {
   static constexpr std::size_t kSize = 0x08;
   std::uint32_t id = 0, file_id = 0;
-  [[gnu::always_inline]] static constexpr InstanceHeader decode(RecordCursor& c) { return {c.u32(), c.u32()}; }
+  static constexpr void fields(auto& h, auto&& f) { f(h.id, h.file_id); }
 };
 
 static_assert(kRecordSizeMatches<FileHeader> && kRecordSizeMatches<Descriptor> && kRecordSizeMatches<TemplateEntry> &&
