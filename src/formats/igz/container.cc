@@ -20,6 +20,7 @@
 #include "family_parts.h"
 #include "formats/texture_budget.h"
 #include "assay/model/gltf.h"
+#include "formats/model_output.h"
 
 namespace assay {
 
@@ -141,21 +142,10 @@ class IgzContainer final : public Container {
     return s;
   }
 
-  // NAME.glb, or with `gltf` NAME.gltf, NAME.bin and its PNGs.
+  // NAME.glb, or with `gltf` NAME.gltf, NAME.bin and one PNG per texture.
   [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir, bool gltf) const {
-    if (!gltf) {
-      ASSAY_TRY(ByteBuffer glb, model(e));
-      ASSAY_CHECK(dir.write(e.path, glb));
-      return ExtractCount{1, glb.size()};
-    }
     ASSAY_TRY(model::Scene s, scene(e));
-    ASSAY_TRY(std::vector<model::GltfFile> files, model::write_gltf(s, e.path.substr(0, e.path.size() - 4)));
-    ExtractCount n;
-    for (const model::GltfFile& f : files) {
-      ASSAY_CHECK(dir.write(f.name, f.bytes));
-      n.files += 1, n.bytes += f.bytes.size();
-    }
-    return n;
+    return write_model_files(s, e.path, dir, gltf);
   }
 
   Error with_file(Error e) const {

@@ -12,6 +12,7 @@
 #include "assay/container.h"
 #include "assay/family.h"
 #include "assay/model/gltf.h"
+#include "formats/model_output.h"
 #include "assay/formats/renderware/gltf_export.h"
 #include "formats/texture_budget.h"
 #include "json.h"
@@ -159,20 +160,8 @@ class RenderWareContainer final : public Container {
 
   // NAME.glb, or with `gltf` NAME.gltf, NAME.bin and one PNG per texture.
   [[nodiscard]] Result<ExtractCount> write_model(const Entry& e, const OutputDir& dir, bool gltf) const {
-    if (!gltf) {
-      ASSAY_TRY(ByteBuffer glb, model(e));
-      ASSAY_CHECK(dir.write(e.path, glb));
-      return ExtractCount{1, glb.size()};
-    }
     ASSAY_TRY(model::Scene s, scene(e));
-    const std::string stem = e.path.substr(0, e.path.size() - 4);
-    ASSAY_TRY(std::vector<model::GltfFile> files, model::write_gltf(s, stem));
-    ExtractCount n;
-    for (const model::GltfFile& f : files) {
-      ASSAY_CHECK(dir.write(f.name, f.bytes));
-      n.files++, n.bytes += f.bytes.size();
-    }
-    return n;
+    return write_model_files(s, e.path, dir, gltf);
   }
 
   // Textures no dictionary holds: with no dictionary at all one warning that says so (with a few
