@@ -94,12 +94,12 @@ Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
   }
   for (const Row& r : rows)
     if (r.offset > 0xFFFFFFFFull) return edit_error("the new WAD exceeds 4 GiB");
-  ByteBuffer dir(original.dir_bytes().begin(), original.dir_bytes().begin() + kDirHeaderSize);  // words 4-15 kept
-  store<std::uint32_t>(dir.data(), static_cast<std::uint32_t>(rows.size()), Endian::little);
+  DirHeader head = decode_in<DirHeader>(original.dir_bytes(), 0);  // its unused bytes 4-15 kept
+  head.count = static_cast<std::uint32_t>(rows.size());
   ByteWriter w;
-  for (const Row& r : rows) w.u32(static_cast<std::uint32_t>(r.offset)), w.u32(r.size), w.u32(r.hash);
-  dir.insert(dir.end(), w.buffer().begin(), w.buffer().end());
-  return dir;
+  put_record(w, head);
+  for (const Row& r : rows) put_record(w, DirRow{static_cast<std::uint32_t>(r.offset), r.size, r.hash});
+  return w.take();
 }
 
 namespace {

@@ -163,7 +163,9 @@ Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, s
                                              : std::min<std::uint64_t>(align2048(std::uint64_t{e.offset} + e.size), wad.size());
     const std::uint64_t new_offset = new_pos;
     if (new_offset > 0xFFFFFFFFull) return make_error(kFormat, "pack warriors", kNoOffset, "the new WAD exceeds 4 GiB");
-    store<std::uint32_t>(dir.data() + kDirHeaderSize + kDirRowSize * i, static_cast<std::uint32_t>(new_offset), Endian::little);
+    const std::uint64_t row_at = kDirHeaderSize + std::uint64_t{kDirRowSize} * i;
+    DirRow row = decode_in<DirRow>(dir, row_at);
+    row.offset = static_cast<std::uint32_t>(new_offset);
     auto rep = replacements.find(e.hash);
     std::optional<FileBytes> file;  // read whole, never mapped (no SIGBUS)
     if (rep != replacements.end() && original.find(e.hash)->index == i) {
@@ -180,12 +182,12 @@ Result<RepackStats> repack(const Disc& original, const std::map<std::uint32_t, s
       const std::uint64_t pad = align2048(f.bytes().size()) - f.bytes().size();
       ASSAY_CHECK(out.write(ByteView(zeros).first(pad)));
       new_pos += f.bytes().size() + pad;
-      store<std::uint32_t>(dir.data() + kDirHeaderSize + kDirRowSize * i + 4, static_cast<std::uint32_t>(f.bytes().size()),
-                           Endian::little);
+      row.size = static_cast<std::uint32_t>(f.bytes().size());
       ++st.replaced;
     } else {
       ASSAY_CHECK(copy(e.offset, slot_end));
     }
+    store_in(dir, row_at, row);
     if (progress) progress(slot_end > pos ? slot_end - pos : 0, file ? rep->second.filename().string() : fmt::format("{:08x}.bin", e.hash));
     pos = slot_end;
   }

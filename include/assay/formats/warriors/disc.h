@@ -30,29 +30,18 @@ inline constexpr std::uint32_t kSector = 2048;
 inline constexpr std::uint64_t kDirHeaderSize = 16;
 inline constexpr std::uint64_t kDirRowSize = 12;
 
-// DIR header (#wr-2-1): row count, then 12 bytes the reader does not use.
+// DIR header (#wr-2-1): row count, then 12 bytes the reader does not use (editors keep them).
 struct DirHeader {
   static constexpr std::size_t kSize = kDirHeaderSize;  // 16
   std::uint32_t count = 0;
-  static constexpr DirHeader decode(RecordCursor& c) {
-    DirHeader h;
-    h.count = c.u32();
-    c.skip(12);
-    return h;
-  }
+  ByteView unused;
+  static constexpr void fields(auto& h, auto&& f) { f(h.count, fixed_bytes<12>(h.unused)); }
 };
 
-// One DIR row (#wr-2-1): wadOffset, size, nameHash.
 struct DirRow {
   static constexpr std::size_t kSize = kDirRowSize;  // 12
   std::uint32_t offset = 0, size = 0, hash = 0;
-  static constexpr DirRow decode(RecordCursor& c) {
-    DirRow r;
-    r.offset = c.u32();
-    r.size = c.u32();
-    r.hash = c.u32();
-    return r;
-  }
+  static constexpr void fields(auto& r, auto&& f) { f(r.offset, r.size, r.hash); }
 };
 
 [[nodiscard]] constexpr std::uint64_t align2048(std::uint64_t n) noexcept { return (n + 2047) & ~std::uint64_t{2047}; }
