@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <numbers>
@@ -422,6 +423,30 @@ TEST(OniCharacter, MutationSweep) {
   }
   EXPECT_GT(runs, 3000u);
   EXPECT_GT(errors, 50u);
+}
+
+
+// fuzz/corpus/oni_character holds the hand-made characters in the target's input form (u32 .dat
+// length, .dat, .raw); ASSAY_WRITE_ONI_CHARACTER_CORPUS=DIR writes them anew.
+TEST(OniCharacter, FuzzCorpusHoldsTheFixtures) {
+  auto input = [](const testing::CharacterLevel& l) {
+    ByteBuffer b;
+    const auto n = static_cast<std::uint32_t>(l.dat.size());
+    for (int k = 0; k < 4; ++k) b.push_back(static_cast<std::uint8_t>(n >> (8 * k)));
+    b.insert(b.end(), l.dat.begin(), l.dat.end());
+    b.insert(b.end(), l.raw.begin(), l.raw.end());
+    return b;
+  };
+  testing::CharacterFixture no_trac;
+  no_trac.trac = false;
+  const std::vector<std::pair<std::string, ByteBuffer>> seeds = {{"hand.bin", input(testing::character_level())},
+                                                                  {"no_trac.bin", input(testing::character_level(no_trac))}};
+  const char* out = std::getenv("ASSAY_WRITE_ONI_CHARACTER_CORPUS");
+  const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / "oni_character";
+  for (const auto& [name, bytes] : seeds) {
+    if (out) write_file(dir / name, bytes);
+    EXPECT_EQ(testing::read_file(dir / name), bytes) << name;
+  }
 }
 
 }  // namespace
