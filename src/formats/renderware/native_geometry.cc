@@ -108,6 +108,10 @@ Result<ModelSkin> decode_native_skin(ByteView b, std::uint64_t off) {
   const std::uint32_t platform = load<std::uint32_t>(b.data() + 12, Endian::little);
   if (platform == kPlatformPs2) return ps2_skin(b, off);
   if (platform == kPlatformXbox) return xbox_skin(b, off);
+  if (platform == kPlatformD3d8 || platform == kPlatformD3d9)  // librw reads none (skin.cpp asserts)
+    return rw_error("native Skin PLG", off + 12,
+                    fmt::format("a D3D{} native skin has no known layout (PS2 and Xbox skins are decoded)", platform),
+                    "renderware.native-pipeline");
   return rw_error("native Skin PLG", off + 12, fmt::format("platform {} is not decoded (PS2 4 and Xbox 5 are)", platform),
                   "renderware.native-platform");
 }
@@ -120,7 +124,10 @@ Result<void> decode_native(const NativeSource& s, ModelGeometry& g) {
   const std::uint32_t platform = load<std::uint32_t>(s.body.data() + 12, Endian::little);
   if (platform == kPlatformPs2) return decode_ps2(s, 16, g);
   if (platform == kPlatformXbox) return decode_xbox(s, 16, g);
-  return rw_error("Native Data", s.offset + 12, fmt::format("platform {} is not decoded (PS2 4 and Xbox 5 are)", platform),
+  if (platform == kPlatformD3d8) return decode_d3d8(s, 16, g);
+  if (platform == kPlatformD3d9) return decode_d3d9(s, 16, g);
+  return rw_error("Native Data", s.offset + 12,
+                  fmt::format("platform {} is not decoded (PS2 4, Xbox 5, D3D8 8 and D3D9 9 are)", platform),
                   "renderware.native-platform");
 }
 

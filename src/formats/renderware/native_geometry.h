@@ -1,6 +1,8 @@
 // Internal: native geometry (flag 0x01000000) decoded from its Native Data PLG (0x510) into
 // ModelGeometry's arrays: PS2 (platform 4) through the DMA/VIF interpreter and the pipeline
-// layouts of librw and GTA SA (librwgta), Xbox (platform 5) vertex and index buffers.
+// layouts of librw and GTA SA (librwgta), Xbox (platform 5) vertex and index buffers, D3D8
+// (platform 8: per-mesh FVF vertex buffers) and D3D9 (platform 9: a vertex declaration and
+// shared streams), as librw's src/d3d/d3d8.cpp and d3d9.cpp read them.
 #pragma once
 
 #include <array>
@@ -29,7 +31,7 @@ struct NativeSource {
   std::optional<std::uint32_t> xbox_vertex_format;  // Xbox Vertex Format PLG 0x511
 };
 
-constexpr std::uint32_t kPlatformPs2 = 4, kPlatformXbox = 5;
+constexpr std::uint32_t kPlatformPs2 = 4, kPlatformXbox = 5, kPlatformD3d8 = 8, kPlatformD3d9 = 9;
 
 // One decoded corner: every attribute a pipeline can carry.
 struct Corner {
@@ -66,5 +68,7 @@ Result<ModelSkin> decode_native_skin(ByteView body, std::uint64_t offset);
 // Internal parts, one per platform.
 Result<void> decode_ps2(const NativeSource& s, std::uint64_t at, ModelGeometry& g);
 Result<void> decode_xbox(const NativeSource& s, std::uint64_t at, ModelGeometry& g);
+Result<void> decode_d3d8(const NativeSource& s, std::uint64_t at, ModelGeometry& g);
+Result<void> decode_d3d9(const NativeSource& s, std::uint64_t at, ModelGeometry& g);
 
 }  // namespace assay::rw::native
