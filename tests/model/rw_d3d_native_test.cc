@@ -1,5 +1,5 @@
 // D3D8 and D3D9 native geometry (hand-made, tests/formats/renderware/d3d_native_fixture.h)
-// through `assay extract` to GLB: the Khronos validator reports no error and no warning, and
+// (the D3D9 one also in packed element types) through `assay extract` to GLB: the Khronos validator reports no error and no warning, and
 // tinygltf reads back the hand-worked model: 8 vertices, 4 triangles as position triples (winding
 // kept), each vertex's UV sets, normal and prelit colour.
 #include <gtest/gtest.h>
@@ -75,10 +75,14 @@ TEST(RwD3dNativeModel, ExportsReadBackAndPassTheValidator) {
   at::TempDir t;
   write(t / "d3d8.dff", fx::d3d8_clump());
   write(t / "d3d9.dff", fx::d3d9_clump());
-  const fs::path g8 = extract(t / "d3d8.dff", t / "out8"), g9 = extract(t / "d3d9.dff", t / "out9");
+  write(t / "d3d9p.dff", fx::d3d9_clump(true));
+  const fs::path g8 = extract(t / "d3d8.dff", t / "out8"), g9 = extract(t / "d3d9.dff", t / "out9"),
+                 g9p = extract(t / "d3d9p.dff", t / "out9p");
   ASSERT_FALSE(g8.empty());
   ASSERT_FALSE(g9.empty());
-  for (const auto& [glb, sets, d3d9] : {std::tuple{g8, std::size_t{1}, false}, std::tuple{g9, std::size_t{2}, true}}) {
+  ASSERT_FALSE(g9p.empty());
+  for (const auto& [glb, sets, d3d9] : {std::tuple{g8, std::size_t{1}, false}, std::tuple{g9, std::size_t{2}, true},
+                                        std::tuple{g9p, std::size_t{2}, true}}) {
     const at::ReadModel r = at::read_gltf(glb);
     ASSERT_TRUE(r.error.empty()) << r.error;
     ASSERT_EQ(r.meshes.size(), 1u) << glb;
@@ -86,7 +90,7 @@ TEST(RwD3dNativeModel, ExportsReadBackAndPassTheValidator) {
     expect_model(r.meshes[0], sets, d3d9);
   }
   ASSAY_REQUIRE_VALIDATOR();
-  at::expect_valid_gltf({g8, g9});
+  at::expect_valid_gltf({g8, g9, g9p});
 }
 
 }  // namespace

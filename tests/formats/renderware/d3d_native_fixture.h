@@ -115,7 +115,26 @@ inline void put_element(ByteWriter& w, std::uint16_t stream, std::uint16_t offse
   w.u16(stream), w.u16(offset), w.u8(type), w.u8(0), w.u8(usage), w.u8(index);
 }
 
-inline ByteBuffer d3d9_native_body() {
+// The half floats the packed layout needs, worked out by hand (sign, 5-bit exponent biased by
+// 15, 10-bit fraction): 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200, 0.5 = 0x3800, 0.25 = 0x3400,
+// 0.75 = 0x3A00, 0.125 = 0x3000, 0.375 = 0x3600.
+inline std::uint16_t half_of(float f) {
+  const std::array<std::pair<float, std::uint16_t>, 9> k{{{0.0f, 0x0000}, {1.0f, 0x3C00}, {2.0f, 0x4000}, {3.0f, 0x4200},
+                                                          {0.5f, 0x3800}, {0.25f, 0x3400}, {0.75f, 0x3A00},
+                                                          {0.125f, 0x3000}, {0.375f, 0x3600}}};
+  for (const auto& [x, h] : k)
+    if (x == f) return h;
+  return 0x7E00;  // NaN: not a value of the model
+}
+
+// DEC3N of a unit axis (x, y, z in bits 0-9, 10-19, 20-29; 511 = 1.0).
+inline std::uint32_t dec3n_of(const std::array<float, 3>& n) {
+  return (n[0] == 1 ? 0x1FFu : 0u) | (n[1] == 1 ? 0x1FFu << 10 : 0u) | (n[2] == 1 ? 0x1FFu << 20 : 0u);
+}
+
+// `packed`: stream 0 is {POSITION FLOAT16_4 @0, COLOR UBYTE4N @8 (R, G, B, A), TEXCOORD0
+// FLOAT16_2 @12, NORMAL DEC3N @16} (stride 20) instead of librw's float layout; same model.
+inline ByteBuffer d3d9_native_body(bool packed = false) {
   const std::vector<std::uint16_t> idx{0, 1, 2, 3, 3, 3, 0, 1, 2, 3};
   ByteWriter w;
   w.u32(id::kStruct), w.u32(0), w.u32(kStamp);
@@ -129,17 +148,32 @@ inline ByteBuffer d3d9_native_body() {
   w.u32(6), w.u32(0), w.u32(0), w.u32(1), w.u32(0), w.u32(0), w.u32(4), w.u32(0), w.u32(4);
   w.u32(4), w.u32(4), w.u32(1), w.u32(0), w.u32(0), w.u32(4), w.u32(4), w.u32(6), w.u32(2);
   w.u32(7);  // elements, the end marker counted
-  put_element(w, 0, 0, 2, 0, 0);    // POSITION FLOAT3
-  put_element(w, 0, 12, 4, 10, 0);  // COLOR D3DCOLOR
-  put_element(w, 0, 16, 1, 5, 0);   // TEXCOORD0 FLOAT2
-  put_element(w, 0, 24, 2, 3, 0);   // NORMAL FLOAT3
+  if (packed) {
+    put_element(w, 0, 0, 16, 0, 0);   // POSITION FLOAT16_4
+    put_element(w, 0, 8, 8, 10, 0);   // COLOR UBYTE4N
+    put_element(w, 0, 12, 15, 5, 0);  // TEXCOORD0 FLOAT16_2
+    put_element(w, 0, 16, 14, 3, 0);  // NORMAL DEC3N
+  } else {
+    put_element(w, 0, 0, 2, 0, 0);    // POSITION FLOAT3
+    put_element(w, 0, 12, 4, 10, 0);  // COLOR D3DCOLOR
+    put_element(w, 0, 16, 1, 5, 0);   // TEXCOORD0 FLOAT2
+    put_element(w, 0, 24, 2, 3, 0);   // NORMAL FLOAT3
+  }
   put_element(w, 1, 0, 1, 5, 1);    // TEXCOORD1 FLOAT2 (stream 1)
   put_element(w, 2, 0, 4, 10, 1);   // librw's constant-buffer stream: no vertex data
   put_element(w, 0xFF, 0, 17, 0, 0);  // D3DDECL_END
   for (std::uint16_t x : idx) w.u16(x);
-  w.u32(0xBADEAFFE), w.u32(0), w.u32(36), w.u16(0x1E), w.u8(1), w.u8(0);  // stream 0
+  w.u32(0xBADEAFFE), w.u32(0), w.u32(packed ? 20 : 36), w.u16(0x1E), w.u8(1), w.u8(0);  // stream 0
   for (int i = 0; i < 8; ++i) {
     const Vertex x = vertex(i / 4, i % 4);
+    if (packed) {
+      for (float f : x.position) w.u16(half_of(f));
+      w.u16(half_of(1.0f));
+      for (std::uint8_t c : x.rgba) w.u8(c);
+      w.u16(half_of(x.uv[0])), w.u16(half_of(x.uv[1]));
+      w.u32(dec3n_of(x.normal));
+      continue;
+    }
     for (float f : x.position) w.f32(f);
     w.u8(x.rgba[2]), w.u8(x.rgba[1]), w.u8(x.rgba[0]), w.u8(x.rgba[3]);
     w.f32(x.uv[0]), w.f32(x.uv[1]);
@@ -210,8 +244,8 @@ inline ByteBuffer d3d8_clump(std::uint32_t spacing = 43) {
   const ByteBuffer body = d3d8_native_body(spacing);
   return native_clump(body, kD3d8Flags, false);
 }
-inline ByteBuffer d3d9_clump() {
-  const ByteBuffer body = d3d9_native_body();
+inline ByteBuffer d3d9_clump(bool packed = false) {
+  const ByteBuffer body = d3d9_native_body(packed);
   return native_clump(body, kD3d9Flags, true);
 }
 

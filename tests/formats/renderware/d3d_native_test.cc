@@ -105,6 +105,18 @@ TEST(RwD3dNative, D3d9DeclarationStreamsAndStrips) {
   expect_model(c->geometries[0], 2, true);
 }
 
+// Packed element types (FLOAT16_4 positions, UBYTE4N colours, FLOAT16_2 UVs, DEC3N normals,
+// their encodings worked out by hand in the fixture) decode to the same model.
+TEST(RwD3dNative, D3d9PackedElementTypes) {
+  EXPECT_EQ(fx::half_of(0.375f), 0x3600);  // 1.5 x 2^-2: exponent 13, fraction 0x200
+  EXPECT_EQ(fx::dec3n_of({0, 0, 1}), 0x1FF00000u);
+  Diagnostics d;
+  auto c = decode_clump(fx::d3d9_clump(true), 0, d.sink());
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  EXPECT_TRUE(d.items().empty());
+  expect_model(c->geometries[0], 2, true);
+}
+
 // One byte (or word) changed at `rel` in the Native Data body: decode_clump's error, with its
 // code and file offset.
 Error mutated_error(ByteBuffer f, const ByteBuffer& body, std::size_t rel, std::uint32_t value, int bytes = 4) {
@@ -193,7 +205,8 @@ TEST(RwD3dNative, EveryTruncationIsAnError) {
 // checks every read), every error with a code, some refused.
 TEST(RwD3dNative, MutatedNativeDataNeverCrashes) {
   for (const auto& [f0, body] : {std::pair{fx::d3d8_clump(), fx::d3d8_native_body()},
-                                 std::pair{fx::d3d9_clump(), fx::d3d9_native_body()}}) {
+                                 std::pair{fx::d3d9_clump(), fx::d3d9_native_body()},
+                                 std::pair{fx::d3d9_clump(true), fx::d3d9_native_body(true)}}) {
     ByteBuffer f = f0;
     const std::size_t at = body_at(f, body);
     std::size_t refused = 0;
@@ -214,7 +227,8 @@ TEST(RwD3dNative, MutatedNativeDataNeverCrashes) {
 TEST(RwD3dNative, FuzzSeedsAreTheFixtures) {
   const std::filesystem::path dir = std::filesystem::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / "rw_model";
   if (std::getenv("ASSAY_WRITE_SEEDS")) {
-    for (const auto& [name, bytes] : {std::pair{"d3d8_native.dff", fx::d3d8_clump()}, std::pair{"d3d9_native.dff", fx::d3d9_clump()}}) {
+    for (const auto& [name, bytes] : {std::pair{"d3d8_native.dff", fx::d3d8_clump()}, std::pair{"d3d9_native.dff", fx::d3d9_clump()},
+                                      std::pair{"d3d9_native_packed.dff", fx::d3d9_clump(true)}}) {
       std::FILE* out = std::fopen((dir / name).string().c_str(), "wb");
       ASSERT_NE(out, nullptr);
       std::fwrite(bytes.data(), 1, bytes.size(), out);
@@ -223,6 +237,7 @@ TEST(RwD3dNative, FuzzSeedsAreTheFixtures) {
   }
   EXPECT_EQ(assay::testing::read_file(dir / "d3d8_native.dff"), fx::d3d8_clump());
   EXPECT_EQ(assay::testing::read_file(dir / "d3d9_native.dff"), fx::d3d9_clump());
+  EXPECT_EQ(assay::testing::read_file(dir / "d3d9_native_packed.dff"), fx::d3d9_clump(true));
 }
 
 }  // namespace
