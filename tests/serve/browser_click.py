@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Clicks through the viewer as a person would, in ONE page of headless Chromium (issue 29 item 1).
 
-usage: browser_click.py CHROMEDRIVER CHROMIUM URL SAMPLES_ROOT_OR_EMPTY SCREENSHOT_DIR [TEXTURED_URL]
+usage: browser_click.py CHROMEDRIVER CHROMIUM URL SAMPLES_ROOT_OR_EMPTY SCREENSHOT_DIR [TEXTURED_URL [SOUNDS [CHARACTERS]]]
 
 Talks W3C WebDriver to chromedriver with the standard library only. URL is the page `assay serve`
 printed; the served roots are `ss` (make-samples output plus nest.pak, built by browser_test.sh
 with `assay pack igarchive` from actors/zap.igz = sample_v9_be.igz, inner.arc =
 demo_v11_be_deflate.arc and notes.txt) and, when given, `samples` (../shared/samples).
 TEXTURED_URL, when given, serves `rw-parser` (the samples' folder) with --txd a dictionary holding
-a texture named "wuzimu" (browser_test.sh).
+a texture named "wuzimu" (browser_test.sh). SOUNDS and CHARACTERS, when given, are the Oni goldens'
+folders served as the roots `sounds` and `characters`.
 The expected values are the make-samples definitions (src/formats/*/samples), what
 browser_test.sh packed, and the samples' READMEs; never the page's own output.
 """
@@ -208,6 +209,7 @@ def rw_model(d, url):
     expect('Model' in tabs_shown(d) and 'Preview' not in tabs_shown(d), 'model tabs: %r' % tabs_shown(d))
     filled = model_drawn(d, 'rw_model')
     expect('root' in filled['names'] and 'body' in filled['names'], 'rw_model nodes: %r' % filled['names'])
+    expect(anim_state(d)['hidden'], 'an animation picker for rw_model, which has no animations')
     d.click('#model-wire')
     wire = model_drawn(d, 'rw_model wireframe', 0.001)
     expect(wire['differ'] > filled['differ'], 'the wireframe box changed nothing: %r -> %r' % (filled['differ'], wire['differ']))
@@ -406,6 +408,7 @@ def oni_model(d, url, shots):
     px = model_drawn(d, 'oni M3GMcube', 0.01)
     expect(px['coloured'] > px['differ'] // 4, 'M3GMcube shows no texture: %d of %d drawn pixels coloured' % (px['coloured'], px['differ']))
     expect(d.find('#pane-details a[data-act="glb"]'), 'no GLB download button for M3GMcube')
+    expect(anim_state(d)['hidden'], 'an animation picker for M3GMcube, which has no animations')
     no_page_error(d)
     d.screenshot(os.path.join(shots, 'serve-model-oni.png'))
     d.cmd('POST', '/url', {'url': url + '&path=samples/oni/GameDataFolder/level1_Final.dat::M3GMpyramid'})
@@ -414,6 +417,96 @@ def oni_model(d, url, shots):
     expect(pyr['coloured'] > pyr['differ'] // 4, 'M3GMpyramid shows no texture: %d of %d drawn pixels coloured' % (pyr['coloured'], pyr['differ']))
     no_page_error(d)
     print('ok: the Model tab drew M3GMcube (%d of %d pixels coloured) and M3GMpyramid textured' % (px['coloured'], px['differ']))
+
+
+# The canvas read back and kept under a name (window.__shots[arguments[0]], when given); returns how
+# many pixels differ from the one kept under arguments[1] (null when there is none).
+CANVAS_SHOT = """
+const c = document.getElementById('model-canvas');
+const t = document.createElement('canvas');
+t.width = c.width; t.height = c.height;
+const g = t.getContext('2d');
+g.drawImage(c, 0, 0);
+const px = g.getImageData(0, 0, t.width, t.height).data;
+window.__shots = window.__shots || {};
+const ref = arguments[1] ? window.__shots[arguments[1]] : null;
+if (arguments[0]) window.__shots[arguments[0]] = px;
+if (!ref || ref.length !== px.length) return null;
+let differ = 0;
+for (let i = 0; i < px.length; i += 4)
+  if (Math.abs(px[i] - ref[i]) + Math.abs(px[i + 1] - ref[i + 1]) + Math.abs(px[i + 2] - ref[i + 2]) > 12) ++differ;
+return differ;
+"""
+
+
+def shot(d, keep=None, against=None):
+    return d.js(CANVAS_SHOT, keep, against)
+
+
+def anim_state(d):
+    return d.js("const c = document.getElementById('model-canvas'), p = document.getElementById('model-play');"
+                "return {anim: c.dataset.anim, playing: c.dataset.playing, play_disabled: p.disabled, play_text: p.textContent,"
+                "        hidden: document.getElementById('model-anim').hidden, info: document.getElementById('model-anim-info').textContent}")
+
+
+def pick_animation(d, name):
+    """Picks `name` in the animation picker by clicking its <option> (the picker's own text)."""
+    k = d.js("return Array.from(document.querySelectorAll('#model-anim-pick option')).findIndex((o) => o.textContent === arguments[0])", name)
+    expect(k is not None and k >= 0, 'no option %r in the picker' % name)
+    d.click('#model-anim-pick option:nth-child(%d)' % (k + 1))
+
+
+def oni_character(d, url, shots):
+    """An Oni character in the Model tab: ONCCchar4 of the character goldens (goldens/oni/README.md
+    "characters/": a 4-part body and two animations, TRAMbody4_ekey and TRAMbody4_qkey, src/*.xml).
+    The picker lists both; playing one moves the parts (the canvas changes from frame to frame),
+    pause holds the picture, and "none" puts the rest pose back (the first picture again)."""
+    d.cmd('POST', '/url', {'url': url + '&path=characters/GameDataFolder/level0_Final.dat'})
+    watch_errors(d)
+    d.click(row('ONCCchar4'))
+    shown = tabs_shown(d)
+    expect('Model' in shown and 'Sound' not in shown and 'Preview' not in shown, 'ONCC tabs: %r' % shown)
+    px = model_drawn(d, 'ONCCchar4', 0.001)
+    expect(all(p in px['names'] for p in ['pelvis', 'left_thigh', 'left_calf', 'left_foot']), 'ONCCchar4 nodes: %r' % px['names'])
+    st = anim_state(d)
+    expect(not st['hidden'] and st['play_disabled'] and st['anim'] == '', 'the picker at rest: %r' % st)
+    opts = d.js("return Array.from(document.querySelectorAll('#model-anim-pick option')).map((o) => [o.value, o.textContent])")
+    expect(len(opts) == 3 and opts[0][0] == '' and sorted(o[1] for o in opts[1:]) == ['TRAMbody4_ekey', 'TRAMbody4_qkey'],
+           'the picker lists %r' % opts)
+    shot(d, 'rest')
+    pick_animation(d, 'TRAMbody4_ekey')
+    d.wait('TRAMbody4_ekey picked', "return document.getElementById('model-canvas').dataset.anim === 'TRAMbody4_ekey'")
+    st = anim_state(d)
+    expect(not st['play_disabled'] and st['playing'] == '0', 'picked, not playing: %r' % st)
+    shot(d, 'first')
+    d.click('#model-play')
+    d.wait('playing', "return document.getElementById('model-canvas').dataset.playing === '1'")
+    # Two pictures a little apart while it plays differ (the parts move), within a few tries.
+    total = px['total']
+    moved = 0
+    for _ in range(20):
+        shot(d, 'a')
+        time.sleep(0.05)
+        moved = max(moved, shot(d, None, 'a') or 0)
+        if moved > total // 2000:
+            break
+    expect(moved > total // 2000, 'TRAMbody4_ekey plays but the canvas does not change (%d of %d pixels)' % (moved, total))
+    expect(anim_state(d)['play_text'] == 'pause', 'the play button while playing: %r' % anim_state(d))
+    d.screenshot(os.path.join(shots, 'serve-model-oni-character.png'))
+    d.click('#model-play')  # pause: the picture holds
+    d.wait('paused', "return document.getElementById('model-canvas').dataset.playing === '0'")
+    shot(d, 'paused')
+    time.sleep(0.2)
+    held = shot(d, None, 'paused')
+    expect(held == 0, 'paused, the canvas still changes (%r pixels)' % held)
+    pick_animation(d, 'none (rest pose)')
+    d.wait('none picked', "return document.getElementById('model-canvas').dataset.anim === ''")
+    st = anim_state(d)
+    expect(st['play_disabled'] and st['playing'] == '0' and not st['hidden'], 'after none: %r' % st)
+    back = shot(d, None, 'rest')
+    expect(back is not None and back <= total // 10000, 'none does not give the rest pose back (%r pixels differ)' % back)
+    no_page_error(d)
+    print('ok: the Model tab played ONCCchar4\'s TRAMbody4_ekey (%d of %d pixels moved between two frames)' % (moved, total))
 
 
 def sound_facts(d):
@@ -454,6 +547,7 @@ def main():
     chromedriver, chromium, url, samples, shots_dir = sys.argv[1:6]
     texurl = sys.argv[6] if len(sys.argv) > 6 else ''
     sounds = sys.argv[7] if len(sys.argv) > 7 else ''
+    characters = sys.argv[8] if len(sys.argv) > 8 else ''
     os.makedirs(shots_dir, exist_ok=True)
     with tempfile.TemporaryDirectory() as profile:
         d = Driver(chromedriver, chromium, profile)
@@ -465,6 +559,8 @@ def main():
                 oni_model(d, url, shots_dir)
             if sounds:
                 sound_view(d, url)
+            if characters:
+                oni_character(d, url, shots_dir)
         except Fail as e:
             try:
                 d.screenshot(os.path.join(shots_dir, 'serve-failed.png'))

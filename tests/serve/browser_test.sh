@@ -37,6 +37,9 @@ roots=("$tmp/ss")
 # The Oni sound goldens (a level of SNDDs) for the Sound tab, served as the root "sounds".
 sounds=
 [[ -n "$samples" && -d "$(dirname "$samples")/goldens/oni/sounds" ]] && sounds="$(dirname "$samples")/goldens/oni/sounds" && roots+=("$sounds")
+# The Oni character goldens (ONCCchar4 and its two TRAMs) for the animation picker, the root "characters".
+characters=
+[[ -n "$samples" && -d "$(dirname "$samples")/goldens/oni/characters" ]] && characters="$(dirname "$samples")/goldens/oni/characters" && roots+=("$characters")
 "$assay" serve --no-open --port 0 "${roots[@]}" >"$tmp/url" 2>"$tmp/serve.err" &
 server=$!
 for _ in $(seq 100); do [[ -s "$tmp/url" ]] && break; sleep 0.1; done
@@ -89,5 +92,5 @@ if [[ -z "$driver" ]]; then
   [[ "${CI:-}" == "true" || "${CI:-}" == "1" ]] && fail "chromedriver is missing (required in CI)"
   echo "SKIP: chromedriver not installed (the click-through needs it)"; exit 77
 fi
-timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" "$texurl" "$sounds" ||
+timeout 180 python3 "$(dirname "$0")/browser_click.py" "$driver" "$chromium" "$url" "$samples" "$outdir" "$texurl" "$sounds" "$characters" ||
   fail "click-through (screenshot of the failure: $outdir/serve-failed.png)"

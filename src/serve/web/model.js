@@ -9,6 +9,7 @@ export const BACKGROUND = [0x2b, 0x30, 0x3a];  // the canvas's clear colour (tes
 const $ = (id) => document.getElementById(id);
 let view = null;  // { renderer, scene, camera, controls, root }
 let shown = 0;    // bumped per model asked for: a late answer is dropped
+let anim = null;  // the shown model's animations: { mixer, clips, action, playing, last, raf }
 
 function draw() {
   if (view) view.renderer.render(view.scene, view.camera);
@@ -46,6 +47,97 @@ function setup() {
   view = { renderer, scene, camera, controls, root: null };
   new ResizeObserver(fit).observe(canvas);
   $('model-wire').addEventListener('change', wireframe);
+  $('model-anim-pick').addEventListener('change', choose);
+  $('model-play').addEventListener('click', () => anim && anim.action && playing(!anim.playing));
+  $('model-anim-speed').addEventListener('change', () => { if (anim) anim.mixer.timeScale = Number($('model-anim-speed').value); });
+}
+
+// ---- Animations (an Oni character's TRAMs, one glTF animation each): a picker listing the GLB's
+// animations by name, play/pause, three.js's AnimationMixer on the loaded gltf.animations. Picking
+// one shows its first frame; "none" stops it and the mixer puts the rest pose back.
+function option(value, text) {
+  return Object.assign(document.createElement('option'), { value, textContent: text });
+}
+
+// Forgets the previous model's animations; offers `clips` (the picker hidden when there are none).
+function setupAnimations(root, clips) {
+  if (anim) {
+    playing(false);
+    anim.mixer.stopAllAction();
+    anim.mixer.uncacheRoot(anim.mixer.getRoot());
+  }
+  anim = clips.length ? { mixer: new THREE.AnimationMixer(root), clips, action: null, playing: false, last: 0, raf: 0 } : null;
+  if (anim) anim.mixer.timeScale = Number($('model-anim-speed').value);
+  $('model-anim').hidden = !anim;
+  $('model-anim-pick').replaceChildren(option('', 'none (rest pose)'), ...clips.map((c, i) => option(String(i), c.name || 'animation ' + i)));
+  $('model-anim-pick').value = '';
+  $('model-play').disabled = true;
+  $('model-play').textContent = 'play';
+  $('model-anim-info').textContent = '';
+  const canvas = $('model-canvas');
+  canvas.dataset.animations = String(clips.length);
+  canvas.dataset.anim = '';
+  canvas.dataset.playing = '0';
+}
+
+function animInfo() {
+  if (!anim || !anim.action) { $('model-anim-info').textContent = ''; return; }
+  const d = anim.action.getClip().duration;
+  $('model-anim-info').textContent = anim.action.time.toFixed(3) + ' / ' + d.toFixed(3) + ' s';
+}
+
+function choose() {
+  if (!anim) return;
+  playing(false);
+  if (anim.action) anim.action.stop();  // its last user gone, a bound property gets its rest value back
+  anim.action = null;
+  const i = $('model-anim-pick').value;
+  if (i !== '') {
+    anim.action = anim.mixer.clipAction(anim.clips[Number(i)]);
+    anim.action.reset().play();  // loops (THREE.LoopRepeat)
+  }
+  anim.mixer.update(0);  // the first frame, or the rest pose
+  frame(view.root, anim.action ? sweep(anim.action) : undefined);
+  $('model-play').disabled = !anim.action;
+  $('model-canvas').dataset.anim = anim.action ? anim.action.getClip().name : '';
+  animInfo();
+  draw();
+}
+
+// The box the model covers over the whole animation (its root motion may walk it far from the
+// rest pose): sampled along the clip, then back to the first frame.
+function sweep(action) {
+  const box = new THREE.Box3(), scale = anim.mixer.timeScale, d = action.getClip().duration, n = 32;
+  anim.mixer.timeScale = 1;
+  for (let k = 0; k <= n; ++k) {
+    anim.mixer.setTime(Math.min(d * k / n, d * 0.9999));
+    box.union(new THREE.Box3().setFromObject(view.root));
+  }
+  anim.mixer.setTime(0);
+  anim.mixer.timeScale = scale;
+  return box;
+}
+
+function playing(on) {
+  if (!anim) return;
+  anim.playing = on;
+  cancelAnimationFrame(anim.raf);
+  $('model-play').textContent = on ? 'pause' : 'play';
+  $('model-canvas').dataset.playing = on ? '1' : '0';
+  if (on) {
+    anim.last = performance.now();
+    anim.raf = requestAnimationFrame(tick);
+  }
+}
+
+function tick(now) {
+  if (!anim || !anim.playing) return;
+  if (!$('pane-model').classList.contains('on')) { playing(false); return; }  // another tab or entry shown
+  anim.mixer.update(Math.max(0, now - anim.last) / 1000);
+  anim.last = now;
+  animInfo();
+  draw();
+  anim.raf = requestAnimationFrame(tick);
 }
 
 function wireframe() {
@@ -58,9 +150,8 @@ function wireframe() {
   draw();
 }
 
-// Puts the camera in front of the model's bounding box, the orbit centred on it.
-function frame(root) {
-  const box = new THREE.Box3().setFromObject(root);
+// Puts the camera in front of the model's bounding box (or `box`), the orbit centred on it.
+function frame(root, box = new THREE.Box3().setFromObject(root)) {
   if (box.isEmpty()) return;
   const size = box.getSize(new THREE.Vector3()).length() || 1;
   const centre = box.getCenter(new THREE.Vector3());
@@ -107,6 +198,7 @@ export async function showModel(url) {
   message('loading …');
   try {
     if (!view) setup();  // throws without WebGL
+    playing(false);
     const r = await fetch(url);
     if (!r.ok) {
       const j = await r.json().catch(() => null);
@@ -118,10 +210,12 @@ export async function showModel(url) {
     view.root = gltf.scene;
     view.scene.add(gltf.scene);
     const n = nodeList(gltf.parser.json);
+    setupAnimations(gltf.scene, gltf.animations || []);
     wireframe();
     frame(gltf.scene);
     fit();
-    message(n + ' node(s) · drag to orbit, wheel to zoom');
+    const a = (gltf.animations || []).length;
+    message(n + ' node(s)' + (a ? ' · ' + a + ' animation(s)' : '') + ' · drag to orbit, wheel to zoom');
     canvas.dataset.loaded = '1';
     canvas.dataset.nodes = String(n);
   } catch (err) {
