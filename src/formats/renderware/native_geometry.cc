@@ -14,14 +14,15 @@ namespace assay::rw::native {
 
 namespace {
 
-std::array<std::uint32_t, 22> key_of(const Corner& c) {
-  std::array<std::uint32_t, 22> k{};
+std::array<std::uint32_t, 23> key_of(const Corner& c) {
+  std::array<std::uint32_t, 23> k{};
   std::size_t i = 0;
   for (float f : c.position) k[i++] = std::bit_cast<std::uint32_t>(f);
   for (float f : c.normal) k[i++] = std::bit_cast<std::uint32_t>(f);
   for (const auto& uv : c.uv)
     for (float f : uv) k[i++] = std::bit_cast<std::uint32_t>(f);
   std::memcpy(&k[i++], c.color.data(), 4);
+  std::memcpy(&k[i++], c.night.data(), 4);
   std::memcpy(&k[i++], c.bones.data(), 4);
   for (float f : c.weights) k[i++] = std::bit_cast<std::uint32_t>(f);
   return k;
@@ -41,7 +42,7 @@ Result<std::uint16_t> CornerSet::add(const Corner& c, std::uint64_t at) {
   return i;
 }
 
-void CornerSet::emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool colors) {
+void CornerSet::emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool colors, bool night) {
   const std::size_t n = corners_.size();
   g.vertices = static_cast<std::uint32_t>(n);
   ModelMorphTarget t;
@@ -56,6 +57,10 @@ void CornerSet::emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool
   g.prelit.clear();
   if (colors)
     for (const Corner& c : corners_) g.prelit.push_back(c.color);
+  if (night) {
+    g.night_colors.clear();
+    for (const Corner& c : corners_) g.night_colors.push_back(c.night);
+  }
   if (g.skin) {
     g.skin->indices.clear(), g.skin->weights.clear();
     for (const Corner& c : corners_) g.skin->indices.push_back(c.bones), g.skin->weights.push_back(c.weights);

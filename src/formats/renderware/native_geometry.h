@@ -38,6 +38,7 @@ struct Corner {
   std::array<float, 3> position{}, normal{};
   std::array<std::array<float, 2>, 2> uv{};
   std::array<std::uint8_t, 4> color{255, 255, 255, 255};
+  std::array<std::uint8_t, 4> night{};  // night colour (GTA SA's day/night building pipelines)
   std::array<std::uint8_t, 4> bones{};
   std::array<float, 4> weights{};
 };
@@ -49,12 +50,13 @@ class CornerSet {
   Result<std::uint16_t> add(const Corner& c, std::uint64_t at);
   // Moves the vertices into g: positions/normals (morph target 0), `uv_sets` texture sets,
   // prelit when `colors`, skin indices/weights when g.skin is set.
-  void emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool colors);
+  // Night colours when `night` (a pipeline that carries them).
+  void emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool colors, bool night = false);
   [[nodiscard]] std::size_t size() const { return corners_.size(); }
 
  private:
   std::vector<Corner> corners_;
-  std::map<std::array<std::uint32_t, 22>, std::uint16_t> index_;
+  std::map<std::array<std::uint32_t, 23>, std::uint16_t> index_;
 };
 
 // Fills g's vertices, morph_targets[0], normals, texcoords, prelit, triangles and skin.

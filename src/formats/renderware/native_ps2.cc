@@ -3,7 +3,7 @@
 // (attribute slot s of vertex v at TOP + s + v * CL, CL from the STCYCL of the upload; ITOP =
 // the vertex count), as librw's src/ps2/ps2.cpp MatPipeline::instance lays them out.
 // Layouts: librw's default and skin pipelines (ps2.cpp, ps2skin.cpp, pds.cpp); GTA SA's
-// CustomCar and CustomSkinPed PDS pipelines (librwgta src/rsps2.cpp).
+// CustomCar, CustomSkinPed and CustomBuilding PDS pipelines (librwgta src/rsps2.cpp).
 #include <fmt/format.h>
 
 #include <bit>
@@ -20,7 +20,7 @@ Error ps2_error(std::uint64_t at, std::string m) {
   return rw_error("PS2 Native Data", at, std::move(m), "renderware.native-geometry");
 }
 
-enum class Field : std::uint8_t { position, uv, uv2, color, normal, weights };
+enum class Field : std::uint8_t { position, uv, uv2, color, day_night, normal, weights };
 
 // UNPACK formats as vn << 2 | vl, 0x20 = unsigned (USN).
 constexpr std::uint32_t kV2_32 = 0x04, kV3_32 = 0x08, kV4_32 = 0x0C, kV2_16 = 0x05, kV4_16 = 0x0D, kV3_8 = 0x0A,
@@ -61,6 +61,18 @@ Layout sa_layout(std::string_view name, bool uv2, bool ped) {
   return l;
 }
 
+// librwgta rsps2.cpp registerPS2BuildingPipes: saXYZADC V4-16 (/128 for buildings), saUV V2-16
+// (/4096), then saRGBA V4-8 unsigned or, for the day/night (DN) pipelines, saRGBA2 V4-16 unsigned
+// (each 16 bits: the day component low, the night one high) in slot 2; the EnvMap pipelines add
+// saNormal V4-8 (/127) in slot 3; UVA ones are laid out as the plain ones.
+Layout sa_building_layout(std::string_view name, bool day_night, bool normals) {
+  Layout l{name, {}, 1.0f / 128, 1.0f / 4096, 127, true};
+  l.slots = {{Field::position, 0, kV4_16}, {Field::uv, 1, kV2_16},
+             day_night ? Slot{Field::day_night, 2, kV4_16 | kUnsigned} : Slot{Field::color, 2, kV4_8 | kUnsigned}};
+  if (normals) l.slots.push_back({Field::normal, 3, kV4_8});
+  return l;
+}
+
 // The material's PDS pipeline id to a layout (MAKEPIPEID(VEND_ROCKSTAR 0x253F2, n) for SA).
 std::optional<Layout> layout_for(std::uint32_t id, bool skinned) {
   switch (id) {
@@ -70,6 +82,12 @@ std::optional<Layout> layout_for(std::uint32_t id, bool skinned) {
     case 0x53F20087: return sa_layout("GTA SA CustomCarEnvMap", false, false);
     case 0x53F2008B: return sa_layout("GTA SA CustomCarEnvMapUV2", true, false);
     case 0x53F20089: return sa_layout("GTA SA CustomSkinPed", false, true);
+    case 0x53F20081: return sa_building_layout("GTA SA CustomBuilding", false, false);
+    case 0x53F20083: return sa_building_layout("GTA SA CustomBuildingDN", true, false);
+    case 0x53F2008D: return sa_building_layout("GTA SA CustomBuildingEnvMap", false, true);
+    case 0x53F2008F: return sa_building_layout("GTA SA CustomBuildingDNEnvMap", true, true);
+    case 0x53F20091: return sa_building_layout("GTA SA CustomBuildingUVA", false, false);
+    case 0x53F20093: return sa_building_layout("GTA SA CustomBuildingDNUVA", true, false);
     default: return std::nullopt;
   }
 }
@@ -171,6 +189,10 @@ class Ps2Decoder {
       case Field::color:
         for (int k = 0; k < 4; ++k) c.color[k] = static_cast<std::uint8_t>(q[k]);
         break;
+      case Field::day_night:
+        for (int k = 0; k < 4; ++k) c.color[k] = static_cast<std::uint8_t>(q[k]), c.night[k] = static_cast<std::uint8_t>(q[k] >> 8);
+        night_ = true;
+        break;
       case Field::normal:
         for (int k = 0; k < 3; ++k) c.normal[k] = as_int(q[k], 1.0f / l.normal_scale);
         break;
@@ -212,12 +234,13 @@ class Ps2Decoder {
   void finish() {
     std::uint32_t sets = (g_.flags >> 16) & 0xFF;
     if (sets == 0) sets = (g_.flags & 0x80) ? 2 : (g_.flags & 0x04) ? 1 : 0;
-    corners_.emit(g_, (g_.flags & 0x10) != 0, std::min<std::uint32_t>(sets, 2), (g_.flags & 0x08) != 0);
+    corners_.emit(g_, (g_.flags & 0x10) != 0, std::min<std::uint32_t>(sets, 2), (g_.flags & 0x08) != 0, night_);
   }
 
   const NativeSource& s_;
   ModelGeometry& g_;
   CornerSet corners_;
+  bool night_ = false;  // a day/night pipeline gave night colours
 };
 
 }  // namespace

@@ -283,8 +283,8 @@ TEST(VifNative, CutOrMutatedPacketsGiveErrors) {
   }
 }
 
-// A material naming a PDS pipeline without a known layout (0x53F20081, an SA building one)
-// leaves that geometry native with a warning; the other geometry still decodes.
+// A material naming a PDS pipeline without a known layout (0x53F200FF, no MAKEPIPEID in librwgta's
+// rwgta.h) leaves that geometry native with a warning; the other geometry still decodes.
 TEST(VifNative, UnknownPipelineIsAWarning) {
   ASSAY_REQUIRE_SAMPLE(dff, "renderware/more2/gtasa_ps2_rccam_native_geometry.dff");
   std::ifstream in(dff, std::ios::binary);
@@ -294,7 +294,7 @@ TEST(VifNative, UnknownPipelineIsAWarning) {
   for (std::uint64_t at = 0; at + sizeof car <= b.size(); ++at)
     if (std::memcmp(b.data() + at, car, sizeof car) == 0) hits.push_back(at);
   ASSERT_EQ(hits.size(), 3u);  // geometry 0's two materials, geometry 1's one
-  b[hits[0] + 4] = b[hits[1] + 4] = 0x81;
+  b[hits[0] + 4] = b[hits[1] + 4] = 0xFF;
   Diagnostics d;
   auto c = decode_clump(b, 0, d.sink());
   ASSERT_TRUE(c.ok()) << c.error().message;
@@ -305,7 +305,63 @@ TEST(VifNative, UnknownPipelineIsAWarning) {
   EXPECT_EQ(c->geometries[1].triangles.size(), 1u);  // the README's rccam: its second atomic has one
   ASSERT_EQ(d.items().size(), 1u);
   EXPECT_EQ(d.items()[0].where.code, "renderware.native-pipeline");
-  EXPECT_NE(d.items()[0].where.message.find("0x53F20081"), std::string::npos) << d.items()[0].where.message;
+  EXPECT_NE(d.items()[0].where.message.find("0x53F200FF"), std::string::npos) << d.items()[0].where.message;
+}
+
+// GTA SA's day/night building pipeline (0x53F20083, librwgta rsps2.cpp) on a hand-made mesh of one
+// triangle: positions V4-16 in slot 0 (/128), UVs V2-16 in slot 1 (/4096), saRGBA2 V4-16 unsigned
+// in slot 2 whose 16-bit values hold the day component low and the night one high; STCYCL CL 4
+// WL 1 spaces the vertices 4 qwords apart. Every expected value below is the stored integer divided
+// by hand.
+TEST(VifNative, GtaSaDayNightBuildingPipeline) {
+  const Words packet = {
+      0x70000000u | 5, 0,               // end tag: 5 qwords follow; its VIF half: the next two codes
+      0x01000104,                       // STCYCL CL 4 WL 1
+      unpack(0x6D, 3, 0),               // V4-16 positions x 3
+      0xFF80'0080, 0x0000'0000,         // (128, -128, 0, 0)
+      0x0100'0000, 0x0000'FE00,         // (0, 256, -512, 0)
+      0x0040'0040, 0x0000'0040,         // (64, 64, 64, 0)
+      unpack(0x65, 3, 1),               // V2-16 UVs x 3
+      0x0800'1000, 0x0000'0400, 0x1000'1000,  // (4096, 2048), (1024, 0), (4096, 4096)
+      unpack(0x6D, 3, 2, true),         // V4-16 unsigned day/night colours x 3
+      0x20F0'10FF, 0x40C0'3080,         // day (FF F0 80 C0), night (10 20 30 40)
+      0x0100'0200, 0x0300'0400,         // day (0 0 0 0), night (2 1 4 3)
+      0x7F7F'7F7F, 0x7F7F'7F7F,         // day 7F x 4, night 7F x 4
+      0x04000003, 0x14000000,           // ITOP 3, MSCAL
+      0};                               // padding to the qword
+  ByteBuffer body = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0};  // Struct header, platform 4 (PS2)
+  const auto size = static_cast<std::uint32_t>(packet.size() * 4);
+  for (std::uint32_t w : {size, 0u})
+    for (int k = 0; k < 4; ++k) body.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
+  const std::size_t at = body.size();
+  body.resize(at + size);
+  std::memcpy(body.data() + at, packet.data(), size);
+  NativeSource s;
+  s.body = body;
+  s.meshes = {{0, 3}};
+  s.pipelines = {0x53F20083};
+  ModelGeometry g;
+  g.flags = 0x0100000E;  // positions, textured, prelit
+  const auto r = decode_native(s, g);
+  ASSERT_TRUE(r.ok()) << r.error().message << " at " << r.error().offset;
+  ASSERT_EQ(g.vertices, 3u);
+  ASSERT_EQ(g.morph_targets.size(), 1u);
+  using P = std::array<float, 3>;
+  EXPECT_EQ(g.morph_targets[0].positions, (std::vector<P>{{1, -1, 0}, {0, 2, -4}, {0.5f, 0.5f, 0.5f}}));
+  ASSERT_EQ(g.texcoords.size(), 1u);
+  EXPECT_EQ(g.texcoords[0], (std::vector<std::array<float, 2>>{{1, 0.5f}, {0.25f, 0}, {1, 1}}));
+  using C = std::array<std::uint8_t, 4>;
+  EXPECT_EQ(g.prelit, (std::vector<C>{{0xFF, 0xF0, 0x80, 0xC0}, {0, 0, 0, 0}, {0x7F, 0x7F, 0x7F, 0x7F}}));
+  EXPECT_EQ(g.night_colors, (std::vector<C>{{0x10, 0x20, 0x30, 0x40}, {2, 1, 4, 3}, {0x7F, 0x7F, 0x7F, 0x7F}}));
+  ASSERT_EQ(g.triangles.size(), 1u);
+  // The plain building pipeline (0x53F20081) wants saRGBA V4-8 in slot 2: this V4-16 is an error.
+  s.pipelines = {0x53F20081};
+  ModelGeometry plain;
+  plain.flags = g.flags;
+  const auto bad = decode_native(s, plain);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("CustomBuilding pipeline wants V4-8 unsigned in slot 2"), std::string::npos)
+      << bad.error().message;
 }
 
 // A platform without a decoder (6, GameCube) in the Native Data: a warning, the geometry native.
