@@ -73,11 +73,22 @@ Layout sa_building_layout(std::string_view name, bool day_night, bool normals) {
   return l;
 }
 
+// librw pds.cpp, RenderWare's world pipelines rwPDS_G3xd_A4D(Skin)_MatPipeID: attribXYZW V4-32
+// in slot 0, attribUV V2-32, attribNormal V3-8 (/128) in slot 2, the skin's weights in slot 3.
+Layout a4d_layout(bool skinned) {
+  Layout l{skinned ? "RenderWare G3xd A4D skin" : "RenderWare G3xd A4D", {}, 1, 1, 128, false};
+  l.slots = {{Field::position, 0, kV4_32}, {Field::uv, 1, kV2_32}, {Field::normal, 2, kV3_8}};
+  if (skinned) l.slots.push_back({Field::weights, 3, kV4_32});
+  return l;
+}
+
 // The material's PDS pipeline id to a layout (MAKEPIPEID(VEND_ROCKSTAR 0x253F2, n) for SA).
 std::optional<Layout> layout_for(std::uint32_t id, bool skinned) {
   switch (id) {
     case 0: case 0x11001: case 0x1100B: return librw_layout(false, skinned);
     case 0x1100C: return librw_layout(true, skinned);
+    case 0x5002F: return a4d_layout(false);
+    case 0x5003E: return a4d_layout(true);
     case 0x53F20085: return sa_layout("GTA SA CustomCar", false, false);
     case 0x53F20087: return sa_layout("GTA SA CustomCarEnvMap", false, false);
     case 0x53F2008B: return sa_layout("GTA SA CustomCarEnvMapUV2", true, false);

@@ -364,6 +364,41 @@ TEST(VifNative, GtaSaDayNightBuildingPipeline) {
       << bad.error().message;
 }
 
+// RenderWare's world pipeline rwPDS_G3xd_A4D (0x5002F, librw pds.cpp): XYZW V4-32 in slot 0, UV
+// V2-32 in slot 1, normals V3-8 in slot 2 (/128), three qwords a vertex; floats as stored.
+TEST(VifNative, RenderWareWorldA4dPipeline) {
+  const auto f = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+  const Words packet = {
+      0x70000000u | 7, 0, 0x01000103, unpack(0x6C, 3, 0),  // end tag (7 qwords follow); STCYCL CL 3 WL 1; V4-32 x 3
+      f(1), f(2), f(3), 0, f(-1), f(0.5f), f(0), 0, f(4), f(4), f(4), 0,
+      unpack(0x64, 3, 1),                                   // V2-32 x 3
+      f(0), f(1), f(0.25f), f(0.75f), f(1), f(0),
+      unpack(0x6A, 3, 2),                                   // V3-8 x 3: 9 bytes in a row, padded to 12:
+      0x4080'007Fu, 0xC000'0000u, 0x0000'0000u,             // 7F 00 80 | 40 00 00 | 00 C0 00: (127, 0, -128), (64, 0, 0), (0, -64, 0)
+      0x04000003, 0x14000000, 0, 0, 0};                     // ITOP 3, MSCAL, padding to the qword
+  ByteBuffer body = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0};
+  const auto size = static_cast<std::uint32_t>(packet.size() * 4);
+  for (std::uint32_t w : {size, 0u})
+    for (int k = 0; k < 4; ++k) body.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
+  const std::size_t at = body.size();
+  body.resize(at + size);
+  std::memcpy(body.data() + at, packet.data(), size);
+  NativeSource s;
+  s.body = body;
+  s.meshes = {{0, 3}};
+  s.pipelines = {0x5002F};
+  ModelGeometry g;
+  g.flags = 0x01000016;  // positions, textured, normals
+  const auto r = decode_native(s, g);
+  ASSERT_TRUE(r.ok()) << r.error().message << " at " << r.error().offset;
+  using P = std::array<float, 3>;
+  EXPECT_EQ(g.morph_targets.at(0).positions, (std::vector<P>{{1, 2, 3}, {-1, 0.5f, 0}, {4, 4, 4}}));
+  EXPECT_EQ(g.morph_targets.at(0).normals, (std::vector<P>{{127 / 128.0f, 0, -1}, {0.5f, 0, 0}, {0, -0.5f, 0}}));
+  ASSERT_EQ(g.texcoords.size(), 1u);
+  EXPECT_EQ(g.texcoords[0], (std::vector<std::array<float, 2>>{{0, 1}, {0.25f, 0.75f}, {1, 0}}));
+  EXPECT_EQ(g.triangles.size(), 1u);
+}
+
 // A platform without a decoder (6, GameCube) in the Native Data: a warning, the geometry native.
 TEST(VifNative, UnknownPlatformIsAWarning) {
   ASSAY_REQUIRE_GOLDEN(dff, "renderware/native/industrialpark_Torus.ps2.dff");
