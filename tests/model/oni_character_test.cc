@@ -15,6 +15,7 @@
 #include "assay/container.h"
 #include "assay/formats/oni/character.h"
 #include "assay/formats/oni/layout.h"
+#include "assay/model/gltf.h"
 #include "golden.h"
 #include "gltf_reader.h"
 #include "oni_character_fixture.h"

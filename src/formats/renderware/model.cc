@@ -202,6 +202,7 @@ class ModelReader : detail::ClumpWalk {
       c.skip(12);
     }
     if (!g.native) ASSAY_CHECK(geometry_arrays(c, g, triangles, morphs));
+    else ASSAY_CHECK(morph_targets(c, g, morphs));
     for (std::size_t i = 1; i < kids.size(); ++i) {
       if (kids[i].h.type == id::kMaterialList) ASSAY_CHECK(material_list(kids[i], g));
       if (kids[i].h.type == id::kExtension) ASSAY_CHECK(geometry_extension(kids[i], g));
@@ -228,6 +229,13 @@ class ModelReader : detail::ClumpWalk {
       for (std::uint16_t x : t.v)
         if (x >= v) return err("Geometry struct", c.pos(), fmt::format("triangle vertex {} of {} vertices", x, v));
     }
+    return morph_targets(c, g, morphs);
+  }
+
+  // Each morph target's bounding sphere and, when flagged, its positions and normals (librw
+  // geometry.cpp streamRead reads them for native geometry too, whose flags are then 0).
+  Result<void> morph_targets(BodyCursor& c, ModelGeometry& g, std::uint32_t morphs) {
+    const std::uint64_t v = g.vertices;
     ASSAY_CHECK(c.need(morphs, records::MorphTarget::kSize, "morph targets"));
     for (std::uint32_t m = 0; m < morphs; ++m) {
       ModelMorphTarget t;
@@ -235,11 +243,11 @@ class ModelReader : detail::ClumpWalk {
       for (float& s : t.sphere) s = c.f32();
       const bool has_v = c.u32() != 0, has_n = c.u32() != 0;
       if (has_v) {
-      ASSAY_TRY(t.positions, c.floats<3>(v, "morph target positions"));
-    }
+        ASSAY_TRY(t.positions, c.floats<3>(v, "morph target positions"));
+      }
       if (has_n) {
-      ASSAY_TRY(t.normals, c.floats<3>(v, "morph target normals"));
-    }
+        ASSAY_TRY(t.normals, c.floats<3>(v, "morph target normals"));
+      }
       g.morph_targets.push_back(std::move(t));
     }
     return {};

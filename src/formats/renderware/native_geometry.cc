@@ -46,6 +46,7 @@ void CornerSet::emit(ModelGeometry& g, bool normals, std::uint32_t uv_sets, bool
   const std::size_t n = corners_.size();
   g.vertices = static_cast<std::uint32_t>(n);
   ModelMorphTarget t;
+  if (!g.morph_targets.empty()) t.sphere = g.morph_targets[0].sphere;  // the Geometry struct's, as stored
   t.positions.reserve(n);
   for (const Corner& c : corners_) t.positions.push_back(c.position);
   if (normals)
