@@ -309,6 +309,18 @@ TEST(VifNative, UnknownPipelineIsAWarning) {
   EXPECT_NE(d.items()[0].where.message.find("0x53F200FF"), std::string::npos) << d.items()[0].where.message;
 }
 
+// A PS2 Native Data body of one mesh: Struct header, platform 4, the packet's size and flag, the packet.
+ByteBuffer ps2_native_body(const Words& packet) {
+  ByteBuffer body = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0};
+  const auto size = static_cast<std::uint32_t>(packet.size() * 4);
+  for (std::uint32_t w : {size, 0u})
+    for (int k = 0; k < 4; ++k) body.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
+  const std::size_t at = body.size();
+  body.resize(at + size);
+  std::memcpy(body.data() + at, packet.data(), size);
+  return body;
+}
+
 // GTA SA's day/night building pipeline (0x53F20083, librwgta rsps2.cpp) on a hand-made mesh of one
 // triangle: positions V4-16 in slot 0 (/128), UVs V2-16 in slot 1 (/4096), saRGBA2 V4-16 unsigned
 // in slot 2 whose 16-bit values hold the day component low and the night one high; STCYCL CL 4
@@ -330,13 +342,7 @@ TEST(VifNative, GtaSaDayNightBuildingPipeline) {
       0x7F7F'7F7F, 0x7F7F'7F7F,         // day 7F x 4, night 7F x 4
       0x04000003, 0x14000000,           // ITOP 3, MSCAL
       0};                               // padding to the qword
-  ByteBuffer body = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0};  // Struct header, platform 4 (PS2)
-  const auto size = static_cast<std::uint32_t>(packet.size() * 4);
-  for (std::uint32_t w : {size, 0u})
-    for (int k = 0; k < 4; ++k) body.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
-  const std::size_t at = body.size();
-  body.resize(at + size);
-  std::memcpy(body.data() + at, packet.data(), size);
+  const ByteBuffer body = ps2_native_body(packet);
   NativeSource s;
   s.body = body;
   s.meshes = {{0, 3}};
@@ -377,13 +383,7 @@ TEST(VifNative, RenderWareWorldA4dPipeline) {
       unpack(0x6A, 3, 2),                                   // V3-8 x 3: 9 bytes in a row, padded to 12:
       0x4080'007Fu, 0xC000'0000u, 0x0000'0000u,             // 7F 00 80 | 40 00 00 | 00 C0 00: (127, 0, -128), (64, 0, 0), (0, -64, 0)
       0x04000003, 0x14000000, 0, 0, 0};                     // ITOP 3, MSCAL, padding to the qword
-  ByteBuffer body = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0};
-  const auto size = static_cast<std::uint32_t>(packet.size() * 4);
-  for (std::uint32_t w : {size, 0u})
-    for (int k = 0; k < 4; ++k) body.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
-  const std::size_t at = body.size();
-  body.resize(at + size);
-  std::memcpy(body.data() + at, packet.data(), size);
+  const ByteBuffer body = ps2_native_body(packet);
   NativeSource s;
   s.body = body;
   s.meshes = {{0, 3}};
