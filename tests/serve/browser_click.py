@@ -505,6 +505,18 @@ def oni_character(d, url, shots):
     expect(st['play_disabled'] and st['playing'] == '0' and not st['hidden'], 'after none: %r' % st)
     back = shot(d, None, 'rest')
     expect(back is not None and back <= total // 10000, 'none does not give the rest pose back (%r pixels differ)' % back)
+    # Playing again, then another model of the level, a part's M3GM (instance 6, unnamed; no
+    # animations): the loop stops and the picker goes.
+    pick_animation(d, 'TRAMbody4_qkey')
+    d.wait('TRAMbody4_qkey picked', "return document.getElementById('model-canvas').dataset.anim === 'TRAMbody4_qkey'")
+    d.click('#model-play')
+    d.wait('playing', "return document.getElementById('model-canvas').dataset.playing === '1'")
+    d.click('#entries tbody tr[data-index="6"] td')
+    d.wait('the M3GM of instance 6 shown', "const c = document.getElementById('model-canvas');"
+           "return c.dataset.loaded === '1' && c.dataset.animations === '0'")
+    model_drawn(d, 'the M3GM of instance 6', 0.0001)
+    st = anim_state(d)
+    expect(st['hidden'] and st['playing'] == '0' and st['anim'] == '', 'a model without animations after a character: %r' % st)
     no_page_error(d)
     print('ok: the Model tab played ONCCchar4\'s TRAMbody4_ekey (%d of %d pixels moved between two frames)' % (moved, total))
 
