@@ -13,6 +13,7 @@
 #include "assay/core/thread_pool.h"
 #include "assay/formats/renderware/edit.h"
 #include "assay/formats/renderware/writer.h"
+#include "../src/formats/renderware/json.h"
 #include "ratio_reporter.h"
 
 namespace {

@@ -18,7 +18,8 @@
 #include "assay/core/hash.h"
 #include "assay/options.h"
 #include "assay/formats/warriors/samples.h"
-#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/chunks.h"
+#include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/writer.h"
 #include "assay/ops.h"
 
@@ -115,7 +116,7 @@ int heap(const std::string& disc) {
   Diagnostics d;
   ReadOptions opt;
   d.append(verify_input(*in, *container_options(opt), nullptr, "warriors").diags);
-  auto c = classify_disc(*in, opt);
+  auto c = warriors_classify(*in, opt);
   const auto m = mallinfo2();
   std::printf("%zu\n", m.arena + m.hblkhd);
   return d.has_errors() || !c ? 1 : 0;
@@ -141,7 +142,7 @@ int classify_cpu(const std::string& disc, int runs) {
     rusage u0{}, u1{};
     getrusage(RUSAGE_SELF, &u0);
     const double t0 = cpu_now();
-    auto c = classify_disc(*in, opt);
+    auto c = warriors_classify(*in, opt);
     const double t1 = cpu_now();
     getrusage(RUSAGE_SELF, &u1);
     if (!c) return 1;

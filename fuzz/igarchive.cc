@@ -7,6 +7,7 @@
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/verify.h"
+#include "../src/formats/igarchive/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "assay/formats/igz/graph.h"
-#include "assay/formats/igz/report.h"
+#include "../src/formats/igz/report.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

@@ -9,9 +9,9 @@
 #include "assay/family.h"
 #include "assay/ops.h"
 #include "assay/options.h"
-#include "assay/formats/igz/report.h"
+#include "../src/formats/igz/report.h"
 #include "assay/formats/oni/oni.h"
-#include "assay/formats/warriors/warriors.h"
+#include "../src/formats/warriors/family_parts.h"
 #include "fuzz_util.h"
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
+#include "../src/formats/oni/family_parts.h"
 #include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "assay/formats/renderware/edit.h"
+#include "../src/formats/renderware/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

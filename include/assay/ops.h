@@ -111,6 +111,8 @@ Result<Report> oni_check(const std::vector<std::filesystem::path>& inputs, const
 
 // `assay igz dump SPEC`: json without "problems"; with_problems adds them (notes left out).
 Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro);
+// The same of an igz already read.
+Result<Report> igz_dump(const Input& in, const ReadOptions& ro);
 Json with_problems(Json j, const Diagnostics& d);
 
 // `assay rw tree SPEC --json`, held in memory (the CLI streams the same rows: rw_section_json).
@@ -122,5 +124,7 @@ Json walk_error_json(const Error& e);
 // `assay warriors load SPEC`: DISC::NAME, DISC::0xHASH or a container file.
 enum class LoadShape : std::uint8_t { automatic, flat, grouped };
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro);
+// `assay warriors classify DISC`: {"format", "entries", "counts": {kind: n}, "bytes": {kind: n}}.
+Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro);
 
 }  // namespace assay

@@ -5,7 +5,9 @@
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
-#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/chunks.h"
+#include "assay/formats/warriors/classify.h"
+#include "assay/formats/warriors/disc.h"
 #include "assay/ops.h"
 
 namespace assay {

@@ -3,9 +3,9 @@
 
 #include <map>
 
-#include "assay/formats/igz/report.h"
+#include "igz/report.h"
 #include "assay/formats/oni/oni.h"
-#include "assay/formats/warriors/warriors.h"
+#include "warriors/family_parts.h"
 #include "assay/family.h"
 #include "assay/ops.h"
 
@@ -75,6 +75,10 @@ Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
   const Family* f = identify_family(in);
   if (f == nullptr) return unrecognised_error(in.name);
   if (f->name != "igz") return usage_error(fmt::format("{}: dump reads igz files; this is {}", in.name, f->name));
+  return igz_dump(in, ro);
+}
+
+Result<Report> igz_dump(const Input& in, const ReadOptions& ro) {
   ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));
   Report r;
   auto j = igz::dump_json(in.bytes, opt, r.diags);
@@ -137,6 +141,13 @@ Result<Report> warriors_load(const std::string& spec, LoadShape shape, const Rea
   ASSAY_TRY(Json j, warriors::load_spec(s, wshape, ro));
   Report r;
   r.failed = j.contains("error");
+  r.json = std::move(j);
+  return r;
+}
+
+Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro) {
+  ASSAY_TRY(Json j, warriors::classify_disc(disc, ro));
+  Report r;
   r.json = std::move(j);
   return r;
 }

@@ -9,12 +9,14 @@
 #include <chrono>
 #include <filesystem>
 
+#include "assay/ops.h"
 #include "assay/audio/sound.h"
 #include "assay/core/thread_pool.h"
 
-#include "assay/formats/igz/report.h"
 #include "assay/formats/oni/oni.h"
-#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/chunks.h"
+#include "assay/formats/warriors/classify.h"
+#include "assay/formats/warriors/disc.h"
 #include "assay/image/png.h"
 
 namespace assay::serve {
@@ -351,16 +353,9 @@ void Api::sound(const httplib::Request&, httplib::Response& res, const Target& t
 void Api::igz(const httplib::Request&, httplib::Response& res, const Target& t) {
   auto in = bytes(t);
   if (!in) return send_error(res, in.error());
-  auto opt = igz::open_options(opt_.read_options());
-  if (!opt) return send_error(res, opt.error());
-  Diagnostics d;
-  auto j = igz::dump_json(in->bytes, *opt, d);
-  if (!j) return send_error(res, j.error().in_file(in->name));
-  Json problems = Json::array();
-  for (const auto& p : d.items())
-    if (p.severity != Severity::note) problems.push_back(problem_json(p));
-  (*j)["problems"] = std::move(problems);
-  send_json(res, normalise_json(std::move(*j)));
+  auto r = igz_dump(*in, opt_.read_options());
+  if (!r) return send_error(res, r.error());
+  send_json(res, normalise_json(with_problems(std::move(r->json), r->diags)));
 }
 
 }  // namespace assay::serve

@@ -5,8 +5,11 @@
 #include <filesystem>
 
 #include "api.h"
+#include "assay/ops.h"
 #include "assay/formats/oni/oni.h"
-#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/chunks.h"
+#include "assay/formats/warriors/classify.h"
+#include "assay/formats/warriors/disc.h"
 
 namespace assay::serve {
 
@@ -112,7 +115,7 @@ void Api::oni(const httplib::Request&, httplib::Response& res, const Target& t) 
 }
 
 void Api::warriors(const httplib::Request&, httplib::Response& res, const Target& t) {
-  // warriors::load_spec takes FILE or DISC:NAME / DISC:0xHASH.
+  // warriors_load takes FILE or DISC:NAME / DISC:0xHASH.
   std::string spec = t.real.native();
   if (t.inner.size() == 1) {
     auto r = entry_of(t);
@@ -128,14 +131,14 @@ void Api::warriors(const httplib::Request&, httplib::Response& res, const Target
   } else if (!t.inner.empty() || t.is_directory) {
     return send_error(res, 400, "usage", "path must be a Warriors container file or DISC::ENTRY");
   }
-  auto j = warriors::load_spec(spec, warriors::ContainerShape::automatic, opt_.read_options());
-  if (!j) {
-    Error e = j.error();
+  auto r = warriors_load(spec, LoadShape::automatic, opt_.read_options());
+  if (!r) {
+    Error e = r.error();
     e.file = t.file_spec;  // not the real path
     return send_error(res, e);
   }
-  (*j)["file"] = t.file_spec;
-  send_json(res, normalise_json(std::move(*j)));
+  r->json["file"] = t.file_spec;
+  send_json(res, normalise_json(std::move(r->json)));
 }
 
 }  // namespace assay::serve

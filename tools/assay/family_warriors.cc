@@ -9,7 +9,9 @@
 #include "assay/core/mapped_file.h"
 #include "assay/core/output.h"
 #include "assay/core/progress.h"
-#include "assay/formats/warriors/warriors.h"
+#include "assay/formats/warriors/chunks.h"
+#include "assay/formats/warriors/classify.h"
+#include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/writer.h"
 #include "assay/ops.h"
 #include "cli.h"
@@ -155,9 +157,9 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
     auto in = Input::open(a->disc);
     if (!in) return cli.fail(report(in.error()));
     ReadOptions ro = cli.read;
-    auto j = warriors::classify_disc(*in, ro);
-    if (!j) return cli.fail(report(j.error().in_file(a->disc)));
-    a->json ? print_json(*j) : print_counts(*j);
+    auto r = warriors_classify(*in, ro);
+    if (!r) return cli.fail(report(r.error().in_file(a->disc)));
+    a->json ? print_json(r->json) : print_counts(r->json);
   });
 
   auto* load = fam->add_subcommand("load", "load one entry (DISC::NAME, DISC::0xHASH) or a container FILE");

@@ -10,7 +10,7 @@
 #include "assay/core/output.h"
 #include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
-#include "assay/formats/igarchive/report.h"
+#include "json.h"
 #include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"

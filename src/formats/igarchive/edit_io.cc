@@ -21,6 +21,7 @@
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
+#include "json.h"
 
 namespace assay::igarchive {
 

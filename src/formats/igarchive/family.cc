@@ -8,6 +8,7 @@
 #include "assay/formats/igarchive/verify.h"
 #include "assay/formats/igarchive/writer.h"
 #include "family_parts.h"
+#include "json.h"
 #include "records.h"
 
 namespace assay {

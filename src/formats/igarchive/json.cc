@@ -5,7 +5,7 @@
 #include <map>
 
 #include "assay/formats/igarchive/archive.h"
-#include "assay/formats/igarchive/report.h"
+#include "json.h"
 #include "assay/formats/igarchive/salvage.h"
 
 namespace assay {

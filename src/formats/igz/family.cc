@@ -1,4 +1,5 @@
 // The igz family: identify, open, verify, samples, list columns. spec: alchemy.md#igz, #verify-igz
+#include "report.h"
 #include "assay/family.h"
 
 #include "assay/core/bytes.h"

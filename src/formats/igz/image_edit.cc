@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "report.h"
 #include "assay/core/output.h"
 #include "assay/formats/edit_input.h"
 #include "assay/formats/edit_target.h"

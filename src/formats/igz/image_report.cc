@@ -1,4 +1,5 @@
 // An igImage2's fields as a texture entry's details (docs/cli.md#igz).
+#include "report.h"
 #include "assay/formats/igz/image.h"
 
 namespace assay::igz {

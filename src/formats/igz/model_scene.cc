@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "report.h"
 #include "assay/formats/igz/model.h"
 #include "diag_util.h"
 

@@ -1,5 +1,5 @@
 // JSON views of an igz (docs/cli.md#igz). spec: alchemy.md#igz
-#include "assay/formats/igz/report.h"
+#include "report.h"
 
 #include <fmt/format.h>
 

@@ -22,6 +22,7 @@
 #include "assay/image/resize.h"
 #include "assay/formats/oni/oni.h"
 #include "chunks.h"
+#include "family_parts.h"
 #include "records.h"
 
 namespace assay::oni {

@@ -43,4 +43,7 @@ Json list_document(const InstanceFile& f);
 // spec: oni.md#oni-10-1 for one file, linked with level 0 among its siblings when present.
 void verify_input(const Input& in, const SiblingFiles& sib, const ReadOptions& opt, Diagnostics& out);
 
+// The family's edit: replace only (add/remove would renumber instances; edit.cc).
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
 }  // namespace assay::oni

@@ -7,6 +7,7 @@
 
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
+#include "sound_parts.h"
 
 namespace assay::oni {
 

@@ -1,11 +1,12 @@
 // The Oni container's sound entries: SNDD instances as kind "sound", their list
 // details, and what extract writes for them (NAME.wav; with --adpcm the stored data as NAME.wav
-// or NAME.aifc). Used by container.cc only.
+// or NAME.aifc), and an OSBD's JSON. Private to the family.
 #pragma once
 
 #include <string>
 
 #include "assay/container.h"
+#include "assay/formats/oni/level_set.h"
 #include "assay/formats/oni/sound.h"
 
 namespace assay::oni {
@@ -25,5 +26,9 @@ void sound_details(Entry& e, ByteView inst, bool mac);
 // for any other entry.
 std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm);
 
+// OSBD instance i of f as {"kind": "OSGr"|"OSAm"|"OSIm"|..., "version", "size", and for OSGr
+// "volume", "pitch", "prevent_repeats", "last_selected", "channels", "permutations": [{"weight",
+// "volume": [min, max], "pitch": [min, max], "sound"}]}.
+Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i);
 
 }  // namespace assay::oni

@@ -18,6 +18,7 @@
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/writer.h"
 #include "texture_encode_internal.h"
+#include "json.h"
 
 namespace assay::rw {
 

@@ -4,6 +4,7 @@
 
 #include "assay/formats/renderware/edit.h"
 #include "stream.h"
+#include "json.h"
 
 namespace assay {
 

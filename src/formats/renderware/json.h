@@ -1,8 +1,10 @@
 // Internal: the renderware family's JSON, built here only (docs/cli.md "### renderware",
-// docs/schema/): info fields, list fields and each entry's details, from the typed Stream.
+// docs/schema/): info fields, list fields and each entry's details, from the typed Stream, and
+// the edit report.
 #pragma once
 
 #include "assay/options.h"
+#include "assay/formats/renderware/edit.h"
 #include "stream.h"
 
 namespace assay::rw::detail {
@@ -21,3 +23,18 @@ Json model_details(const ClumpSummary& c, std::size_t ci);
 Json cut_fields(const CutDictionary& c);
 
 }  // namespace assay::rw::detail
+
+namespace assay::rw {
+
+// Applies `changes` (data = PNG bytes for replace/add) to the dictionary stream `txd` and returns
+// the new stream; `report` receives {"changes": [...], "textures": n}. The result is read back
+// (every texture opened, the changed ones decoded, verify_stream without errors) before it is
+// returned. Errors name the texture and the limit or rule broken.
+Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& changes,
+                                   const DictionaryEditOptions& opt, Json& report);
+
+// The family's edit: reads --format / --dither from req.read.family
+// ("texture_format", "dither"), writes req.output (or the input, --in-place) atomically.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
+
+}  // namespace assay::rw

@@ -1,7 +1,7 @@
 // The kind of every DIR row (spec: warriors.md#wr-8-1), for the disc container and
 // `assay warriors classify`.
 #include "assay/core/thread_pool.h"
-#include "assay/formats/warriors/warriors.h"
+
 #include "family_parts.h"
 
 namespace assay::warriors {

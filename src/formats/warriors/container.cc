@@ -9,7 +9,7 @@
 #include "assay/container.h"
 #include "assay/family.h"
 #include "assay/formats/renderware/walker.h"
-#include "assay/formats/warriors/warriors.h"
+
 #include "family_parts.h"
 
 namespace assay {

@@ -12,6 +12,7 @@
 #include "assay/options.h"
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
+#include "assay/formats/warriors/chunks.h"
 
 namespace assay::warriors {
 
@@ -41,6 +42,26 @@ Json disc_info_fields(const Disc& disc);
 Result<Json> chunk_info_fields(const Input& in);
 Json kind_counts_json(const Disc& disc, std::span<const EntryKind> kinds);
 Json loaded_entry_json(const DirEntry& e, const NameTable& names, EntryKind kind);
+
+// `assay warriors classify DISC`: {"format","entries","counts":{kind:n},"bytes":{kind:n}}.
+Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
+
+// What a load left, as JSON (spec: #wr-5-4 step 3): format, header, chunks, chunk_counts,
+// chunk_stack (bottom first), objects, stored, trailing, diagnostics, error {message, offset}.
+Json load_result_json(const LoadResult& r, std::uint64_t base = 0);
+
+// A truncated WAD as `info` and `list` show it: {"warning": message, "problems":
+// [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.
+Json wad_truncation_fields(const Disc& disc);
+
+// `assay warriors load DISC:NAME | DISC:0xHASH | FILE`. The JSON has "ok" false and "error"
+// when the load failed; an Error is returned only for I/O or usage problems.
+Result<Json> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt);
+
+// The family's edit (assay replace/add/remove DISC -o OUTDIR | --in-place): names are
+// hashed with the WAD hash (spec #wr-2-2; "0x" + hex for a raw hash); --names only labels the
+// report. OUTDIR receives WARRIORS.DIR and WARRIORS.WAD.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
 
 // Verify (verify.cc). Every problem of an open disc whose rows were classified (spec:
 // warriors.md#wr-2-5, #wr-10); of a loose container (spec: #wr-3), also one that does not open;

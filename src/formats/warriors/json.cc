@@ -6,7 +6,7 @@
 #include <map>
 
 #include "assay/container.h"
-#include "assay/formats/warriors/warriors.h"
+
 #include "family_parts.h"
 
 namespace assay::warriors {

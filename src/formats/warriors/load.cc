@@ -4,7 +4,7 @@
 
 #include <system_error>
 
-#include "assay/formats/warriors/warriors.h"
+
 #include "family_parts.h"
 
 namespace assay::warriors {

@@ -9,7 +9,7 @@
 #include "assay/core/hash.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/extract.h"
-#include "assay/formats/igarchive/report.h"
+#include "../../../src/formats/igarchive/json.h"
 #include "assay/formats/igarchive/verify.h"
 #include "testing/testing.h"
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "assay/formats/igz/report.h"
+#include "../../../src/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
 
 namespace assay::igz::fixtures {

@@ -7,7 +7,7 @@
 
 #include "assay/core/hash.h"
 #include "assay/formats/igz/graph.h"
-#include "assay/formats/igz/report.h"
+#include "../../../src/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
 #include "igz_testing.h"
 

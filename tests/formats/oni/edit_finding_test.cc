@@ -5,6 +5,7 @@
 #include "assay/formats/oni/edit.h"
 #include "assay/formats/oni/oni.h"
 #include "testing/testing.h"
+#include "../../../src/formats/oni/family_parts.h"
 
 namespace assay::oni {
 namespace {

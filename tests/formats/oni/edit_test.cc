@@ -13,6 +13,7 @@
 #include "assay/image/png.h"
 #include "fixtures.h"
 #include "testing/testing.h"
+#include "../../../src/formats/oni/family_parts.h"
 
 namespace assay::oni {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
+#include "../../../src/formats/oni/sound_parts.h"
 #include "testing/testing.h"
 
 namespace assay::oni {

@@ -11,6 +11,7 @@
 #include "assay/formats/renderware/writer.h"
 #include "image/generated_images.h"
 #include "testing/testing.h"
+#include "../../../src/formats/renderware/json.h"
 
 namespace assay::rw {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "assay/formats/warriors/edit.h"
 #include "assay/formats/warriors/writer.h"
+#include "../../../src/formats/warriors/family_parts.h"
 #include "helpers.h"
 
 namespace assay::warriors {

@@ -104,8 +104,4 @@ Result<void> write_checked_stream(const std::filesystem::path& target, bool forc
                                   const std::function<Result<void>(const EditOutput&)>& produce,
                                   const std::function<Result<void>(ByteView)>& check);
 
-// The Format record's edit (assay replace/add/remove): options from req.read.family:
-// "compression" (lzma, deflate, lz4, none, stored) for the new data.
-Result<Json> edit_format(const Input& in, const EditRequest& req);
-
 }  // namespace assay::igarchive

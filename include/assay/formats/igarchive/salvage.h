@@ -50,8 +50,4 @@ std::string member_name(const Archive& a, const Cut& c, const FileEntry& f);
 // ("unexpected end of data: its data at 0x... to 0x... lie past the file end 0x...").
 std::vector<Diagnostic> cut_findings(const Archive& a, const Cut& c);
 
-// {"file_end", "names_lost", "intact", "lost": [{"index", "name", "hash", "size", "offset",
-// "end"}]} for list --json and info (docs/cli.md#igarchive); null when the archive is whole.
-Json cut_json(const Archive& a, const Cut& c);
-
 }  // namespace assay::igarchive

@@ -13,6 +13,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
+#include "assay/options.h"
 
 namespace assay::igz {
 
@@ -115,6 +116,8 @@ struct FixupRecord {
 struct OpenOptions {
   unsigned pointer_size = 0;  // 0 = from the platform; 4 or 8 overrides an unknown platform
 };
+// ReadOptions::family["igz-pointer-size"] ("4"/"8") to OpenOptions.
+Result<OpenOptions> open_options(const ReadOptions& opt);
 
 class IgzFile {
  public:

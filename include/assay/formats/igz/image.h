@@ -76,13 +76,4 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
 // as decode_image2; anything else is its unsupported error.
 Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgba>& levels);
 
-// `assay replace X.igz -o OUT IMAGE=PNG` (and --in-place): each named image re-encoded from a PNG
-// into its own format, size and levels (mips box-filtered from the PNG), written over its _data in
-// the pool; every other byte of the file is kept.
-Result<Json> edit_format(const Input& in, const EditRequest& req);
-
-// The texture entry's details (docs/cli.md#igz): width, height, mips, format, platform, depth,
-// images, name, data {where, offset, size | reference}.
-Json image_details_json(const Image2& img);
-
 }  // namespace assay::igz

@@ -149,9 +149,6 @@ Result<model::Scene> model_scene(const IgzFile& f, const Model& m);
 // error.
 void check_model(const IgzFile& f, const Model& m, const DiagSink& sink);
 
-// The model entry's details (docs/cli.md#igz): draw calls with counts, vertex format and bounds.
-Json model_details_json(const Model& m);
-
 // ---- PS3 EDGE geometry (not decoded) ----------------------------------------------------------------
 
 // What an igPS3EdgeGeometry object holds (its segments' index and vertex stream sizes), as a

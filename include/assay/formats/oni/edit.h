@@ -7,9 +7,6 @@
 
 namespace assay::oni {
 
-// Format::edit for the Oni record: replace only (add/remove would renumber instances).
-Result<Json> edit_format(const Input& in, const EditRequest& req);
-
 // One TXMP level's pixel data in format `code` (spec: oni.md#oni-9-1: 0 BGRA4444, 1 BGR555 with
 // bit 15 set as OniSplit writes it, 2 BGRA5551, 7 RGBA bytes, 8 BGRX, 9 DXT1 via libsquish).
 Result<ByteBuffer> encode_txmp_level(const image::Rgba& img, std::uint32_t code);

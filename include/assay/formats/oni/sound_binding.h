@@ -34,11 +34,6 @@ struct SoundGroup {
 // The OSGr chunk `b` (tag, size, version, fields); `at` names its offset in errors.
 Result<SoundGroup> read_sound_group(ByteView b, std::uint64_t at);
 
-// OSBD instance i of f as {"kind": "OSGr"|"OSAm"|"OSIm"|..., "version", "size", and for OSGr
-// "volume", "pitch", "prevent_repeats", "last_selected", "channels", "permutations": [{"weight",
-// "volume": [min, max], "pitch": [min, max], "sound"}]}.
-Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i);
-
 // What extract --sounds writes for OSBD i: STEM.json (that JSON, indented).
 Result<ExtractCount> write_sound_binding(const LoadedFile& f, std::uint32_t i, const std::string& stem, const OutputDir& dir);
 

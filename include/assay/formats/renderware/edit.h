@@ -27,15 +27,4 @@ struct DictionaryEditOptions {
   ProgressFn progress;   // PNG bytes of each texture encoded, with its name (empty: no progress)
 };
 
-// Applies `changes` (data = PNG bytes for replace/add) to the dictionary stream `txd` and returns
-// the new stream; `report` receives {"changes": [...], "textures": n}. The result is read back
-// (every texture opened, the changed ones decoded, verify_stream without errors) before it is
-// returned. Errors name the texture and the limit or rule broken.
-Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& changes,
-                                   const DictionaryEditOptions& opt, Json& report);
-
-// Format::edit for renderware: reads --format / --dither from req.read.family
-// ("texture_format", "dither"), writes req.output (or the input, --in-place) atomically.
-Result<Json> edit_format(const Input& in, const EditRequest& req);
-
 }  // namespace assay::rw

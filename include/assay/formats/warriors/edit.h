@@ -37,9 +37,4 @@ struct DiscEdit {
 Result<ByteBuffer> edit_disc(const Disc& original, const DiscEdit& edit,
                              const std::function<Result<void>(ByteView)>& wad);
 
-// The Format record's edit (assay replace/add/remove DISC -o OUTDIR | --in-place): names are
-// hashed with the WAD hash (spec #wr-2-2; "0x" + hex for a raw hash); --names only labels the
-// report. OUTDIR receives WARRIORS.DIR and WARRIORS.WAD.
-Result<Json> edit_format(const Input& in, const EditRequest& req);
-
 }  // namespace assay::warriors

@@ -1,13 +1,13 @@
-// JSON views of an igz: info, list, dump (schemas in docs/cli.md#igz), all built in report.cc.
+// Internal: the igz family's JSON (docs/cli.md#igz): info, list, dump (report.cc), a texture's
+// and a model's details (image_report.cc, model_scene.cc) and the edit report (image_edit.cc).
 #pragma once
 
 #include "assay/options.h"
 #include "assay/formats/igz/graph.h"
+#include "assay/formats/igz/image.h"
+#include "assay/formats/igz/model.h"
 
 namespace assay::igz {
-
-// ReadOptions::family["igz-pointer-size"] ("4"/"8") to OpenOptions.
-Result<OpenOptions> open_options(const ReadOptions& opt);
 
 Result<Json> info_json(ByteView bytes, const OpenOptions& opt);
 // The same of a file already opened, with its fixups.
@@ -21,5 +21,17 @@ Result<Json> list_json(ByteView bytes, const OpenOptions& opt);
 // the root list and the name list. Problems found on the way go to `diags`; a fatal one
 // (header or fixup directory) is the returned Error.
 Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diags);
+
+// The texture entry's details (docs/cli.md#igz): width, height, mips, format, platform, depth,
+// images, name, data {where, offset, size | reference}.
+Json image_details_json(const Image2& img);
+
+// The model entry's details (docs/cli.md#igz): draw calls with counts, vertex format and bounds.
+Json model_details_json(const Model& m);
+
+// `assay replace X.igz -o OUT IMAGE=PNG` (and --in-place): each named image re-encoded from a PNG
+// into its own format, size and levels (mips box-filtered from the PNG), written over its _data in
+// the pool; every other byte of the file is kept.
+Result<Json> edit_format(const Input& in, const EditRequest& req);
 
 }  // namespace assay::igz
