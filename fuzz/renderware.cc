@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       (*c)->extract_findings(v);
       (void)(*c)->extractable();
       for (const Entry& e : (*c)->entries())
-        if (e.kind == "texture") (void)(*c)->texture(e, 0);
+        if (e.kind == assay::EntryKind::texture) (void)(*c)->texture(e, 0);
     } else {
       if (c.error().code.empty()) __builtin_trap();
       kRenderWareFamily.verify_unopened(ctx, v);

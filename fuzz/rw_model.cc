@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const ContainerOptions opt;
     if (auto c = kRenderWareFamily.open({in, opt, no_siblings()}); c.ok())
       for (const Entry& e : (*c)->entries())
-        if (e.kind == "model") (void)(*c)->model(e);
+        if (e.kind == assay::EntryKind::model) (void)(*c)->model(e);
   }
   return 0;
 }

@@ -95,6 +95,11 @@ struct WriteOptions {
 };
 
 // ---- Entries ---------------------------------------------------------------------------------
+// What an entry is, in every family's terms (docs/cli.md#list): the verbs, the viewer and Python
+// branch on it; list prints its name ("file", "instance", ...).
+enum class EntryKind : std::uint8_t { file, instance, object, section, chunk, atomic, texture, model, animation, sound };
+std::string_view entry_kind_name(EntryKind k);
+
 struct Entry {
   std::uint64_t index = 0;                   // position in entries()
   std::optional<std::string> name;           // in the file's own terms; nullopt when unknown
@@ -102,9 +107,14 @@ struct Entry {
   std::optional<std::uint64_t> offset;       // absolute in the container's bytes
   std::optional<std::uint64_t> size;         // bytes read() returns
   std::optional<std::uint64_t> stored_size;  // bytes in the container (compressed size)
-  std::string kind = "file";  // in the family's terms: "file", "resource", "texture", "chunk", ...
+  EntryKind kind = EntryKind::file;
+  // A finer class in the family's own terms that list prints instead of the kind's name (a
+  // Warriors disc row's "pack", "lua", "sound_bank"...); "" when none. Static text.
+  std::string_view family_kind;
   bool nested = false;  // read() gives a whole file that open() / verify --deep parse
   Json details = Json::object();  // family fields (docs/cli.md, per family)
+  // family_kind when set, else entry_kind_name(kind): what list prints as "kind".
+  [[nodiscard]] std::string_view kind_name() const { return family_kind.empty() ? entry_kind_name(kind) : family_kind; }
 };
 
 // ---- Container -------------------------------------------------------------------------------

@@ -134,7 +134,7 @@ std::string entry_repr(const EntryRef& r) {
   std::string s = fmt::format("<assay.Entry #{} '{}'", e.index, e.name.value_or(e.path));
   if (e.size) s += fmt::format(" size={}", *e.size);
   if (e.offset) s += fmt::format(" offset={:#x}", *e.offset);
-  return s + " kind='" + e.kind + "'>";
+  return s + " kind='" + std::string(e.kind_name()) + "'>";
 }
 
 // Reads every entry (or `which`) in parallel, in order: small entries one per core, large ones
@@ -190,7 +190,7 @@ void bind_entry(py::module_& m) {
       .def_property_readonly("offset", [](const EntryRef& r) { return r.e->offset; }, "absolute offset in the container, or None")
       .def_property_readonly("size", [](const EntryRef& r) { return r.e->size; }, "bytes read() returns, or None")
       .def_property_readonly("stored_size", [](const EntryRef& r) { return r.e->stored_size; }, "bytes stored (compressed), or None")
-      .def_property_readonly("kind", [](const EntryRef& r) { return r.e->kind; }, "'file', 'resource', 'texture', 'chunk', ...")
+      .def_property_readonly("kind", [](const EntryRef& r) { return std::string(r.e->kind_name()); }, "'file', 'instance', 'texture', 'model', 'sound', ... (docs/cli.md#list)")
       .def_property_readonly("nested", [](const EntryRef& r) { return r.e->nested; }, "read() gives a whole file open() can parse")
       .def_property_readonly("details", [](const EntryRef& r) { return to_python(r.e->details); }, "family fields (docs/cli.md)")
       .def_property_readonly("container", [](const EntryRef& r) { return r.owner; },

@@ -91,6 +91,12 @@ ReadOptions ContainerOptions::read_options() const {
 }
 
 // ---- entries ----
+std::string_view entry_kind_name(EntryKind k) {
+  static constexpr std::string_view kNames[] = {"file",    "instance", "object", "section",   "chunk",
+                                                "atomic",  "texture",  "model",  "animation", "sound"};
+  return kNames[static_cast<std::size_t>(k)];
+}
+
 Container::Container(std::string_view format, Input in, ContainerOptions opt)
     : format_(format), input_(std::move(in)), options_(std::move(opt)) {}
 
@@ -156,15 +162,15 @@ Result<ExtractCount> Container::write_entry(const Entry& e, const OutputDir& dir
 }
 
 Result<image::Rgba> Container::texture(const Entry& e, unsigned) const {
-  return entry_error(e, fmt::format("an entry of kind '{}' is not a texture", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a texture", e.kind_name()), ErrorKind::unsupported);
 }
 
 Result<ByteBuffer> Container::model(const Entry& e) const {
-  return entry_error(e, fmt::format("an entry of kind '{}' is not a model", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a model", e.kind_name()), ErrorKind::unsupported);
 }
 
 Result<audio::Sound> Container::sound(const Entry& e) const {
-  return entry_error(e, fmt::format("an entry of kind '{}' is not a sound", e.kind), ErrorKind::unsupported);
+  return entry_error(e, fmt::format("an entry of kind '{}' is not a sound", e.kind_name()), ErrorKind::unsupported);
 }
 
 // ---- the serialiser ----
@@ -206,7 +212,7 @@ Json entry_json(const Entry& e) {
   j["offset"] = opt_json(e.offset);
   j["size"] = opt_json(e.size);
   j["stored_size"] = opt_json(e.stored_size);
-  j["kind"] = e.kind;
+  j["kind"] = std::string(e.kind_name());
   for (auto it = e.details.begin(); it != e.details.end(); ++it)
     if (!j.contains(it.key())) j[it.key()] = it.value();
   return normalise_json(std::move(j));

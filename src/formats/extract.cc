@@ -34,7 +34,7 @@ Result<ExtractStats> extract(const Container& c, const ExtractOptions& x, const 
   };
   std::vector<ExtractItem> items = extract_items(c, x.stored);
   for (std::size_t i = 0; x.gltf && !x.stored && i < items.size(); ++i)  // the .gltf is the model's first file
-    if (c.entries()[i].kind == "model" && items[i].path.ends_with(".glb")) items[i].path.back() = 't', items[i].path += 'f';
+    if (c.entries()[i].kind == EntryKind::model && items[i].path.ends_with(".glb")) items[i].path.back() = 't', items[i].path += 'f';
   return extract_stats(extract_each(items, write, extract_policy(c, x), dir));
 }
 

@@ -92,7 +92,7 @@ TEST(Container, NestedPathsToAnyDepth) {
   EXPECT_EQ((*c)->input().bytes.size(), igz->size());
   ASSERT_FALSE((*c)->entries().empty());
   for (const Entry& e : (*c)->entries()) {
-    EXPECT_EQ(e.kind, "object");
+    EXPECT_EQ(e.kind, assay::EntryKind::object);
     if (!e.size) continue;
     auto r = (*c)->read(e);
     ASSERT_TRUE(r.ok());
@@ -143,7 +143,7 @@ TEST_F(WarriorsContainer, DiscEntriesNamesAndHashSpellings) {
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const Entry& e = (*c)->entries()[i];
     EXPECT_EQ(e.name, entries[i].name);
-    EXPECT_EQ(e.kind, warriors::to_string(entries[i].kind));
+    EXPECT_EQ(e.kind_name(), warriors::to_string(entries[i].kind));
     auto r = (*c)->read(e);
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(std::equal(r->bytes.begin(), r->bytes.end(), entries[i].data.begin(), entries[i].data.end()));
@@ -189,7 +189,7 @@ TEST(Container, RenderWareTexturesDecodeAtTheirSizes) {
   const Entry* pal8 = (*c)->find("ramp_pal8");
   ASSERT_TRUE(pal4 && pal8);
   EXPECT_EQ(pal4->path, "checker_pal4.png");
-  EXPECT_EQ(pal8->kind, "texture");
+  EXPECT_EQ(pal8->kind, assay::EntryKind::texture);
   auto img = (*c)->texture(*pal8, 1);
   ASSERT_TRUE(img.ok()) << img.error().str();
   EXPECT_EQ(img->width, 32u);
@@ -205,7 +205,7 @@ TEST(Container, RenderWareTexturesDecodeAtTheirSizes) {
   auto dff = open_path((t / "rw_model.dff").string());
   ASSERT_TRUE(dff.ok());
   ASSERT_FALSE((*dff)->entries().empty());
-  EXPECT_EQ((*dff)->entries()[0].kind, "atomic");
+  EXPECT_EQ((*dff)->entries()[0].kind, assay::EntryKind::atomic);
   EXPECT_FALSE((*dff)->read((*dff)->entries()[0]).ok());
   EXPECT_FALSE((*dff)->texture((*dff)->entries()[0]).ok());
 }

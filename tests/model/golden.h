@@ -76,7 +76,7 @@ inline std::vector<ReadModel> export_models(const std::filesystem::path& dff, co
   if (!c.ok()) return out;
   OutputDir dir(t.path(), false);
   for (const Entry& e : (*c)->entries()) {
-    if (e.kind != "model") continue;
+    if (e.kind != assay::EntryKind::model) continue;
     auto w = (*c)->write_entry(e, dir, WriteOptions{});
     EXPECT_TRUE(w.ok()) << e.path << ": " << (w.ok() ? "" : w.error().message);
     out.push_back(read_gltf(t / e.path));

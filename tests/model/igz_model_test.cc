@@ -51,7 +51,7 @@ std::vector<fs::path> export_models(const Container& c, const testing::TempDir& 
   std::vector<fs::path> out;
   OutputDir dir(t.path(), false);
   for (const Entry& e : c.entries()) {
-    if (e.kind != "model") continue;
+    if (e.kind != assay::EntryKind::model) continue;
     auto w = c.write_entry(e, dir, WriteOptions{});
     EXPECT_TRUE(w.ok()) << e.path << ": " << (w.ok() ? "" : w.error().message);
     out.push_back(t / e.path);
@@ -93,7 +93,7 @@ TEST(IgzModelGltf, FixtureBothByteOrdersValidate) {
     auto c = open(Input::from_buffer("fixture.igz", std::move(*b)));
     ASSERT_TRUE(c.ok()) << c.error().str();
     const Entry* e0 = &(*c)->entries()[1];  // [0] is the root igObjectList, [1] the igModelInfo
-    ASSERT_EQ(e0->kind, "model");
+    ASSERT_EQ(e0->kind, assay::EntryKind::model);
     auto glb = (*c)->model(*e0);
     ASSERT_TRUE(glb.ok()) << glb.error().str();
     const fs::path p = t / (std::string(e == Endian::big ? "be" : "le") + ".glb");

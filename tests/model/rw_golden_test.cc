@@ -250,7 +250,7 @@ TEST(RenderWareGltfGolden, ManhuntMatFxInExtras) {
   ASSERT_TRUE(c.ok());
   std::size_t clump = 0, with_fx = 0;
   for (const Entry& e : (*c)->entries()) {
-    if (e.kind != "model") continue;
+    if (e.kind != assay::EntryKind::model) continue;
     std::set<std::string> want;
     for (const json& a : j["clumps"][clump]["atomics"])
       for (const json& m : a["geometry"]["materials"])

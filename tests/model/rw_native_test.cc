@@ -217,7 +217,7 @@ TEST(RenderWareExtras, RockstarCollisionSizeOnTheRootNode) {
   ASSERT_TRUE(c.ok());
   const Entry* e = nullptr;
   for (const Entry& x : (*c)->entries())
-    if (x.kind == "model") e = &x;
+    if (x.kind == assay::EntryKind::model) e = &x;
   ASSERT_NE(e, nullptr);
   auto glb = (*c)->model(*e);
   ASSERT_TRUE(glb.ok());

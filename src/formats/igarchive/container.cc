@@ -43,7 +43,7 @@ class IgArchiveContainer final : public Container {
       e.offset = f.offset;
       e.size = f.length;
       e.stored_size = stored_size(f);
-      e.kind = "file";
+      e.kind = EntryKind::file;
       e.nested = true;
       e.details = iga::entry_details_json(archive_, f);  // spec: alchemy.md#corrections C1, C7
       if (cut_.names_lost) e.name = e.path = iga::member_name(archive_, cut_, f);  // "<hash>.bin"
@@ -146,7 +146,7 @@ class IgArchiveContainer final : public Container {
     if (!inner) return std::optional<ExtractCount>{};  // not an igz after all: written as stored
     std::vector<const Entry*> images;
     for (const Entry& t : (*inner)->entries())
-      if (t.kind == "texture") images.push_back(&t);
+      if (t.kind == EntryKind::texture) images.push_back(&t);
     if (images.empty()) return std::optional<ExtractCount>{};
     const std::string stem = e.path.substr(0, e.path.size() - 4);
     ExtractCount n;

@@ -42,7 +42,7 @@ class IgzContainer final : public Container {
       e.path = fmt::format("{:04}_{}.bin", i, type.empty() ? "object" : type);
       e.offset = o.position;
       if (o.size != 0) e.size = e.stored_size = o.size;  // 0 = unknown type size
-      e.kind = "object";
+      e.kind = EntryKind::object;
       e.details = igz::object_details_json(file_, o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
@@ -54,7 +54,7 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
-    if (e.kind != "texture" || !images_[e.index]) return Container::texture(e, mip);
+    if (e.kind != EntryKind::texture || !images_[e.index]) return Container::texture(e, mip);
     ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
     auto img = igz::decode_image2(file_, *images_[e.index], mip);
     if (!img) return with_file(img.error());
@@ -64,8 +64,8 @@ class IgzContainer final : public Container {
   // A texture: NAME.png (with mips NAME.mip<k>.png too); --stored: the object's bytes.
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
-    if (e.kind == "model" && !w.stored) return write_model(e, dir, w.gltf);
-    if (e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
+    if (e.kind == EntryKind::model && !w.stored) return write_model(e, dir, w.gltf);
+    if (e.kind != EntryKind::texture || w.stored) return Container::write_entry(e, dir, w);
     const std::string stem = e.path.substr(0, e.path.size() - 4);
     const unsigned levels = w.mips ? images_[e.index]->levels : 1;
     std::vector<ByteBuffer> pngs;  // every level decoded before anything is written
@@ -83,7 +83,7 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
-    return e.kind == "texture" || e.kind == "model" ? stored_paths_.at(e.index) : e.path;
+    return e.kind == EntryKind::texture || e.kind == EntryKind::model ? stored_paths_.at(e.index) : e.path;
   }
 
   [[nodiscard]] Result<Json> info() const override {
@@ -102,7 +102,7 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
-    if (e.kind != "model") return Container::model(e);
+    if (e.kind != EntryKind::model) return Container::model(e);
     ASSAY_TRY(model::Scene s, scene(e));
     return model::write_glb(s);
   }
@@ -116,7 +116,7 @@ class IgzContainer final : public Container {
       return;
     }
     stored_paths_[i] = e.path;
-    e.kind = "texture";
+    e.kind = EntryKind::texture;
     e.path = fmt::format("{:04}_{}.png", i, img->name && !img->name->empty() ? *img->name : "igImage2");
     e.details.update(igz::image_details_json(*img));
     images_[i] = std::move(*img);
@@ -130,7 +130,7 @@ class IgzContainer final : public Container {
       return;
     }
     stored_paths_[i] = e.path;
-    e.kind = "model";
+    e.kind = EntryKind::model;
     e.path = fmt::format("{:04}_{}.glb", i, m->name);
     e.details["model"] = igz::model_details_json(*m);
     models_.emplace(i, std::move(*m));

@@ -45,7 +45,7 @@ class OniContainer final : public Container {
         e.offset = file_.instance_file_offset(d);
         e.size = e.stored_size = d.size;
       }
-      e.kind = "instance";
+      e.kind = EntryKind::instance;
       e.details = {{"tag", oni::tag_string(d.tag)},
                    {"flags", d.flags()},
                    {"placeholder", d.placeholder()},
@@ -66,12 +66,12 @@ class OniContainer final : public Container {
   void verify(Diagnostics& out) const override {
     oni::verify_input(input(), sib_, options().read_options(), out);
     for (const Entry& e : entries())  // strip indices, PNTA bounds
-      if (e.kind == "model" && is_tag(e, "M3GM")) oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
+      if (e.kind == EntryKind::model && is_tag(e, "M3GM")) oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
     verify_characters(out);
   }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
-    if (e.kind != "texture") return Container::texture(e, mip);
+    if (e.kind != EntryKind::texture) return Container::texture(e, mip);
     std::call_once(walked_once_, [this] { walk(); });
     if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
     ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
@@ -81,7 +81,7 @@ class OniContainer final : public Container {
 
   // An M3GM as GLB, its TXMP embedded when this level holds its pixels.
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
-    if (e.kind != "model") return Container::model(e);
+    if (e.kind != EntryKind::model) return Container::model(e);
     ASSAY_CHECK(extractable());
     if (is_tag(e, "ONCC")) return oni::export_character_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
@@ -89,7 +89,7 @@ class OniContainer final : public Container {
 
   // An SNDD decoded to 16-bit PCM as `extract --sounds` writes it.
   [[nodiscard]] Result<audio::Sound> sound(const Entry& e) const override {
-    if (e.kind != "sound") return Container::sound(e);
+    if (e.kind != EntryKind::sound) return Container::sound(e);
     std::call_once(walked_once_, [this] { walk(); });
     if (!walked_ || !walked_->opened || walked_->layouts == nullptr) return walk_error_;
     return oni::decode_sndd_instance(*walked_, static_cast<std::uint32_t>(e.index));
@@ -130,13 +130,13 @@ class OniContainer final : public Container {
     if (path.empty()) return ExtractCount{};
     ASSAY_CHECK(extractable());
     const auto i = static_cast<std::uint32_t>(e.index);
-    if (sounds_ != oni::SoundOutput::none && !w.stored && (e.kind == "sound" || path.ends_with(".json"))) {
+    if (sounds_ != oni::SoundOutput::none && !w.stored && (e.kind == EntryKind::sound || path.ends_with(".json"))) {
       if (!walked_->has_data[i]) return ExtractCount{};
       const std::string stem = path.substr(0, path.rfind('.'));
-      if (e.kind != "sound") return oni::write_sound_binding(*walked_, i, stem, dir);
+      if (e.kind != EntryKind::sound) return oni::write_sound_binding(*walked_, i, stem, dir);
       return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
     }
-    if (options().models && !w.stored && e.kind == "model") return write_m3gm(i, path, dir);
+    if (options().models && !w.stored && e.kind == EntryKind::model) return write_m3gm(i, path, dir);
     if (options().textures && !w.stored) {
       if (!walked_->has_data[i]) return ExtractCount{};
       return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
@@ -168,7 +168,7 @@ class OniContainer final : public Container {
     if (inst.size() < oni::records::kTxmpMinSize) return;
     const auto t = oni::records::read_txmp_image(inst);
     if (!t) return;
-    e.kind = "texture";
+    e.kind = EntryKind::texture;
     e.details["width"] = t->width;
     e.details["height"] = t->height;
     e.details["pixel_format"] = t->format;
@@ -186,7 +186,7 @@ class OniContainer final : public Container {
   // With --textures a TXMP as PNG, with --sounds an SNDD as WAV; nothing else.
   std::string converted_path(std::uint32_t i, const Entry& e) const {
     if (options().textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
-    if (options().models && e.kind == "model") {
+    if (options().models && e.kind == EntryKind::model) {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("{}#{}", oni::tag_string(file_.descriptor(i).tag), i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
@@ -195,7 +195,7 @@ class OniContainer final : public Container {
 
   // An M3GM is a "model" entry with its counts and texture name (read without a walk).
   void model_details(Entry& e, std::uint32_t i) const {
-    e.kind = "model";
+    e.kind = EntryKind::model;
     auto g = oni::m3gm_counts(file_, i);
     if (!g) return;
     e.details["vertices"] = g->vertices;
@@ -219,7 +219,7 @@ class OniContainer final : public Container {
   // An ONCC is a "model" entry (its body and animations, docs/cli.md) with its counts when this
   // file holds them (read without a walk).
   void character_details(Entry& e, std::uint32_t i) const {
-    e.kind = "model";
+    e.kind = EntryKind::model;
     auto c = oni::character_counts(file_, i);
     if (!c) return;
     e.details["bones"] = c->bones;
@@ -229,7 +229,7 @@ class OniContainer final : public Container {
 
   // A TRAM is an "animation" entry: bones, frames, frame size (6: Euler keys, 16: quaternions).
   void animation_details(Entry& e, std::uint32_t i) const {
-    e.kind = "animation";
+    e.kind = EntryKind::animation;
     const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
     if (inst.size() < oni::TramFields::kSize) return;
     const auto u16 = [&](std::uint32_t at) { return load<std::uint16_t>(inst.data() + at, Endian::little); };
@@ -241,12 +241,12 @@ class OniContainer final : public Container {
   // verify: every character's body and animations, every TRAM's keys (issue 27).
   void verify_characters(Diagnostics& out) const {
     bool any = false;
-    for (const Entry& e : entries()) any |= (e.kind == "model" && is_tag(e, "ONCC")) || e.kind == "animation";
+    for (const Entry& e : entries()) any |= (e.kind == EntryKind::model && is_tag(e, "ONCC")) || e.kind == EntryKind::animation;
     if (!any || !extractable()) return;
     for (const Entry& e : entries()) {
       const auto i = static_cast<std::uint32_t>(e.index);
-      if (e.kind == "animation") oni::verify_tram(*walked_, i, out);
-      if (e.kind == "model" && is_tag(e, "ONCC")) oni::verify_character(*walked_, i, texture_file(), out);
+      if (e.kind == EntryKind::animation) oni::verify_tram(*walked_, i, out);
+      if (e.kind == EntryKind::model && is_tag(e, "ONCC")) oni::verify_character(*walked_, i, texture_file(), out);
     }
   }
 

@@ -15,7 +15,7 @@ SoundOutput sound_output(const assay::ContainerOptions& o) {
 void sound_details(Entry& e, ByteView inst, bool mac) {
   auto r = read_sndd(inst, mac, "SNDD", 0);
   if (!r) return;
-  e.kind = "sound";
+  e.kind = EntryKind::sound;
   e.details["channels"] = r->channels;
   e.details["rate"] = r->rate;
   e.details["frames"] = r->frames();
@@ -28,7 +28,7 @@ void sound_details(Entry& e, ByteView inst, bool mac) {
 
 std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm) {
   const bool binding = e.details.value("tag", "") == "OSBD";
-  if ((e.kind != "sound" && !binding) || !e.size) return {};
+  if ((e.kind != EntryKind::sound && !binding) || !e.size) return {};
   std::string stem = oni_file_name(e.name ? *e.name : fmt::format("{}#{}", binding ? "OSBD" : "SNDD", index));
   stem.resize(stem.size() - 4);  // ".oni"
   if (binding) return stem + ".json";

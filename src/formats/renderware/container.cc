@@ -54,7 +54,7 @@ class RenderWareContainer final : public Container {
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
     const TextureDictionary* d = s_.dictionary();
-    if (d == nullptr || e.kind != "texture") return Container::texture(e, mip);
+    if (d == nullptr || e.kind != EntryKind::texture) return Container::texture(e, mip);
     ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, mip));
     return d->decode(e.index, mip);
   }
@@ -63,15 +63,15 @@ class RenderWareContainer final : public Container {
   // w.stored, the texture native section as a stream of its own (stored_path).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
-    if (e.kind == "model" && !w.stored) return write_model(e, dir, w.gltf);
+    if (e.kind == EntryKind::model && !w.stored) return write_model(e, dir, w.gltf);
     const TextureDictionary* d = s_.dictionary();
-    if (d == nullptr || e.kind != "texture" || w.stored) return Container::write_entry(e, dir, w);
+    if (d == nullptr || e.kind != EntryKind::texture || w.stored) return Container::write_entry(e, dir, w);
     return rw::detail::write_texture(*d, e.index, bases_[e.index], w.mips, dir, input().bytes);
   }
 
   [[nodiscard]] std::string stored_path(const Entry& e) const override {
-    if (e.kind == "model") return e.path.substr(0, e.path.size() - 4) + ".dff";
-    return e.kind == "texture" ? bases_[e.index] + ".rws" : e.path;
+    if (e.kind == EntryKind::model) return e.path.substr(0, e.path.size() - 4) + ".dff";
+    return e.kind == EntryKind::texture ? bases_[e.index] + ".rws" : e.path;
   }
 
   // Where a cut dictionary is cut, then what opening the dictionary reported, minus the errors
@@ -109,7 +109,7 @@ class RenderWareContainer final : public Container {
     e.path = base + (rw::detail::stored_as_section(tex) ? ".rws" : ".png");
     e.offset = tex.offset;
     if (auto h = read_section_header(input().bytes, tex.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
-    e.kind = "texture";
+    e.kind = EntryKind::texture;
     e.details = rw::detail::texture_details(tex);
     bases_.push_back(std::move(base));
     return e;
@@ -121,7 +121,7 @@ class RenderWareContainer final : public Container {
     const std::string_view node = a.frame_index < c.frames.size() ? c.frames[a.frame_index].node_name : "";
     Entry e;
     e.name = node.empty() ? fmt::format("atomic{}", index) : std::string(node);
-    e.kind = "atomic";
+    e.kind = EntryKind::atomic;
     e.details = rw::detail::atomic_details(c, ci, a);
     return e;
   }
@@ -140,7 +140,7 @@ class RenderWareContainer final : public Container {
     e.path = name + ".glb";
     e.offset = c.offset;
     if (auto h = read_section_header(input().bytes, c.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
-    e.kind = "model";
+    e.kind = EntryKind::model;
     e.details = rw::detail::model_details(c, ci);
     return e;
   }
@@ -153,7 +153,7 @@ class RenderWareContainer final : public Container {
   }
 
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
-    if (e.kind != "model") return Container::model(e);
+    if (e.kind != EntryKind::model) return Container::model(e);
     ASSAY_TRY(model::Scene s, scene(e));
     return model::write_glb(s);
   }
@@ -196,7 +196,7 @@ class RenderWareContainer final : public Container {
     e.path = fmt::format("{:04}_{}.rws", i, *e.name);
     e.offset = s.offset;
     e.size = e.stored_size = SectionHeader::kSize + s.header.size;
-    e.kind = "section";
+    e.kind = EntryKind::section;
     e.nested = true;
     e.details = rw::detail::section_details(s);
     return e;

@@ -42,7 +42,7 @@ class DiscContainer final : public WarriorsContainer {
       e.offset = d.offset;  // in the WAD
       e.size = d.size;
       e.stored_size = d.size;
-      e.kind = std::string(wr::to_string(kinds_[i]));
+      e.family_kind = wr::to_string(kinds_[i]);
       e.nested = true;
       e.details = {{"hash", d.hash}, {"file", e.path}};
       entries.push_back(std::move(e));
@@ -96,7 +96,7 @@ class ChunkContainer final : public WarriorsContainer {
       e.offset = c.offset + 16;  // the body (spec: warriors.md#wr-3-1: 16-byte chunk header)
       e.size = c.header.size;
       e.stored_size = c.header.size;
-      e.kind = "chunk";
+      e.kind = assay::EntryKind::chunk;
       e.nested = true;
       e.details = {{"file", *e.name},
                    {"group", c.group < 0 ? Json(nullptr) : Json(c.group)},  // null: a flat container
@@ -175,7 +175,7 @@ class ChunkContainer final : public WarriorsContainer {
   // The one clump the DFF reader takes (the first 0x10 section), as the inner container lists it.
   Result<const Entry*> first_model(const Container& inner, const Entry& e) const {
     for (const Entry& m : inner.entries())
-      if (m.kind == "model") return &m;
+      if (m.kind == assay::EntryKind::model) return &m;
     return entry_error(e, "holds no RenderWare clump");
   }
 

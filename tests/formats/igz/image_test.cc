@@ -28,7 +28,7 @@ std::unique_ptr<Container> open_or_fail(const std::string& spec) {
 
 const Entry* texture_entry(const Container& c) {
   for (const Entry& e : c.entries())
-    if (e.kind == "texture") return &e;
+    if (e.kind == assay::EntryKind::texture) return &e;
   return nullptr;
 }
 
@@ -195,7 +195,7 @@ TEST(IgzImage, TruncationAndMutationSweep) {
     auto c = open(Input::from_buffer("sweep.igz", std::move(b)));
     if (!c) return;
     for (const Entry& e : (*c)->entries()) {
-      if (e.kind != "texture") continue;
+      if (e.kind != assay::EntryKind::texture) continue;
       auto img = (*c)->texture(e, 0);
       if (img) {
         EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);

@@ -50,7 +50,7 @@ std::unique_ptr<Container> open_bytes(ByteBuffer b, const std::string& name = "f
 
 const Entry* model_entry(const Container& c) {
   for (const Entry& e : c.entries())
-    if (e.kind == "model") return &e;
+    if (e.kind == assay::EntryKind::model) return &e;
   return nullptr;
 }
 
@@ -449,7 +449,7 @@ TEST(IgzModelSweep, MutationsAndTruncationsNeverCrash) {
     auto c = open(Input::from_buffer("sweep.igz", std::move(bytes)));
     if (!c) return;
     for (const Entry& e : (*c)->entries())
-      if (e.kind == "model") (void)(*c)->model(e);
+      if (e.kind == assay::EntryKind::model) (void)(*c)->model(e);
     Diagnostics d;
     (*c)->verify(d);
   };

@@ -31,11 +31,11 @@ TEST(OniContainer, TxmpEntriesDecodeAsExtractAndOniSplit) {
   for (const Entry& e : (*c)->entries()) {
     const bool txmp = e.details.value("tag", "") == "TXMP";
     if (!txmp || !e.size) {
-      EXPECT_NE(e.kind, "texture");
+      EXPECT_NE(e.kind, assay::EntryKind::texture);
       EXPECT_FALSE((*c)->texture(e).ok());  // unsupported for other entries
       continue;
     }
-    ASSERT_EQ(e.kind, "texture") << e.index;
+    ASSERT_EQ(e.kind, assay::EntryKind::texture) << e.index;
     ++textures;
     if (!e.name) {  // an unnamed TXMP (a texture animation's frame): decodes, no PNG of its own to compare
       EXPECT_TRUE((*c)->texture(e).ok()) << e.index;

@@ -63,7 +63,7 @@ TEST(OniSound, EverySnddDecodesToFfmpegsSamples) {
       const Entry* e = find(**c, st["name"]);
       ASSERT_NE(e, nullptr) << st["name"];
       SCOPED_TRACE(*e->name);
-      EXPECT_EQ(e->kind, "sound");
+      EXPECT_EQ(e->kind, assay::EntryKind::sound);
       EXPECT_EQ(e->details["channels"], st["channels"]);
       EXPECT_EQ(e->details["rate"], ref["rate"]);
       EXPECT_EQ(e->details["frames"], ref["frames"]);
@@ -96,7 +96,7 @@ TEST(OniSound, ExtractedOniFileKeepsTheSound) {
     ASSERT_TRUE(c.ok()) << c.error().str();
     const Entry* e = find(**c, "SNDDnoise_s22");
     ASSERT_NE(e, nullptr);
-    ASSERT_EQ(e->kind, "sound");
+    ASSERT_EQ(e->kind, assay::EntryKind::sound);
     auto s = (*c)->sound(*e);
     ASSERT_TRUE(s.ok()) << s.error().str();
     const char* ref = level == std::string("GameDataFolder") ? "ref_pcm/noise_s22.pcm" : "ref_pcm/ima4_noise_s22.pcm";
@@ -110,7 +110,7 @@ TEST(OniSound, OtherEntriesHaveNoSound) {
   ASSERT_TRUE(c.ok());
   const Entry* osbd = find(**c, "OSBDgrp_sine");
   ASSERT_NE(osbd, nullptr);
-  EXPECT_NE(osbd->kind, "sound");
+  EXPECT_NE(osbd->kind, assay::EntryKind::sound);
   EXPECT_FALSE((*c)->sound(*osbd).ok());
 }
 
@@ -231,7 +231,7 @@ TEST(OniSound, DataOutsideTheRawIsAnError) {
   ASSERT_TRUE(c.ok());
   int bad = 0;
   for (const Entry& e : (*c)->entries()) {
-    if (e.kind != "sound") continue;
+    if (e.kind != assay::EntryKind::sound) continue;
     auto s = (*c)->sound(e);
     if (!s) {
       ++bad;
