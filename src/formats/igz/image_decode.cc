@@ -13,17 +13,22 @@
 //   the mean neighbour difference is 6.6 times larger. "_tile" has no tile size on PS3 (igGfx.cs
 //   tileInfo lists Wii formats only) and the blocks are not in Morton order. The file wins over
 //   the name here.
-// Everything else (Wii/Wii U tiling, Xenon byte-swapped blocks, uncompressed formats) is an
-// unsupported error naming the format and platform: no sample shows their layout.
+// Also decoded, with no sample to show them (image_texels.cc gives the rules): the plain pixel
+// formats (linear; "_big" words big-endian; PS3 "_tile" swizzled) and the Wii GX formats.
+// Everything else (Wii U and Xenon tiling, Xenon byte-swapped blocks, palettes, float and depth
+// formats) is an unsupported error naming the format and platform.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "assay/core/hash.h"
 #include "assay/formats/igz/image.h"
 #include "assay/image/dxt.h"
 #include "assay/image/encode.h"
 #include "diag_util.h"
+#include "image_texels.h"
 
 namespace assay::igz {
 
@@ -46,6 +51,9 @@ constexpr std::string_view kPlatforms[] = {
     "ps3", "cafe", "wii", "xenon", "aspen", "aspen64", "android", "osx", "durango", "ps4",
     "dx", "dx11", "win32", "win64", "raspi", "linux", "lgtv", "wp8", "metal"};
 constexpr std::string_view kLayouts[] = {"", "_tile", "_big", "_tile_big"};
+// Platform formats that are no canonical name with a suffix (igGfx.cs tileInfo: the Wii's).
+constexpr std::string_view kPlatformOnly[] = {"a4l4_tile_big_wii", "b4g4r4a3x1_tile_big_wii", "b6g6r6a6_tile_big_wii",
+                                              "p4_b4g4r4a3x1_tile_big_wii", "p8_b4g4r4a3x1_tile_big_wii"};
 
 using detail::err;
 
@@ -58,22 +66,59 @@ Error unsupported(const Image2& img, std::string why) {
   return e;
 }
 
-// The block format of the canonical format (DXT1/3/5 and their sRGB forms), whatever the layout.
-Result<image::BlockFormat> canonical_block(const Image2& img) {
-  if (!img.format_known) return unsupported(img, "the metaimage is not a known name");
-  const MetaImageName n = parse_metaimage_name(img.format);
-  const std::string_view c = n.canonical;
+using detail::TexelLayout;
+using detail::WiiFormat;
+
+// The Wii GX format of a "_tile_big_wii" metaimage (igGfx.cs tileInfo names).
+std::optional<WiiFormat> wii_format(std::string_view canonical) {
+  static constexpr std::pair<std::string_view, WiiFormat> kWii[] = {
+      {"dxt1", WiiFormat::cmpr},     {"b8g8r8a8", WiiFormat::rgba8}, {"b5g6r5", WiiFormat::rgb565},
+      {"b4g4r4a3x1", WiiFormat::rgb5a3}, {"l8", WiiFormat::i8},      {"l4", WiiFormat::i4},
+      {"l8a8", WiiFormat::ia8},      {"a4l4", WiiFormat::ia4}};
+  for (const auto& [name, f] : kWii)
+    if (name == canonical) return f;
+  return std::nullopt;
+}
+
+std::optional<image::BlockFormat> block_format(std::string_view c) {
   if (c == "dxt1" || c == "dxt1_srgb") return image::BlockFormat::bc1;
   if (c == "dxt3" || c == "dxt3_srgb") return image::BlockFormat::bc2;
   if (c == "dxt5" || c == "dxt5_srgb") return image::BlockFormat::bc3;
-  return unsupported(img, "only DXT1/3/5 are decoded");
+  return std::nullopt;
 }
 
-// The layouts decoded (see the file comment): PS3's, and any untiled little-endian one.
-Result<void> layout_decoded(const Image2& img) {
+// How the image's levels are stored (see the file comment and image_texels.cc), or why the format
+// is not decoded. A layout of another platform's tiling still gives the levels' sizes.
+Result<TexelLayout> texel_layout(const Image2& img) {
+  if (!img.format_known) return unsupported(img, "the metaimage is not a known name");
   const MetaImageName n = parse_metaimage_name(img.format);
-  if (n.platform == "ps3" || (!n.big && !n.tile)) return {};
-  return unsupported(img, n.tile ? "the platform's tiling is not decoded" : "big-endian texels are not decoded");
+  TexelLayout t;
+  if (n.platform == "wii") {
+    const auto f = wii_format(n.canonical);
+    if (!f || !n.tile || !n.big)
+      return unsupported(img, "only the GX formats I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8 and CMPR are decoded");
+    t.kind = TexelLayout::Kind::wii, t.wii = *f;
+    return t;
+  }
+  if (const auto bf = block_format(n.canonical)) {
+    t.kind = TexelLayout::Kind::blocks, t.block = *bf;
+    return t;
+  }
+  const detail::PixelFormat* pf = detail::pixel_format(n.canonical);
+  if (pf == nullptr)
+    return unsupported(img, "only DXT1/3/5 and 8-32 bit RGBA, RGB, luminance and alpha formats are decoded");
+  t.kind = TexelLayout::Kind::pixels, t.pixel = pf, t.big_endian = n.big, t.morton = n.tile && n.platform == "ps3";
+  return t;
+}
+
+// The layouts decoded: PS3's, the Wii's, and any untiled one (big-endian words for pixel formats).
+Result<void> layout_decoded(const Image2& img, const TexelLayout& t) {
+  const MetaImageName n = parse_metaimage_name(img.format);
+  if (n.platform == "ps3" || n.platform == "wii" || !n.tile) {
+    if (t.kind != TexelLayout::Kind::blocks || !n.big || n.platform == "ps3") return {};
+    return unsupported(img, "big-endian blocks are not decoded");
+  }
+  return unsupported(img, "the platform's tiling is not decoded");
 }
 
 std::uint32_t side(std::uint32_t s, unsigned level) { return std::max<std::uint32_t>(1, s >> level); }
@@ -104,6 +149,8 @@ MetaImageName parse_metaimage_name(std::string_view name) {
 }
 
 std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
+  for (std::string_view s : kPlatformOnly)
+    if (fnv1a32(s, true) == hash) return std::string(s);
   for (std::string_view c : kCanonical) {
     if (fnv1a32(c, true) == hash) return std::string(c);
     for (std::string_view l : kLayouts)
@@ -115,10 +162,18 @@ std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
   return std::nullopt;
 }
 
+std::string_view texel_assumption(const Image2& img) {
+  auto t = texel_layout(img);
+  if (!t || t->kind == TexelLayout::Kind::blocks) return {};
+  if (t->kind == TexelLayout::Kind::wii) return "GX tiles as the Wii's hardware stores them; no sample has shown this format";
+  return "channels named from the texel word's lowest bits (bytes R, G, B, A for r8g8b8a8), \"_big\" words big-endian, "
+         "PS3 \"_tile\" swizzled; no sample has shown this format";
+}
+
 Result<std::uint64_t> level_size(const Image2& img, unsigned level) {
-  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
+  ASSAY_TRY(TexelLayout t, texel_layout(img));
   std::uint64_t s = 0;
-  if (!image::block_level_size(bf, side(img.width, level), side(img.height, level), s))
+  if (!detail::texel_level_size(t, side(img.width, level), side(img.height, level), s))
     return err("igImage2", kNoOffset, "level size overflows");
   return s;
 }
@@ -134,24 +189,26 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
   if (img.data.where == ImageData::Where::external)
     return err("igImage2", kNoOffset, fmt::format("the pixels are in another file: {}", img.data.reference));
   if (img.data.where == ImageData::Where::none) return err("igImage2", kNoOffset, "the image has no pixel data");
-  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
+  ASSAY_TRY(TexelLayout t, texel_layout(img));
   ASSAY_TRY(std::uint64_t need, data_size(img));
   if (img.data.size < need)
     return err("igImage2", img.data.offset,
                fmt::format("_data holds {} bytes; {} {} x {} with {} levels, {} images, depth {} needs {}", img.data.size,
                            img.format, img.width, img.height, img.levels, img.images, img.depth, need));
-  ASSAY_CHECK(layout_decoded(img));
+  ASSAY_CHECK(layout_decoded(img, t));
   if (img.images > 1 || img.depth > 1)
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
   ASSAY_TRY(std::uint64_t off, level_offset(img, level));
   ASSAY_TRY(std::uint64_t size, level_size(img, level));
   const ByteView level_bytes = f.bytes().subspan(img.data.offset + off, size);  // inside data: checked above
-  return image::decode_blocks(bf, level_bytes, side(img.width, level), side(img.height, level));
+  auto rgba = detail::decode_texels(t, level_bytes, side(img.width, level), side(img.height, level));
+  if (!rgba && rgba.error().kind == ErrorKind::unsupported) return unsupported(img, rgba.error().message);
+  return rgba;
 }
 
 Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgba>& levels) {
-  ASSAY_TRY(image::BlockFormat bf, canonical_block(img));
-  ASSAY_CHECK(layout_decoded(img));
+  ASSAY_TRY(TexelLayout t, texel_layout(img));
+  ASSAY_CHECK(layout_decoded(img, t));
   if (img.images > 1 || img.depth > 1)
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
   if (levels.size() != img.levels)
@@ -162,8 +219,9 @@ Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgb
     if (level.width != side(img.width, l) || level.height != side(img.height, l))
       return err("igImage2", kNoOffset, fmt::format("level {} is {} x {}, the image's is {} x {}", l, level.width,
                                                     level.height, side(img.width, l), side(img.height, l)));
-    ASSAY_TRY(ByteBuffer blocks, image::encode_blocks(bf, level));
-    out.insert(out.end(), blocks.begin(), blocks.end());
+    auto texels = detail::encode_texels(t, level);
+    if (!texels) return texels.error().kind == ErrorKind::unsupported ? unsupported(img, texels.error().message) : texels.error();
+    out.insert(out.end(), texels->begin(), texels->end());
   }
   return out;
 }

@@ -28,6 +28,7 @@ Json image_details_json(const Image2& img) {
   j["data"] = data_json(img.data);
   if (auto need = data_size(img)) j["data_needed"] = *need;
   else j["not_decoded"] = need.error().message;
+  if (const std::string_view a = texel_assumption(img); !a.empty()) j["assumed"] = std::string(a);
   return j;
 }
 

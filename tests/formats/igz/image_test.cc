@@ -262,6 +262,12 @@ TEST(IgzImage, WritesFuzzCorpus) {
   write("dxt5_8x8.igz", s);
   s.format = "dxt1_tile_cafe";
   write("cafe_tiled.igz", s);
+  s.format = "r5g6b5_tile_big_ps3", s.pixels = ByteBuffer(128, 0xA7);
+  write("r5g6b5_swizzled.igz", s);
+  s.format = "b4g4r4a3x1_tile_big_wii";
+  write("wii_rgb5a3.igz", s);
+  s.format = "dxt1_tile_big_wii", s.pixels = ByteBuffer(32, 0x3C);
+  write("wii_cmpr.igz", s);
 }
 
 }  // namespace

@@ -67,6 +67,9 @@ Result<Image2> read_image2(const IgzFile& f, const Fixups& fx, const Graph& g, s
 // levels); errors for a format or layout that is not decoded, or on overflow.
 Result<std::uint64_t> level_size(const Image2& img, unsigned level);
 Result<std::uint64_t> data_size(const Image2& img);
+// What the decoding of the image's format assumes where no sample has shown it (plain pixel
+// formats, Wii tiles); "" for the DXT layouts the samples prove.
+std::string_view texel_assumption(const Image2& img);
 // Level `level` as RGBA. Checks the data size against data_size() first; an undecoded format or
 // layout is an unsupported error naming the format and platform.
 Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level);

@@ -1,0 +1,51 @@
+// Internal: how one level of an igImage2 is stored, by its metaimage name, and its decoding to
+// RGBA (image_texels.cc). image_decode.cc picks the layout; this file knows the texels.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "assay/core/bytes.h"
+#include "assay/image/dxt.h"
+#include "assay/image/png.h"
+
+namespace assay::igz::detail {
+
+// A plain pixel format: `bits` a texel (8, 16, 24 or 32) holding channels at bit positions of the
+// texel read as one word (r/g/b/a/l: shift and width; width 0 = absent).
+struct PixelFormat {
+  struct Channel {
+    std::uint8_t shift = 0, width = 0;
+  };
+  std::uint8_t bits = 0;
+  Channel r, g, b, a, l;  // l: luminance, copied to r, g and b
+};
+// The canonical pixel formats (igRewrite8 igGfx.cs pixelInfos / lInfo) decoded; nullptr others.
+const PixelFormat* pixel_format(std::string_view canonical);
+
+// Wii GX texture formats (the "_tile_big_wii" metaimages of igGfx.cs tileInfo).
+enum class WiiFormat : std::uint8_t { i4, i8, ia4, ia8, rgb565, rgb5a3, rgba8, cmpr };
+
+struct TexelLayout {
+  enum class Kind : std::uint8_t { blocks, pixels, wii };
+  Kind kind = Kind::blocks;
+  image::BlockFormat block = image::BlockFormat::bc1;  // blocks
+  const PixelFormat* pixel = nullptr;                  // pixels
+  bool big_endian = false;                             // pixels: texel words stored big-endian
+  bool morton = false;                                 // pixels: PS3 swizzled (Morton order)
+  WiiFormat wii = WiiFormat::cmpr;                     // wii
+};
+
+// Bytes of one w x h level (whole blocks or tiles); false on overflow.
+bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, std::uint64_t& out);
+// The level (texel_level_size bytes) as RGBA.
+Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint32_t w, std::uint32_t h);
+// The inverse for pixel layouts (lossless for the formats' own bits); blocks go through
+// image::encode_blocks. Wii layouts are not encoded (an unsupported error).
+Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img);
+
+// PS3 swizzle: the texel index of (x, y) in a w x h level (powers of two), x and y bits
+// interleaved from bit 0 (x first) while both have bits, then the larger side's bits.
+std::uint64_t morton_index(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h);
+
+}  // namespace assay::igz::detail
