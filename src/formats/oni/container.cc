@@ -12,6 +12,7 @@
 
 #include "assay/container.h"
 #include "assay/family.h"
+#include "assay/formats/oni/akev.h"
 #include "assay/formats/oni/character.h"
 #include "assay/formats/oni/m3gm.h"
 #include "assay/formats/oni/oni.h"
@@ -54,6 +55,7 @@ class OniContainer final : public Container {
       if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
       if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);
       if (d.tag == oni::make_tag("ONCC") && e.size) character_details(e, i);
+      if (d.tag == oni::make_tag("AKEV") && e.size) level_details(e, i);
       if (d.tag == oni::make_tag("TRAM") && e.size) animation_details(e, i);
       if (options().textures || options().models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
       entries.push_back(std::move(e));
@@ -67,6 +69,7 @@ class OniContainer final : public Container {
     oni::verify_input(input(), sib_, options().read_options(), out);
     for (const Entry& e : entries())  // strip indices, PNTA bounds
       if (e.kind == EntryKind::model && is_tag(e, "M3GM")) oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
+      else if (e.kind == EntryKind::model && is_tag(e, "AKEV")) oni::verify_akev(file_, static_cast<std::uint32_t>(e.index), out);
     verify_characters(out);
   }
 
@@ -84,6 +87,7 @@ class OniContainer final : public Container {
     if (e.kind != EntryKind::model) return Container::model(e);
     ASSAY_CHECK(extractable());
     if (is_tag(e, "ONCC")) return oni::export_character_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
+    if (is_tag(e, "AKEV")) return oni::export_akev_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
   }
 
@@ -203,11 +207,12 @@ class OniContainer final : public Container {
     e.details["texture"] = g->texture;
   }
 
-  // With --models an M3GM or an ONCC (its body and animations) as NAME.glb.
+  // With --models an M3GM, an ONCC (its body and animations) or an AKEV (level geometry) as NAME.glb.
   Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
-    const bool character = file_.descriptor(i).tag == oni::make_tag("ONCC");
-    ASSAY_TRY(ByteBuffer glb, character ? oni::export_character_glb(*walked_, i, texture_file(), &pngs_)
-                                        : oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
+    const std::uint32_t tag = file_.descriptor(i).tag;
+    ASSAY_TRY(ByteBuffer glb, tag == oni::make_tag("ONCC")   ? oni::export_character_glb(*walked_, i, texture_file(), &pngs_)
+                              : tag == oni::make_tag("AKEV") ? oni::export_akev_glb(*walked_, i, texture_file(), &pngs_)
+                                                             : oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));
     return ExtractCount{1, glb.size()};
   }
@@ -225,6 +230,16 @@ class OniContainer final : public Container {
     e.details["bones"] = c->bones;
     e.details["animations"] = c->animations;
     e.details["frames"] = c->frames;
+  }
+
+  // An AKEV is a "model" entry (level geometry) with PNTA points, triangles drawn and TXMA textures.
+  void level_details(Entry& e, std::uint32_t i) const {
+    e.kind = EntryKind::model;
+    auto c = oni::akev_counts(file_, i);
+    if (!c) return;
+    e.details["vertices"] = c->vertices;
+    e.details["triangles"] = c->triangles;
+    e.details["textures"] = c->textures;
   }
 
   // A TRAM is an "animation" entry: bones, frames, frame size (6: Euler keys, 16: quaternions).

@@ -133,7 +133,7 @@ Result<Rgba8> decode_txmp_instance(const LoadedFile& f, std::uint32_t i, unsigne
       c = &r;
       break;
     }
-  if (c == nullptr) return f.file.error(lab, at, f.layout[i] ? "no pixel offset known for this TXMP layout" : "no layout for this TXMP (not walked)");
+  if (c == nullptr) return f.file.error(lab, at, i < f.layout.size() && f.layout[i] ? "no pixel offset known for this TXMP layout" : "no layout for this TXMP (not walked)");
   const ByteView comp = (c->kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
   ASSAY_TRY(auto levels, txmp_levels(t.width, t.height, t.format, t.mipmapped()));
   if (mip >= levels.size())
