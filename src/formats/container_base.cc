@@ -10,6 +10,7 @@
 #include "assay/core/codes.h"
 #include "assay/core/glob.h"
 #include "assay/core/suggest.h"
+#include "json_object.h"
 
 namespace assay {
 
@@ -205,14 +206,15 @@ Json normalise_json(Json j) {
 }
 
 Json entry_json(const Entry& e) {
-  Json j;
-  j["index"] = e.index;
-  j["name"] = opt_json(e.name);
-  j["path"] = e.path.empty() ? Json(nullptr) : Json(e.path);
-  j["offset"] = opt_json(e.offset);
-  j["size"] = opt_json(e.size);
-  j["stored_size"] = opt_json(e.stored_size);
-  j["kind"] = std::string(e.kind_name());
+  Json j = detail::JsonObject(7 + e.details.size())
+               .add("index", e.index)
+               .add("name", opt_json(e.name))
+               .add("path", e.path.empty() ? Json(nullptr) : Json(e.path))
+               .add("offset", opt_json(e.offset))
+               .add("size", opt_json(e.size))
+               .add("stored_size", opt_json(e.stored_size))
+               .add("kind", std::string(e.kind_name()))
+               .take();
   for (auto it = e.details.begin(); it != e.details.end(); ++it)
     if (!j.contains(it.key())) j[it.key()] = it.value();
   return normalise_json(std::move(j));

@@ -6,6 +6,7 @@
 
 #include "assay/formats/igarchive/archive.h"
 #include "json.h"
+#include "../json_object.h"
 #include "assay/formats/igarchive/salvage.h"
 
 namespace assay {
@@ -53,15 +54,17 @@ Json name_entry_json(const FileEntry& f) {
 
 Json entry_details_json(const Archive& a, const FileEntry& f) {
   const bool stored = f.compression == Compression::stored;
-  Json j = {{"build_path", a.version() >= 0x0A ? Json(std::string(f.path)) : Json(nullptr)},
-            {"hash", f.hash},
-            {"compression", to_string(f.compression)},
-            {"blocks", f.num_blocks},
-            {"table", stored ? Json(nullptr) : Json(to_string(f.table))},
-            {"first_entry", stored ? Json(nullptr) : Json(f.first_entry)},
-            {"word", f.word},
-            {"ordinal", f.ordinal},
-            {"time", f.time}};
+  Json j = detail::JsonObject(11)
+               .add("build_path", a.version() >= 0x0A ? Json(std::string(f.path)) : Json(nullptr))
+               .add("hash", f.hash)
+               .add("compression", to_string(f.compression))
+               .add("blocks", f.num_blocks)
+               .add("table", stored ? Json(nullptr) : Json(to_string(f.table)))
+               .add("first_entry", stored ? Json(nullptr) : Json(f.first_entry))
+               .add("word", f.word)
+               .add("ordinal", f.ordinal)
+               .add("time", f.time)
+               .take();
   j.update(name_entry_json(f));
   return j;
 }

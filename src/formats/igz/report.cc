@@ -1,5 +1,6 @@
 // JSON views of an igz (docs/cli.md#igz). spec: alchemy.md#igz
 #include "report.h"
+#include "../json_object.h"
 
 #include <fmt/format.h>
 
@@ -137,11 +138,13 @@ Result<OpenOptions> open_options(const ReadOptions& opt) {
 }
 
 Json object_details_json(const IgzFile& f, const Object& o) {
-  return {{"pool", pool_json(f, o.pool)},
-          {"type", o.type_name.empty() ? Json(nullptr) : Json(o.type_name)},
-          {"pool_index", o.pool},
-          {"pool_offset", o.offset},
-          {"type_index", o.type}};
+  return assay::detail::JsonObject(5)
+      .add("pool", pool_json(f, o.pool))
+      .add("type", o.type_name.empty() ? Json(nullptr) : Json(o.type_name))
+      .add("pool_index", o.pool)
+      .add("pool_offset", o.offset)
+      .add("type_index", o.type)
+      .take();
 }
 
 Result<Json> info_json(ByteView bytes, const OpenOptions& opt) {

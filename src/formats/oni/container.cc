@@ -22,6 +22,7 @@
 #include "family_parts.h"
 #include "records.h"
 #include "sound_parts.h"
+#include "../json_object.h"
 
 namespace assay {
 
@@ -47,14 +48,12 @@ class OniContainer final : public Container {
         e.size = e.stored_size = d.size;
       }
       e.kind = EntryKind::instance;
-      // Built in place with room for the kind's fields: an initializer list builds every pair as
-      // a temporary array first (half the instructions of opening a large level).
-      auto& fields = e.details.get_ref<Json::object_t&>();
-      fields.reserve(8);
-      fields.emplace("tag", oni::tag_string(d.tag));
-      fields.emplace("flags", d.flags());
-      fields.emplace("placeholder", d.placeholder());
-      fields.emplace("descriptor_offset", file_.descriptor_offset(i));
+      e.details = detail::JsonObject(8)  // room for the kind's fields
+                      .add("tag", oni::tag_string(d.tag))
+                      .add("flags", d.flags())
+                      .add("placeholder", d.placeholder())
+                      .add("descriptor_offset", file_.descriptor_offset(i))
+                      .take();
       if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
       if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
       if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);

@@ -11,6 +11,7 @@
 #include "assay/formats/renderware/walker.h"
 
 #include "family_parts.h"
+#include "../json_object.h"
 
 namespace assay {
 
@@ -44,7 +45,7 @@ class DiscContainer final : public WarriorsContainer {
       e.stored_size = d.size;
       e.family_kind = wr::to_string(kinds_[i]);
       e.nested = true;
-      e.details = {{"hash", d.hash}, {"file", e.path}};
+      e.details = detail::JsonObject(2).add("hash", d.hash).add("file", e.path).take();
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
@@ -98,12 +99,14 @@ class ChunkContainer final : public WarriorsContainer {
       e.stored_size = c.header.size;
       e.kind = assay::EntryKind::chunk;
       e.nested = true;
-      e.details = {{"file", *e.name},
-                   {"group", c.group < 0 ? Json(nullptr) : Json(c.group)},  // null: a flat container
-                   {"type", c.header.type},
-                   {"type_name", wr::chunk_type_name(c.header.type)},
-                   {"header_offset", c.offset},
-                   {"id", c.header.id}};
+      e.details = detail::JsonObject(6)
+                      .add("file", *e.name)
+                      .add("group", c.group < 0 ? Json(nullptr) : Json(c.group))  // null: a flat container
+                      .add("type", c.header.type)
+                      .add("type_name", wr::chunk_type_name(c.header.type))
+                      .add("header_offset", c.offset)
+                      .add("id", c.header.id)
+                      .take();
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
