@@ -11,64 +11,32 @@
 #include <bit>
 
 #include "assay/formats/oni/names.h"
+#include "linked_parts.h"
 
 namespace assay::oni {
 
 namespace {
 
-struct Part {
-  std::uint32_t index = 0;
-  ByteView bytes;
-  std::uint64_t at = 0;
-  std::string label;
-};
-
-bool has_data(const InstanceFile& f, std::uint32_t i) { return !f.descriptor(i).placeholder() && f.instance_bytes(i).ok(); }
-
-std::string_view name_of(const InstanceFile& f, std::uint32_t i) {
-  if (f.descriptor(i).unnamed()) return {};
-  auto n = f.name(i);
-  return n ? *n : std::string_view{};
-}
+using detail::f32_at;
+using detail::has_data;
+using detail::name_of;
+using detail::Part;
+using detail::part_of;
+using detail::u32_at;
 
 Error akev_error(const InstanceFile& f, const std::string& lab, std::uint64_t at, std::string msg, const char* code = "oni.akev") {
   return f.error(lab, at, std::move(msg)).with_code(code);
 }
 
-// Fields the caller has proven inside `b`: one load each.
-std::uint32_t u32_at(ByteView b, std::uint64_t at) { return load<std::uint32_t>(b.data() + at, Endian::little); }
-float f32_at(ByteView b, std::uint64_t at) { return std::bit_cast<float>(u32_at(b, at)); }
-
-Part part_of(const InstanceFile& f, std::uint32_t i, ByteView bytes) {
-  const Descriptor d = f.descriptor(i);
-  return {i, bytes, f.instance_file_offset(d), instance_label(i, d.tag, name_of(f, i))};
-}
-
-// The link at `field` of `a`: none for 0; else an instance id (index << 8 | 1, spec:
-// oni.md#oni-3-7) of a `tag` descriptor of this file, with data unless `placeholder_ok`.
 Result<std::optional<std::uint32_t>> link_at(const InstanceFile& f, const Part& a, std::uint64_t field, std::uint32_t tag,
                                              bool placeholder_ok = false) {
-  const std::uint32_t v = u32_at(a.bytes, field);
-  if (v == 0) return std::optional<std::uint32_t>{};
-  const std::uint32_t i = v >> 8;
-  if ((v & 0xFF) != 1 || i >= f.instance_count() || f.descriptor(i).tag != tag)
-    return akev_error(f, a.label, a.at + field, fmt::format("link 0x{:08x} is not a {} of this file", v, tag_string(tag)));
-  if (!placeholder_ok && !has_data(f, i))
-    return akev_error(f, a.label, a.at + field, fmt::format("linked {} (instance {}) has no data here", tag_string(tag), i));
-  return std::optional<std::uint32_t>{i};
+  return detail::link_at(f, a, field, tag, "oni.akev", placeholder_ok);
 }
 
-// The `elem`-byte elements of linked instance i: count at `count_at`, elements from count_at + 4,
-// the count checked against the instance's bytes before anything is read.
+// The `elem`-byte elements of linked instance i (detail::array_part), as a view.
 Result<ByteView> elements(const InstanceFile& f, std::uint32_t i, std::uint32_t count_at, std::uint32_t elem, std::uint32_t& count) {
-  ASSAY_TRY(const ByteView b, f.instance_bytes(i));
-  const Part p = part_of(f, i, b);
-  if (b.size() < count_at + 4ull)
-    return akev_error(f, p.label, p.at, fmt::format("0x{:x} bytes, smaller than its 0x{:x} fixed part", b.size(), count_at + 4));
-  count = u32_at(b, count_at);
-  if (count > (b.size() - count_at - 4) / elem)
-    return akev_error(f, p.label, p.at + count_at, fmt::format("{} elements of {} bytes do not fit the 0x{:x}-byte instance", count, elem, b.size()));
-  return b.subspan(count_at + 4, std::size_t{count} * elem);
+  ASSAY_TRY(const Part p, detail::array_part(f, i, count_at, elem, count, "oni.akev"));
+  return p.bytes.subspan(count_at + 4, std::size_t{count} * elem);
 }
 
 Result<Part> akev_part(const InstanceFile& f, std::uint32_t i) {

@@ -10,68 +10,36 @@
 #include <bit>
 
 #include "assay/formats/oni/names.h"
+#include "linked_parts.h"
 
 namespace assay::oni {
 
 namespace {
 
+using detail::f32_at;
+using detail::has_data;
+using detail::name_of;
+using detail::Part;
+using detail::part_of;
+using detail::u32_at;
+
 constexpr std::uint32_t kStripStart = 0x80000000u;  // OBD:IDXA: the high bit starts a new strip
-
-// One linked instance: its descriptor, bytes and absolute offset, for errors.
-struct Part {
-  std::uint32_t index = 0;
-  ByteView bytes;
-  std::uint64_t at = 0;
-  std::string label;
-};
-
-// A descriptor with bytes in the data block (LoadedFile::has_data's rule).
-bool has_data(const InstanceFile& f, std::uint32_t i) { return !f.descriptor(i).placeholder() && f.instance_bytes(i).ok(); }
-
-std::string_view name_of(const InstanceFile& f, std::uint32_t i) {
-  if (f.descriptor(i).unnamed()) return {};
-  auto n = f.name(i);
-  return n ? *n : std::string_view{};
-}
 
 Error m3gm_error(const InstanceFile& f, const std::string& lab, std::uint64_t at, std::string msg) {
   return f.error(lab, at, std::move(msg)).with_code("oni.m3gm");
 }
 
-// A field the caller has proven inside `b` (array_part, m3gm_part): one load.
-std::uint32_t u32_at(ByteView b, std::uint64_t at) { return load<std::uint32_t>(b.data() + at, Endian::little); }
-float f32_at(ByteView b, std::uint64_t at) { return std::bit_cast<float>(u32_at(b, at)); }
 model::Vec3 vec3_at(ByteView b, std::uint64_t at) { return {f32_at(b, at), f32_at(b, at + 4), f32_at(b, at + 8)}; }
 
-Part part_of(const InstanceFile& f, std::uint32_t i, ByteView bytes) {
-  const Descriptor d = f.descriptor(i);
-  return {i, bytes, f.instance_file_offset(d), instance_label(i, d.tag, name_of(f, i))};
-}
+constexpr const char* kCode = "oni.m3gm";
 
-// The link at `field` of `m`: none for 0; else an instance id (index << 8 | 1, spec: oni.md#oni-3-7)
-// of a `tag` descriptor of this file (with data unless `placeholder_ok`).
 Result<std::optional<std::uint32_t>> link_at(const InstanceFile& f, const Part& m, std::uint32_t field, const char (&tag)[5],
                                              bool placeholder_ok = false) {
-  const std::uint32_t v = u32_at(m.bytes, field);
-  if (v == 0) return std::optional<std::uint32_t>{};
-  const std::uint32_t i = v >> 8;
-  if ((v & 0xFF) != 1 || i >= f.instance_count() || f.descriptor(i).tag != make_tag(tag))
-    return m3gm_error(f, m.label, m.at + field, fmt::format("link 0x{:08x} is not a {} of this file", v, tag));
-  if (!placeholder_ok && !has_data(f, i))
-    return m3gm_error(f, m.label, m.at + field, fmt::format("linked {} (instance {}) has no data here", tag, i));
-  return std::optional<std::uint32_t>{i};
+  return detail::link_at(f, m, field, make_tag(tag), kCode, placeholder_ok);
 }
 
-// The array of `elem`-byte elements of linked instance i: count at `count_at`, elements from
-// `count_at + 4`; the count is checked against the instance's bytes before anything is read.
 Result<Part> array_part(const InstanceFile& f, std::uint32_t i, std::uint32_t count_at, std::uint32_t elem, std::uint32_t& count) {
-  ASSAY_TRY(const ByteView b, f.instance_bytes(i));
-  Part p = part_of(f, i, b);
-  if (b.size() < count_at + 4) return m3gm_error(f, p.label, p.at, fmt::format("0x{:x} bytes, smaller than its 0x{:x} fixed part", b.size(), count_at + 4));
-  count = u32_at(b, count_at);
-  if (count > (b.size() - count_at - 4) / elem)
-    return m3gm_error(f, p.label, p.at + count_at, fmt::format("{} elements of {} bytes do not fit the 0x{:x}-byte instance", count, elem, b.size()));
-  return p;
+  return detail::array_part(f, i, count_at, elem, count, kCode);
 }
 
 Result<std::vector<model::Vec3>> vec3_array(const InstanceFile& f, std::uint32_t i, std::uint32_t count_at) {
