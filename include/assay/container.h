@@ -28,6 +28,7 @@
 #include "assay/core/diag.h"
 #include "assay/core/input.h"
 #include "assay/options.h"
+#include "assay/printer.h"
 #include "assay/image/png.h"
 #include "assay/audio/sound.h"
 
@@ -100,6 +101,18 @@ struct WriteOptions {
 enum class EntryKind : std::uint8_t { file, instance, object, section, chunk, atomic, texture, model, animation, sound };
 std::string_view entry_kind_name(EntryKind k);
 
+// A texture entry's size, known at open: the memory budget before decoding, the viewer.
+struct TextureInfo {
+  std::uint32_t width = 0, height = 0;
+  std::uint32_t mips = 0;  // 0 when unknown
+};
+// A sound entry's shape, known at open.
+struct SoundInfo {
+  std::uint32_t channels = 0, rate = 0;
+  std::uint64_t frames = 0;
+  std::string_view codec;  // "ms_adpcm", "ima4", "pcm"...; "" when not decoded. Static text.
+};
+
 struct Entry {
   std::uint64_t index = 0;                   // position in entries()
   std::optional<std::string> name;           // in the file's own terms; nullopt when unknown
@@ -112,7 +125,8 @@ struct Entry {
   // Warriors disc row's "pack", "lua", "sound_bank"...); "" when none. Static text.
   std::string_view family_kind;
   bool nested = false;  // read() gives a whole file that open() / verify --deep parse
-  Json details = Json::object();  // family fields (docs/cli.md, per family)
+  std::optional<TextureInfo> texture_info;  // kind texture, when its header reads
+  std::optional<SoundInfo> sound_info;      // kind sound, when its header reads
   // family_kind when set, else entry_kind_name(kind): what list prints as "kind".
   [[nodiscard]] std::string_view kind_name() const { return family_kind.empty() ? entry_kind_name(kind) : family_kind; }
 };
@@ -127,10 +141,13 @@ class Container {
   [[nodiscard]] std::string_view format() const noexcept { return format_; }  // the family
   [[nodiscard]] const Input& input() const noexcept { return input_; }
   [[nodiscard]] const ContainerOptions& options() const noexcept { return options_; }
-  // Header fields in the family's terms (without "format"; info_json adds it).
-  [[nodiscard]] virtual Result<Json> info() const = 0;
-  // Fields list --json prints before "entries" (container-level, e.g. "version").
-  [[nodiscard]] virtual Json list_fields() const { return Json::object(); }
+  // Header fields in the family's terms (without "format", which the serialiser prints first).
+  [[nodiscard]] virtual Result<void> print_info(FieldPrinter& p) const = 0;
+  // Fields list prints before "entries" (container-level, e.g. "version").
+  virtual void print_list_fields(FieldPrinter&) const {}
+  // An entry's fields in the family's terms (docs/cli.md, per family), after the fields every
+  // entry has; printed from the family's records when asked for, not held by the entry.
+  virtual void print_details(const Entry&, FieldPrinter&) const {}
   [[nodiscard]] std::span<const Entry> entries() const noexcept { return entries_; }
   // By name, path, family alias (hash spellings, case rules) or "#INDEX"; nullptr if none.
   // A hash lookup, not a scan.
@@ -231,11 +248,15 @@ void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt);
 // ---- The one serialiser (docs/cli.md#json, docs/schema/*.json) --------------------------------
 // Integers above 2^53 become "0x..." strings, empty strings become null (recursively).
 Json normalise_json(Json j);
-Json entry_json(const Entry& e);
+Json entry_json(const Container& c, const Entry& e);
+// The family's fields of `e` alone (print_details), as entry_json prints them.
+Json details_json(const Container& c, const Entry& e);
 // {"format", ...info()}
 Result<Json> info_json(const Container& c);
 // {"format", ...list_fields(), "entries": [...]} (entries matching `globs`, all when empty).
 Json list_json(const Container& c, const std::vector<std::string>& globs = {});
+// The same with the entries at `chosen` (indices into entries()).
+Json list_json(const Container& c, std::span<const std::size_t> chosen);
 // {"severity", "code", "structure", "offset", "message"}; code is the rule id when the message
 // starts with one ("V13: ...") or ends with one ("... (R5)"), else null.
 Json problem_json(const Diagnostic& d);

@@ -192,10 +192,10 @@ void bind_entry(py::module_& m) {
       .def_property_readonly("stored_size", [](const EntryRef& r) { return r.e->stored_size; }, "bytes stored (compressed), or None")
       .def_property_readonly("kind", [](const EntryRef& r) { return std::string(r.e->kind_name()); }, "'file', 'instance', 'texture', 'model', 'sound', ... (docs/cli.md#list)")
       .def_property_readonly("nested", [](const EntryRef& r) { return r.e->nested; }, "read() gives a whole file open() can parse")
-      .def_property_readonly("details", [](const EntryRef& r) { return to_python(r.e->details); }, "family fields (docs/cli.md)")
+      .def_property_readonly("details", [](const EntryRef& r) { return to_python(details_json(*r.owner, *r.e)); }, "family fields (docs/cli.md)")
       .def_property_readonly("container", [](const EntryRef& r) { return r.owner; },
                              "the Container this entry belongs to")
-      .def("to_dict", [](const EntryRef& r) { return to_python(entry_json(*r.e)); }, "the entry as `assay list --json` prints it")
+      .def("to_dict", [](const EntryRef& r) { return to_python(entry_json(*r.owner, *r.e)); }, "the entry as `assay list --json` prints it")
       .def("__repr__", &entry_repr);
 }
 

@@ -11,6 +11,7 @@
 #include "assay/core/glob.h"
 #include "assay/core/suggest.h"
 #include "json_object.h"
+#include "json_printer.h"
 
 namespace assay {
 
@@ -205,8 +206,8 @@ Json normalise_json(Json j) {
   return j;
 }
 
-Json entry_json(const Entry& e) {
-  Json j = detail::JsonObject(7 + e.details.size())
+Json entry_json(const Container& c, const Entry& e) {
+  Json j = detail::JsonObject(16)
                .add("index", e.index)
                .add("name", opt_json(e.name))
                .add("path", e.path.empty() ? Json(nullptr) : Json(e.path))
@@ -215,33 +216,51 @@ Json entry_json(const Entry& e) {
                .add("stored_size", opt_json(e.stored_size))
                .add("kind", std::string(e.kind_name()))
                .take();
-  for (auto it = e.details.begin(); it != e.details.end(); ++it)
-    if (!j.contains(it.key())) j[it.key()] = it.value();
-  return normalise_json(std::move(j));
+  j = normalise_json(std::move(j));
+  detail::JsonPrinter p(j);
+  c.print_details(e, p);
+  return j;
+}
+
+Json details_json(const Container& c, const Entry& e) {
+  Json j = Json::object();
+  detail::JsonPrinter p(j);
+  c.print_details(e, p);
+  return j;
 }
 
 Result<Json> info_json(const Container& c) {
-  ASSAY_TRY(Json fields, c.info());
   Json j;
   j["format"] = c.format();
-  for (auto it = fields.begin(); it != fields.end(); ++it)
-    if (it.key() != "format") j[it.key()] = it.value();
-  return normalise_json(std::move(j));
+  detail::JsonPrinter p(j);
+  ASSAY_CHECK(c.print_info(p));
+  return j;
 }
 
-Json list_json(const Container& c, const std::vector<std::string>& globs) {
+namespace {
+Json list_fields_json(const Container& c) {
   Json j;
   j["format"] = c.format();
-  const Json fields = c.list_fields();
-  for (auto it = fields.begin(); it != fields.end(); ++it)
-    if (it.key() != "format" && it.key() != "entries") j[it.key()] = it.value();
-  j = normalise_json(std::move(j));
-  Json entries = Json::array();
+  detail::JsonPrinter p(j);
+  c.print_list_fields(p);
+  j.erase("entries");
+  return j;
+}
+}  // namespace
+
+Json list_json(const Container& c, const std::vector<std::string>& globs) {
+  std::vector<std::size_t> chosen;
   const GlobOptions opt{c.case_insensitive()};
-  for (const Entry& e : c.entries()) {
-    if (!globs.empty() && !(e.name && glob_any(globs, *e.name, opt)) && !glob_any(globs, e.path, opt)) continue;
-    entries.push_back(entry_json(e));
-  }
+  for (const Entry& e : c.entries())
+    if (globs.empty() || (e.name && glob_any(globs, *e.name, opt)) || glob_any(globs, e.path, opt)) chosen.push_back(e.index);
+  return list_json(c, chosen);
+}
+
+Json list_json(const Container& c, std::span<const std::size_t> chosen) {
+  Json j = list_fields_json(c);
+  Json entries = Json::array();
+  entries.get_ref<Json::array_t&>().reserve(chosen.size());
+  for (std::size_t k : chosen) entries.push_back(entry_json(c, c.entries()[k]));
   j["entries"] = std::move(entries);
   return j;
 }

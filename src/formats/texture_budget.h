@@ -1,6 +1,6 @@
 // The memory budget for decoded texture pixels (docs/reliability.md#memory): a
 // Container's texture() takes a lease for the RGBA bytes of the level it decodes, from the
-// entry's "width"/"height" details, before decoding. The lease ends when texture() returns, so it
+// entry's texture_info, before decoding. The lease ends when texture() returns, so it
 // bounds what concurrent decodes hold at once and refuses a level larger than --max-memory.
 #pragma once
 
@@ -14,13 +14,12 @@
 namespace assay {
 
 inline std::uint64_t texture_level_bytes(const Entry& e, unsigned mip) {
-  auto dim = [&](const char* key) -> std::uint64_t {
-    auto it = e.details.find(key);
-    if (it == e.details.end() || !it->is_number_integer() || it->get<std::int64_t>() <= 0) return 1;
-    return std::min<std::uint64_t>(it->get<std::uint64_t>(), std::uint64_t{1} << 24);  // no overflow below
+  auto dim = [&](std::uint32_t (TextureInfo::*side)) -> std::uint64_t {
+    if (!e.texture_info || (*e.texture_info).*side == 0) return 1;
+    return std::min<std::uint64_t>((*e.texture_info).*side, std::uint64_t{1} << 24);  // no overflow below
   };
   const unsigned shift = std::min(mip, 31u);
-  return std::max<std::uint64_t>(1, dim("width") >> shift) * std::max<std::uint64_t>(1, dim("height") >> shift) * 4;
+  return std::max<std::uint64_t>(1, dim(&TextureInfo::width) >> shift) * std::max<std::uint64_t>(1, dim(&TextureInfo::height) >> shift) * 4;
 }
 
 inline Result<MemoryLease> texture_lease(const Container& c, const Entry& e, unsigned mip) {

@@ -107,7 +107,7 @@ void Api::oni(const httplib::Request&, httplib::Response& res, const Target& t) 
     if (l.target == index && !l.bad && linked_by.size() < 1000)
       linked_by.push_back({{"instance", l.instance}, {"offset", l.offset},
                            {"path", fmt::format("{}::#{}", paths.level, l.instance)}});
-  Json out = entry_json(*r->entry);
+  Json out = entry_json(*r->container, *r->entry);
   out["file"] = paths.level;
   out["links"] = std::move(links);
   out["linked_by"] = std::move(linked_by);
@@ -122,8 +122,9 @@ void Api::warriors(const httplib::Request&, httplib::Response& res, const Target
     if (!r) return send_error(res, r.error());
     if (r->container->format() != "warriors") return send_error(res, 400, "usage", "not a Warriors disc entry");
     const Entry& e = *r->entry;
-    if (e.details.contains("hash") && e.details["hash"].is_number_unsigned())
-      spec += fmt::format(":0x{:08x}", e.details["hash"].get<std::uint32_t>());
+    const Json fields = entry_json(*r->container, e);
+    if (fields.contains("hash") && fields["hash"].is_number_unsigned())
+      spec += fmt::format(":0x{:08x}", fields["hash"].get<std::uint32_t>());
     else if (e.name)
       spec += ":" + *e.name;
     else

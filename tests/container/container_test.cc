@@ -165,8 +165,8 @@ TEST_F(WarriorsContainer, DiscLevelChunkRenderWareThreeLevelsDown) {
   auto lev = open_path((t / "disc").string() + "::level1.lev", opt);
   ASSERT_TRUE(lev.ok()) << lev.error().str();
   ASSERT_EQ((*lev)->entries().size(), 18u);
-  EXPECT_EQ((*lev)->entries()[0].details["type"], 0x53);
-  EXPECT_EQ((*lev)->entries()[17].details["type"], 0x51);
+  EXPECT_EQ(details_json(**lev, (*lev)->entries()[0])["type"], 0x53);
+  EXPECT_EQ(details_json(**lev, (*lev)->entries()[17])["type"], 0x51);
   bool found_rw = false;
   for (const Entry& e : (*lev)->entries()) {
     auto inner = (*lev)->open(e);
@@ -217,7 +217,7 @@ TEST(Container, OniInstancesByFullName) {
   ASSERT_TRUE(c.ok()) << c.error().str();
   const Entry* e = (*c)->find("ZTEXbrick");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->details["tag"], "ZTEX");
+  EXPECT_EQ(details_json(**c, *e)["tag"], "ZTEX");
   ASSERT_TRUE(e->size.has_value());
   auto r = (*c)->read(*e);
   ASSERT_TRUE(r.ok());

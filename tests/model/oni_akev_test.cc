@@ -276,9 +276,9 @@ TEST(OniAkev, ListExtractVerify) {
     if (e.name == "AKEVhand") akev = &e;
   ASSERT_NE(akev, nullptr);
   EXPECT_EQ(akev->kind, assay::EntryKind::model);
-  EXPECT_EQ(akev->details.at("vertices"), 7);
-  EXPECT_EQ(akev->details.at("triangles"), 3);
-  EXPECT_EQ(akev->details.at("textures"), 2);
+  EXPECT_EQ(details_json(**c, *akev).at("vertices"), 7);
+  EXPECT_EQ(details_json(**c, *akev).at("triangles"), 3);
+  EXPECT_EQ(details_json(**c, *akev).at("textures"), 2);
   auto glb = (*c)->model(*akev);
   ASSERT_TRUE(glb.ok()) << glb.error().str();
   const fs::path out = t / "out";

@@ -182,15 +182,15 @@ TEST(OniCharacter, GoldenListAndExtract) {
     if (e.name == "ONCCchar4") oncc = &e;
     if (e.name == "TRAMbody4_ekey" || e.name == "TRAMbody4_qkey") {
       EXPECT_EQ(e.kind, assay::EntryKind::animation);
-      EXPECT_EQ(e.details.at("frames"), *e.name == "TRAMbody4_ekey" ? 11 : 6);  // the goldens' "frames"
-      EXPECT_EQ(e.details.at("bones"), 4);
+      EXPECT_EQ(details_json(**c, e).at("frames"), *e.name == "TRAMbody4_ekey" ? 11 : 6);  // the goldens' "frames"
+      EXPECT_EQ(details_json(**c, e).at("bones"), 4);
     }
   }
   ASSERT_NE(oncc, nullptr);
   EXPECT_EQ(oncc->kind, assay::EntryKind::model);
-  EXPECT_EQ(oncc->details.at("bones"), 4);
-  EXPECT_EQ(oncc->details.at("animations"), 2);
-  EXPECT_EQ(oncc->details.at("frames"), 17);
+  EXPECT_EQ(details_json(**c, *oncc).at("bones"), 4);
+  EXPECT_EQ(details_json(**c, *oncc).at("animations"), 2);
+  EXPECT_EQ(details_json(**c, *oncc).at("frames"), 17);
   auto glb = (*c)->model(*oncc);
   ASSERT_TRUE(glb.ok()) << glb.error().str();
   testing::TempDir t;

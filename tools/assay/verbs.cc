@@ -250,10 +250,7 @@ int do_list(Cli& cli, const Args& a) {
   if (!x) return report(x.error());
   std::vector<std::string> unmatched;
   const auto chosen = select_items(extract_items(*c), extract_policy(*c, *x), &unmatched);
-  Json j = list_json(*c, {});
-  Json entries = Json::array();
-  for (std::size_t k : chosen) entries.push_back(entry_json(c->entries()[k]));
-  j["entries"] = std::move(entries);
+  Json j = list_json(*c, std::span<const std::size_t>(chosen));
   if (a.json) {
     print_json(j);
   } else {

@@ -11,6 +11,7 @@
 #include "assay/formats/igarchive/prefix.h"
 #include "assay/formats/igarchive/archive.h"
 #include "json.h"
+#include "formats/json_printer.h"
 #include "assay/formats/igarchive/salvage.h"
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/verify.h"
@@ -45,7 +46,6 @@ class IgArchiveContainer final : public Container {
       e.stored_size = stored_size(f);
       e.kind = EntryKind::file;
       e.nested = true;
-      e.details = iga::entry_details_json(archive_, f);  // spec: alchemy.md#corrections C1, C7
       if (cut_.names_lost) e.name = e.path = iga::member_name(archive_, cut_, f);  // "<hash>.bin"
       entry_of_[i] = entries.size();
       file_of_.push_back(i);
@@ -54,13 +54,22 @@ class IgArchiveContainer final : public Container {
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override {
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
     Json j = list_fields();
     j.update(iga::header_json(archive_, input().bytes.size()));
-    return j;
+    detail::print_json_fields(p, j);
+    return {};
   }
 
-  [[nodiscard]] Json list_fields() const override {
+  void print_list_fields(FieldPrinter& p) const override { detail::print_json_fields(p, list_fields()); }
+
+  // spec: alchemy.md#corrections C1, C7
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    iga::print_entry_details(p, archive_, archive_.files()[file_of_[e.index]]);
+  }
+
+ private:
+  [[nodiscard]] Json list_fields() const {
     Json j{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
     if (cut_.cut()) {  // the list verb prints "problems" and exits 1 (docs/cli.md#igarchive)
       j["truncated"] = iga::cut_json(archive_, cut_);
@@ -71,6 +80,7 @@ class IgArchiveContainer final : public Container {
     return j;
   }
 
+ public:
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned threads) const override {
     const iga::FileEntry& f = file_of(e);
     const std::string name = input().name + "::" + std::string(f.name);

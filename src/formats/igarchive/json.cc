@@ -52,21 +52,14 @@ Json name_entry_json(const FileEntry& f) {
 }
 
 
-Json entry_details_json(const Archive& a, const FileEntry& f) {
+void print_entry_details(FieldPrinter& p, const Archive& a, const FileEntry& f) {
   const bool stored = f.compression == Compression::stored;
-  Json j = detail::JsonObject(11)
-               .add("build_path", a.version() >= 0x0A ? Json(std::string(f.path)) : Json(nullptr))
-               .add("hash", f.hash)
-               .add("compression", to_string(f.compression))
-               .add("blocks", f.num_blocks)
-               .add("table", stored ? Json(nullptr) : Json(to_string(f.table)))
-               .add("first_entry", stored ? Json(nullptr) : Json(f.first_entry))
-               .add("word", f.word)
-               .add("ordinal", f.ordinal)
-               .add("time", f.time)
-               .take();
-  j.update(name_entry_json(f));
-  return j;
+  if (a.version() >= 0x0A) p.field("build_path", f.path); else p.null("build_path");
+  p.field("hash", f.hash).field("compression", to_string(f.compression)).field("blocks", f.num_blocks);
+  if (stored) p.null("table"), p.null("first_entry");
+  else p.field("table", to_string(f.table)).field("first_entry", f.first_entry);
+  p.field("word", f.word).field("ordinal", f.ordinal).field("time", f.time);
+  p.field("name_layout", to_string(f.name_layout)).field("name_match", to_string(f.name_match));
 }
 
 Json cut_json(const Archive& a, const Cut& c) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "assay/options.h"
+#include "assay/printer.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/salvage.h"
@@ -18,8 +19,8 @@ Json header_json(const Archive& a, std::uint64_t file_size);
 // {"name_layout": "<layout>", "name_match": "exact"|"folded"|"suffix"|"none"}
 Json name_entry_json(const FileEntry& f);
 // The family fields of a `list` entry: build_path (null before v0x0A), hash, compression, blocks,
-// table, first_entry, word, ordinal, time, then name_entry_json.
-Json entry_details_json(const Archive& a, const FileEntry& f);
+// table, first_entry, word, ordinal, time, then name_entry_json's fields.
+void print_entry_details(FieldPrinter& p, const Archive& a, const FileEntry& f);
 
 // {"file_end", "names_lost", "intact", "lost": [{"index", "name", "hash", "size", "offset",
 // "end"}]} for list --json and info (docs/cli.md#igarchive); null when the archive is whole.

@@ -21,6 +21,7 @@
 #include "formats/texture_budget.h"
 #include "assay/model/gltf.h"
 #include "formats/model_output.h"
+#include "formats/json_printer.h"
 
 namespace assay {
 
@@ -43,10 +44,10 @@ class IgzContainer final : public Container {
       e.offset = o.position;
       if (o.size != 0) e.size = e.stored_size = o.size;  // 0 = unknown type size
       e.kind = EntryKind::object;
-      e.details = igz::object_details_json(file_, o);
+      objects_.push_back(o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
-      if (auto note = igz::edge_geometry_note(file_, g, i)) e.details["model_note"] = *note, edge_notes_.emplace_back(i, *note);
+      if (auto note = igz::edge_geometry_note(file_, g, i)) edge_notes_.emplace_back(i, *note);
       entries.push_back(std::move(e));
     }
     for (std::size_t i : igz::find_models(file_, g)) model_entry(g, i, entries[i]);
@@ -86,10 +87,22 @@ class IgzContainer final : public Container {
     return e.kind == EntryKind::texture || e.kind == EntryKind::model ? stored_paths_.at(e.index) : e.path;
   }
 
-  [[nodiscard]] Result<Json> info() const override {
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
     Json j = igz::info_json(file_, fixups_);
     j.erase("format");
-    return j;
+    detail::print_json_fields(p, j);
+    return {};
+  }
+
+  // The object's pool and type; a texture's image fields, a model's draw calls, or why not.
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    const std::size_t i = e.index;
+    detail::print_json_fields(p, igz::object_details_json(file_, objects_[i]));
+    if (auto it = errors_.find(i); it != errors_.end()) p.field(it->second.first, it->second.second);
+    if (images_[i]) detail::print_json_fields(p, igz::image_details_json(*images_[i]));
+    for (const auto& [k, note] : edge_notes_)
+      if (k == i) p.field("model_note", note);
+    if (auto it = models_.find(i); it != models_.end()) detail::print_json(p, "model", igz::model_details_json(it->second));
   }
 
   void verify(Diagnostics& out) const override {
@@ -112,13 +125,13 @@ class IgzContainer final : public Container {
   void texture_entry(const igz::Graph& g, std::size_t i, Entry& e) {
     auto img = igz::read_image2(file_, fixups_, g, i);
     if (!img) {
-      e.details["image_error"] = img.error().message;
+      errors_.emplace(i, std::pair{"image_error", img.error().message});
       return;
     }
     stored_paths_[i] = e.path;
     e.kind = EntryKind::texture;
     e.path = fmt::format("{:04}_{}.png", i, img->name && !img->name->empty() ? *img->name : "igImage2");
-    e.details.update(igz::image_details_json(*img));
+    e.texture_info = TextureInfo{img->width, img->height, img->levels};
     images_[i] = std::move(*img);
   }
 
@@ -126,13 +139,12 @@ class IgzContainer final : public Container {
   void model_entry(const igz::Graph& g, std::size_t i, Entry& e) {
     auto m = igz::read_model(file_, fixups_, g, i);
     if (!m) {
-      e.details["model_error"] = m.error().message;
+      errors_.emplace(i, std::pair{"model_error", m.error().message});
       return;
     }
     stored_paths_[i] = e.path;
     e.kind = EntryKind::model;
     e.path = fmt::format("{:04}_{}.glb", i, m->name);
-    e.details["model"] = igz::model_details_json(*m);
     models_.emplace(i, std::move(*m));
   }
 
@@ -155,7 +167,9 @@ class IgzContainer final : public Container {
 
   igz::IgzFile file_;
   igz::Fixups fixups_;
+  std::vector<igz::Object> objects_;                   // by entry index
   std::vector<std::optional<igz::Image2>> images_;     // by entry index
+  std::map<std::size_t, std::pair<const char*, std::string>> errors_;  // why an image or model did not read
   std::map<std::size_t, std::string> stored_paths_;    // texture and model entries' object blob paths
   std::map<std::size_t, igz::Model> models_;           // model entries by index
   std::vector<std::pair<std::size_t, std::string>> edge_notes_;  // igPS3EdgeGeometry objects: what was found

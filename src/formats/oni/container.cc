@@ -22,7 +22,7 @@
 #include "family_parts.h"
 #include "records.h"
 #include "sound_parts.h"
-#include "../json_object.h"
+#include "../json_printer.h"
 
 namespace assay {
 
@@ -48,25 +48,32 @@ class OniContainer final : public Container {
         e.size = e.stored_size = d.size;
       }
       e.kind = EntryKind::instance;
-      e.details = detail::JsonObject(8)  // room for the kind's fields
-                      .add("tag", oni::tag_string(d.tag))
-                      .add("flags", d.flags())
-                      .add("placeholder", d.placeholder())
-                      .add("descriptor_offset", file_.descriptor_offset(i))
-                      .take();
-      if (d.tag == oni::make_tag("TXMP") && e.size) texture_details(e, *file_.instance_bytes(i));
-      if (d.tag == oni::make_tag("SNDD") && e.size) oni::sound_details(e, *file_.instance_bytes(i), oni::sndd_is_mac(file_));
-      if (d.tag == oni::make_tag("M3GM") && e.size) model_details(e, i);
-      if (d.tag == oni::make_tag("ONCC") && e.size) character_details(e, i);
-      if (d.tag == oni::make_tag("AKEV") && e.size) level_details(e, i);
-      if (d.tag == oni::make_tag("TRAM") && e.size) animation_details(e, i);
+      if (e.size) classify(e, i);
       if (options().textures || options().models || sounds_ != oni::SoundOutput::none) e.path = converted_path(i, e);
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override { return oni::info_fields(file_, sib_.file_name); }
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
+    detail::print_json_fields(p, oni::info_fields(file_, sib_.file_name));
+    return {};
+  }
+
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    const auto i = static_cast<std::uint32_t>(e.index);
+    const oni::Descriptor d = file_.descriptor(i);
+    p.field("tag", oni::tag_string(d.tag)).field("flags", d.flags()).field("placeholder", d.placeholder());
+    p.field("descriptor_offset", file_.descriptor_offset(i));
+    if (!e.size) return;
+    const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
+    if (e.kind == EntryKind::texture) print_texture(e, inst, p);
+    else if (e.kind == EntryKind::sound) oni::print_sound_details(p, inst, oni::sndd_is_mac(file_));
+    else if (e.kind == EntryKind::animation) print_animation(inst, p);
+    else if (e.kind == EntryKind::model && d.tag == oni::make_tag("M3GM")) print_model(i, p);
+    else if (e.kind == EntryKind::model && d.tag == oni::make_tag("ONCC")) print_character(i, p);
+    else if (e.kind == EntryKind::model && d.tag == oni::make_tag("AKEV")) print_level(i, p);
+  }
 
   void verify(Diagnostics& out) const override {
     oni::verify_input(input(), sib_, options().read_options(), out);
@@ -170,16 +177,31 @@ class OniContainer final : public Container {
   }
 
  private:
+  // The kind of instance i (with data) and what is known of it at open, from its bytes alone.
+  void classify(Entry& e, std::uint32_t i) const {
+    const std::uint32_t tag = file_.descriptor(i).tag;
+    const ByteView inst = *file_.instance_bytes(i);
+    if (tag == oni::make_tag("TXMP")) classify_texture(e, inst);
+    if (tag == oni::make_tag("SNDD")) oni::classify_sound(e, inst, oni::sndd_is_mac(file_));
+    // An M3GM, an ONCC (its body and animations, docs/cli.md) and an AKEV (level geometry) are
+    // models; a TRAM an animation.
+    if (tag == oni::make_tag("M3GM") || tag == oni::make_tag("ONCC") || tag == oni::make_tag("AKEV")) e.kind = EntryKind::model;
+    if (tag == oni::make_tag("TRAM")) e.kind = EntryKind::animation;
+  }
+
   // spec: oni.md#oni-9-1: width 0x8C, height 0x8E, format 0x90, flag 1 = mips (both retail sets).
-  static void texture_details(Entry& e, ByteView inst) {
+  static void classify_texture(Entry& e, ByteView inst) {
     if (inst.size() < oni::records::kTxmpMinSize) return;
     const auto t = oni::records::read_txmp_image(inst);
     if (!t) return;
     e.kind = EntryKind::texture;
-    e.details["width"] = t->width;
-    e.details["height"] = t->height;
-    e.details["pixel_format"] = t->format;
-    if (auto lv = oni::txmp_levels(t->width, t->height, t->format, t->mipmapped()); lv) e.details["mips"] = lv->size();
+    auto lv = oni::txmp_levels(t->width, t->height, t->format, t->mipmapped());
+    e.texture_info = TextureInfo{t->width, t->height, lv ? static_cast<std::uint32_t>(lv->size()) : 0};
+  }
+  static void print_texture(const Entry& e, ByteView inst, FieldPrinter& p) {
+    p.field("width", e.texture_info->width).field("height", e.texture_info->height);
+    p.field("pixel_format", oni::records::read_txmp_image(inst)->format);
+    if (e.texture_info->mips) p.field("mips", e.texture_info->mips);
   }
 
   // With --textures a TXMP with data is written as NAME.png (TXMP#INDEX.png unnamed); nothing else.
@@ -197,17 +219,14 @@ class OniContainer final : public Container {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("{}#{}", oni::tag_string(file_.descriptor(i).tag), i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
-    return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, i, sounds_ == oni::SoundOutput::adpcm) : std::string();
+    return sounds_ != oni::SoundOutput::none ? oni::sound_path(e, file_.descriptor(i).tag, i, sounds_ == oni::SoundOutput::adpcm) : std::string();
   }
 
-  // An M3GM is a "model" entry with its counts and texture name (read without a walk).
-  void model_details(Entry& e, std::uint32_t i) const {
-    e.kind = EntryKind::model;
+  // An M3GM's counts and texture name (read without a walk).
+  void print_model(std::uint32_t i, FieldPrinter& p) const {
     auto g = oni::m3gm_counts(file_, i);
     if (!g) return;
-    e.details["vertices"] = g->vertices;
-    e.details["triangles"] = g->triangles;
-    e.details["texture"] = g->texture;
+    p.field("vertices", g->vertices).field("triangles", g->triangles).field("texture", g->texture);
   }
 
   // With --models an M3GM, an ONCC (its body and animations) or an AKEV (level geometry) as NAME.glb.
@@ -224,36 +243,26 @@ class OniContainer final : public Container {
     return e.index < file_.instance_count() && file_.descriptor(static_cast<std::uint32_t>(e.index)).tag == oni::make_tag(tag);
   }
 
-  // An ONCC is a "model" entry (its body and animations, docs/cli.md) with its counts when this
-  // file holds them (read without a walk).
-  void character_details(Entry& e, std::uint32_t i) const {
-    e.kind = EntryKind::model;
+  // An ONCC's counts when this file holds them (read without a walk).
+  void print_character(std::uint32_t i, FieldPrinter& p) const {
     auto c = oni::character_counts(file_, i);
     if (!c) return;
-    e.details["bones"] = c->bones;
-    e.details["animations"] = c->animations;
-    e.details["frames"] = c->frames;
+    p.field("bones", c->bones).field("animations", c->animations).field("frames", c->frames);
   }
 
-  // An AKEV is a "model" entry (level geometry) with PNTA points, triangles drawn and TXMA textures.
-  void level_details(Entry& e, std::uint32_t i) const {
-    e.kind = EntryKind::model;
+  // An AKEV's PNTA points, triangles drawn and TXMA textures.
+  void print_level(std::uint32_t i, FieldPrinter& p) const {
     auto c = oni::akev_counts(file_, i);
     if (!c) return;
-    e.details["vertices"] = c->vertices;
-    e.details["triangles"] = c->triangles;
-    e.details["textures"] = c->textures;
+    p.field("vertices", c->vertices).field("triangles", c->triangles).field("textures", c->textures);
   }
 
-  // A TRAM is an "animation" entry: bones, frames, frame size (6: Euler keys, 16: quaternions).
-  void animation_details(Entry& e, std::uint32_t i) const {
-    e.kind = EntryKind::animation;
-    const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
+  // A TRAM: bones, frames, frame size (6: Euler keys, 16: quaternions).
+  static void print_animation(ByteView inst, FieldPrinter& p) {
     if (inst.size() < oni::TramFields::kSize) return;
     const auto u16 = [&](std::uint32_t at) { return load<std::uint16_t>(inst.data() + at, Endian::little); };
-    e.details["bones"] = u16(oni::TramFields::kBones);
-    e.details["frames"] = u16(oni::TramFields::kFrames);
-    e.details["frame_size"] = u16(oni::TramFields::kFrameSize);
+    p.field("bones", u16(oni::TramFields::kBones)).field("frames", u16(oni::TramFields::kFrames));
+    p.field("frame_size", u16(oni::TramFields::kFrameSize));
   }
 
   // verify: every character's body and animations, every TRAM's keys (issue 27).

@@ -12,27 +12,31 @@ SoundOutput sound_output(const assay::ContainerOptions& o) {
   return o.oni.adpcm ? SoundOutput::adpcm : o.oni.sounds ? SoundOutput::wav : SoundOutput::none;
 }
 
-void sound_details(Entry& e, ByteView inst, bool mac) {
+void classify_sound(Entry& e, ByteView inst, bool mac) {
   auto r = read_sndd(inst, mac, "SNDD", 0);
   if (!r) return;
   e.kind = EntryKind::sound;
-  e.details["channels"] = r->channels;
-  e.details["rate"] = r->rate;
-  e.details["frames"] = r->frames();
   auto codec = r->codec();
-  e.details["codec"] = codec ? Json(std::string(codec_name(*codec))) : Json();
-  e.details["block_align"] = mac ? Json(audio::kIma4PacketSize * r->channels) : Json(r->block_align);
-  e.details["duration_ticks"] = r->duration_ticks;
-  e.details["data_size"] = r->data_size;
+  e.sound_info = SoundInfo{r->channels, r->rate, r->frames(), codec ? codec_name(*codec) : std::string_view()};
 }
 
-std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm) {
-  const bool binding = e.details.value("tag", "") == "OSBD";
+void print_sound_details(FieldPrinter& p, ByteView inst, bool mac) {
+  auto r = read_sndd(inst, mac, "SNDD", 0);
+  if (!r) return;
+  auto codec = r->codec();
+  p.field("channels", r->channels).field("rate", r->rate).field("frames", r->frames());
+  if (codec) p.field("codec", codec_name(*codec)); else p.null("codec");
+  p.field("block_align", mac ? std::uint32_t{audio::kIma4PacketSize} * r->channels : std::uint32_t{r->block_align});
+  p.field("duration_ticks", r->duration_ticks).field("data_size", r->data_size);
+}
+
+std::string sound_path(const Entry& e, std::uint32_t tag, std::uint32_t index, bool adpcm) {
+  const bool binding = tag == make_tag("OSBD");
   if ((e.kind != EntryKind::sound && !binding) || !e.size) return {};
   std::string stem = oni_file_name(e.name ? *e.name : fmt::format("{}#{}", binding ? "OSBD" : "SNDD", index));
   stem.resize(stem.size() - 4);  // ".oni"
   if (binding) return stem + ".json";
-  return stem + (adpcm && e.details.value("codec", Json()) == "ima4" ? ".aifc" : ".wav");
+  return stem + (adpcm && e.sound_info && e.sound_info->codec == "ima4" ? ".aifc" : ".wav");
 }
 
 }  // namespace assay::oni

@@ -17,14 +17,16 @@ enum class SoundOutput : std::uint8_t { none, wav, adpcm };
 // (see sound_entries.cc); none until then.
 SoundOutput sound_output(const assay::ContainerOptions& o);
 
-// An SNDD entry with a readable record becomes kind "sound" with details channels, rate, frames,
-// codec, block_align, duration_ticks and data_size (from the instance alone: no walk).
-void sound_details(Entry& e, ByteView inst, bool mac);
+// An SNDD entry with a readable record becomes kind "sound" with its SoundInfo (from the
+// instance alone: no walk).
+void classify_sound(Entry& e, ByteView inst, bool mac);
+// Its details: channels, rate, frames, codec, block_align, duration_ticks and data_size.
+void print_sound_details(FieldPrinter& p, ByteView inst, bool mac);
 
 // NAME.wav for an SNDD entry with data (SNDD#INDEX.wav unnamed; with `adpcm` an IMA4 one as
 // NAME.aifc, the file write_sndd makes), NAME.json for an OSBD (its binding, sound_binding.h); ""
 // for any other entry.
-std::string sound_path(const Entry& e, std::uint32_t index, bool adpcm);
+std::string sound_path(const Entry& e, std::uint32_t tag, std::uint32_t index, bool adpcm);
 
 // OSBD instance i of f as {"kind": "OSGr"|"OSAm"|"OSIm"|..., "version", "size", and for OSGr
 // "volume", "pitch", "prevent_repeats", "last_selected", "channels", "permutations": [{"weight",

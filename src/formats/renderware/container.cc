@@ -15,6 +15,7 @@
 #include "formats/model_output.h"
 #include "assay/formats/renderware/gltf_export.h"
 #include "formats/texture_budget.h"
+#include "formats/json_printer.h"
 #include "json.h"
 #include "stream.h"
 
@@ -33,20 +34,33 @@ class RenderWareContainer final : public Container {
     std::vector<Entry> entries;
     if (const TextureDictionary* d = s_.dictionary()) {
       std::set<std::string> used;
-      for (std::size_t i = 0; i < d->textures().size(); ++i) entries.push_back(texture_entry(d->textures()[i], i, used));
+      for (std::size_t i = 0; i < d->textures().size(); ++i) entries.push_back(texture_entry(d->textures()[i], i, used)), where_.emplace_back(i, 0);
     } else if (s_.top_type() == id::kClump) {
       for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci)
-        for (const AtomicSummary& a : s_.clumps[ci].atomics) entries.push_back(atomic_entry(ci, a, entries.size()));
+        for (std::size_t ai = 0; ai < s_.clumps[ci].atomics.size(); ++ai)
+          entries.push_back(atomic_entry(ci, s_.clumps[ci].atomics[ai], entries.size())), where_.emplace_back(ci, ai);
       std::set<std::string> used;
-      for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci) entries.push_back(model_entry(ci, used));
+      for (std::size_t ci = 0; ci < s_.clumps.size(); ++ci) entries.push_back(model_entry(ci, used)), where_.emplace_back(ci, 0);
     } else {
-      for (std::size_t i = 0; i < s_.top.top.size(); ++i) entries.push_back(section_entry(s_.top.top[i], i));
+      for (std::size_t i = 0; i < s_.top.top.size(); ++i) entries.push_back(section_entry(s_.top.top[i], i)), where_.emplace_back(i, 0);
     }
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override { return rw::detail::info_fields(s_); }
-  [[nodiscard]] Json list_fields() const override { return rw::detail::list_fields(s_); }
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
+    assay::detail::print_json_fields(p, rw::detail::info_fields(s_));
+    return {};
+  }
+  void print_list_fields(FieldPrinter& p) const override { assay::detail::print_json_fields(p, rw::detail::list_fields(s_)); }
+
+  // A texture's raster, an atomic's or a clump's counts, a section's id.
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    const auto [a, b] = where_[e.index];
+    if (e.kind == EntryKind::texture) return assay::detail::print_json_fields(p, rw::detail::texture_details(s_.dictionary()->textures()[a]));
+    if (e.kind == EntryKind::atomic) return assay::detail::print_json_fields(p, rw::detail::atomic_details(s_.clumps[a], a, s_.clumps[a].atomics[b]));
+    if (e.kind == EntryKind::model) return assay::detail::print_json_fields(p, rw::detail::model_details(s_.clumps[a], a));
+    assay::detail::print_json_fields(p, rw::detail::section_details(s_.top.top[a]));
+  }
   void verify(Diagnostics& out) const override {
     rw::detail::verify_input(input(), options().progress, out);
     rw::detail::verify_models(s_, input().bytes, out);
@@ -110,7 +124,7 @@ class RenderWareContainer final : public Container {
     e.offset = tex.offset;
     if (auto h = read_section_header(input().bytes, tex.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
     e.kind = EntryKind::texture;
-    e.details = rw::detail::texture_details(tex);
+    e.texture_info = TextureInfo{tex.width, tex.height, tex.levels.empty() ? tex.mip_count : static_cast<std::uint32_t>(tex.levels.size())};
     bases_.push_back(std::move(base));
     return e;
   }
@@ -122,7 +136,6 @@ class RenderWareContainer final : public Container {
     Entry e;
     e.name = node.empty() ? fmt::format("atomic{}", index) : std::string(node);
     e.kind = EntryKind::atomic;
-    e.details = rw::detail::atomic_details(c, ci, a);
     return e;
   }
 
@@ -141,7 +154,6 @@ class RenderWareContainer final : public Container {
     e.offset = c.offset;
     if (auto h = read_section_header(input().bytes, c.offset)) e.size = e.stored_size = SectionHeader::kSize + h->size;
     e.kind = EntryKind::model;
-    e.details = rw::detail::model_details(c, ci);
     return e;
   }
 
@@ -198,13 +210,14 @@ class RenderWareContainer final : public Container {
     e.size = e.stored_size = SectionHeader::kSize + s.header.size;
     e.kind = EntryKind::section;
     e.nested = true;
-    e.details = rw::detail::section_details(s);
     return e;
   }
 
   Stream s_;
   ModelTextures textures_;
   std::vector<std::string> bases_;  // each texture's file name without its extension
+  // Each entry's texture, (clump, atomic), clump or top-level section index.
+  std::vector<std::pair<std::size_t, std::size_t>> where_;
 };
 
 }  // namespace

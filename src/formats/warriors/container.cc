@@ -11,7 +11,7 @@
 #include "assay/formats/renderware/walker.h"
 
 #include "family_parts.h"
-#include "../json_object.h"
+#include "../json_printer.h"
 
 namespace assay {
 
@@ -45,15 +45,20 @@ class DiscContainer final : public WarriorsContainer {
       e.stored_size = d.size;
       e.family_kind = wr::to_string(kinds_[i]);
       e.nested = true;
-      e.details = detail::JsonObject(2).add("hash", d.hash).add("file", e.path).take();
       entries.push_back(std::move(e));
     }
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override { return wr::disc_info_fields(disc_); }
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
+    detail::print_json_fields(p, wr::disc_info_fields(disc_));
+    return {};
+  }
   // A truncated WAD is a warning in `list` as in `info` (`verify`: an error).
-  [[nodiscard]] Json list_fields() const override { return wr::wad_truncation_fields(disc_); }
+  void print_list_fields(FieldPrinter& p) const override { detail::print_json_fields(p, wr::wad_truncation_fields(disc_)); }
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    p.field("hash", disc_.entry(static_cast<std::uint32_t>(e.index)).hash).field("file", e.path);
+  }
   // The rows' kinds from open(): classified once.
   void verify(Diagnostics& out) const override { wr::verify_disc(disc_, names_, kinds_, options().read_options(), out); }
 
@@ -99,21 +104,25 @@ class ChunkContainer final : public WarriorsContainer {
       e.stored_size = c.header.size;
       e.kind = assay::EntryKind::chunk;
       e.nested = true;
-      e.details = detail::JsonObject(6)
-                      .add("file", *e.name)
-                      .add("group", c.group < 0 ? Json(nullptr) : Json(c.group))  // null: a flat container
-                      .add("type", c.header.type)
-                      .add("type_name", wr::chunk_type_name(c.header.type))
-                      .add("header_offset", c.offset)
-                      .add("id", c.header.id)
-                      .take();
       entries.push_back(std::move(e));
+      chunks_.push_back(c);
     }
     set_entries(std::move(entries));
   }
 
-  [[nodiscard]] Result<Json> info() const override { return wr::chunk_info_fields(input()); }
-  [[nodiscard]] Json list_fields() const override { return Json{{"container", shape_}}; }
+  [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
+    ASSAY_TRY(Json j, wr::chunk_info_fields(input()));
+    detail::print_json_fields(p, j);
+    return {};
+  }
+  void print_list_fields(FieldPrinter& p) const override { p.field("container", shape_); }
+  void print_details(const Entry& e, FieldPrinter& p) const override {
+    const wr::ChunkRecord& c = chunks_[e.index];
+    p.field("file", *e.name);
+    if (c.group < 0) p.null("group"); else p.field("group", c.group);  // null: a flat container
+    p.field("type", c.header.type).field("type_name", wr::chunk_type_name(c.header.type));
+    p.field("header_offset", c.offset).field("id", c.header.id);
+  }
   void verify(Diagnostics& out) const override { wr::verify_chunks(input(), out); }
 
   // A chunk opens with this container's texture dictionaries at hand: the game reads a model's
@@ -156,7 +165,7 @@ class ChunkContainer final : public WarriorsContainer {
 
  private:
   static bool holds_clump(std::uint32_t type) { return type == 0x09 || type == 0x25 || type == 0x47; }
-  static std::uint32_t type_of(const Entry& e) { return e.details.value("type", 0u); }
+  std::uint32_t type_of(const Entry& e) const { return chunks_[e.index].header.type; }
 
   // The RenderWare texture dictionary (section 0x16) of a 0x2A or 0x0B chunk, as an Input that
   // views this container's bytes.
@@ -183,6 +192,7 @@ class ChunkContainer final : public WarriorsContainer {
   }
 
   std::string shape_;
+  std::vector<wr::ChunkRecord> chunks_;  // by entry index
 };
 
 }  // namespace

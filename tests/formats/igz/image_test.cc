@@ -79,16 +79,16 @@ TEST(IgzImage, ZapColormapFieldsAndHandDecodedBlock) {
   // igImage2 at ImageObject + 0x10 = 0x98C; at +0x30: 0200 0200 0001 0005 0001 (512 x 512,
   // depth 1, 5 levels, 1 image); TMHN[0] = {0x2802AA00, 0x10000080}: 0x2AA00 bytes at Image + 0x80.
   EXPECT_EQ(e->index, 2u);
-  EXPECT_EQ(e->details["width"], 512);
-  EXPECT_EQ(e->details["height"], 512);
-  EXPECT_EQ(e->details["mips"], 5);
-  EXPECT_EQ(e->details["format"], "dxt1_tile_big_ps3");
-  EXPECT_EQ(e->details["platform"], "ps3");
-  EXPECT_EQ(e->details["image_name"], "_Zap_E");  // TSTR[0] through RSTT
-  EXPECT_EQ(e->details["data"]["offset"], 2540 + 0x80);
-  EXPECT_EQ(e->details["data"]["size"], 0x2AA00);
+  EXPECT_EQ(details_json(*c, *e)["width"], 512);
+  EXPECT_EQ(details_json(*c, *e)["height"], 512);
+  EXPECT_EQ(details_json(*c, *e)["mips"], 5);
+  EXPECT_EQ(details_json(*c, *e)["format"], "dxt1_tile_big_ps3");
+  EXPECT_EQ(details_json(*c, *e)["platform"], "ps3");
+  EXPECT_EQ(details_json(*c, *e)["image_name"], "_Zap_E");  // TSTR[0] through RSTT
+  EXPECT_EQ(details_json(*c, *e)["data"]["offset"], 2540 + 0x80);
+  EXPECT_EQ(details_json(*c, *e)["data"]["size"], 0x2AA00);
   // 512^2/2 + 256^2/2 + 128^2/2 + 64^2/2 + 32^2/2 bytes of DXT1 = 174592 = 0x2AA00 exactly.
-  EXPECT_EQ(e->details["data_needed"], 174592);
+  EXPECT_EQ(details_json(*c, *e)["data_needed"], 174592);
   auto img = c->texture(*e, 0);
   ASSERT_TRUE(img.ok()) << img.error().str();
   ASSERT_EQ(img->width, 512u);
@@ -119,10 +119,10 @@ TEST(IgzImage, ZapEveryTextureDecodes) {
     ASSERT_TRUE(igz.ok()) << *m.name;
     const Entry* e = texture_entry(**igz);
     ASSERT_NE(e, nullptr) << *m.name;
-    const auto w = e->details["width"].get<std::uint32_t>(), h = e->details["height"].get<std::uint32_t>();
-    const auto levels = e->details["mips"].get<unsigned>();
-    EXPECT_TRUE(e->details["format"].get<std::string>().ends_with("_ps3")) << *m.name;
-    EXPECT_EQ(e->details["data"]["size"], e->details["data_needed"]) << *m.name;
+    const auto w = details_json(**igz, *e)["width"].get<std::uint32_t>(), h = details_json(**igz, *e)["height"].get<std::uint32_t>();
+    const auto levels = details_json(**igz, *e)["mips"].get<unsigned>();
+    EXPECT_TRUE(details_json(**igz, *e)["format"].get<std::string>().ends_with("_ps3")) << *m.name;
+    EXPECT_EQ(details_json(**igz, *e)["data"]["size"], details_json(**igz, *e)["data_needed"]) << *m.name;
     for (unsigned l = 0; l < levels; ++l) {
       auto img = (*igz)->texture(*e, l);
       ASSERT_TRUE(img.ok()) << *m.name << " level " << l << ": " << img.error().str();
@@ -142,14 +142,14 @@ TEST(IgzImage, WiiUTestImageSaysWhyNot) {
   ASSERT_TRUE(c);
   const Entry* e = texture_entry(*c);
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->details["width"], 1152);
-  EXPECT_EQ(e->details["height"], 768);
-  EXPECT_EQ(e->details["mips"], 6);
-  EXPECT_EQ(e->details["format"], "dxt1_tile_cafe");
-  EXPECT_EQ(e->details["platform"], "cafe");
-  EXPECT_EQ(e->details["image_name"], "_magsstaff_diffuse");
-  EXPECT_EQ(e->details["data"]["size"], 0x7C);
-  EXPECT_EQ(e->details["data"]["offset"], 0x9D2);
+  EXPECT_EQ(details_json(*c, *e)["width"], 1152);
+  EXPECT_EQ(details_json(*c, *e)["height"], 768);
+  EXPECT_EQ(details_json(*c, *e)["mips"], 6);
+  EXPECT_EQ(details_json(*c, *e)["format"], "dxt1_tile_cafe");
+  EXPECT_EQ(details_json(*c, *e)["platform"], "cafe");
+  EXPECT_EQ(details_json(*c, *e)["image_name"], "_magsstaff_diffuse");
+  EXPECT_EQ(details_json(*c, *e)["data"]["size"], 0x7C);
+  EXPECT_EQ(details_json(*c, *e)["data"]["offset"], 0x9D2);
   auto img = c->texture(*e, 0);
   ASSERT_FALSE(img.ok());
   EXPECT_NE(img.error().message.find("124 bytes"), std::string::npos) << img.error().str();

@@ -87,7 +87,7 @@ TEST(IgzTexels, AssumptionsAreReported) {
     auto c = open(Input::from_buffer("t.igz", *fixtures::build_image_igz(s)));
     EXPECT_TRUE(c.ok());
     for (const Entry& e : (*c)->entries())
-      if (e.kind == EntryKind::texture) return e.details;
+      if (e.kind == EntryKind::texture) return details_json(**c, e);
     return Json();
   };
   EXPECT_NE(details("r8g8b8a8", ByteBuffer(64)).value("assumed", "").find("lowest bits"), std::string::npos);

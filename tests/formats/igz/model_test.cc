@@ -200,7 +200,8 @@ TEST(IgzModelSample, ModelEntryAndHandCheckedVertices) {
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->index, 1u);  // igModelInfo at 0xB48; its _name (RSTR 0xB50 -> String + 0) "igSceneInfo0"
   EXPECT_EQ(e->path, "0001_igSceneInfo0.glb");
-  const auto& draws = e->details["model"]["draw_calls"];
+  const Json details = details_json(**c, *e);
+  const auto& draws = details["model"]["draw_calls"];
   ASSERT_EQ(draws.size(), 2u);
   // igVertexBuffer[5] at 0xC80: _vertexCount (+0x08) 0x28FE = 10494; igVertexFormat[6] _vertexSize 0x14
   EXPECT_EQ(draws[0]["vertices"], 10494);

@@ -1,0 +1,73 @@
+// The JSON printer (json_printer.h).
+#include "json_printer.h"
+
+#include "assay/container.h"
+
+#include <fmt/format.h>
+
+namespace assay::detail {
+
+namespace {
+constexpr std::uint64_t kMaxExactInteger = std::uint64_t{1} << 53;  // docs/cli.md#json: larger as "0x..."
+}  // namespace
+
+JsonPrinter::JsonPrinter(Json& root) {
+  if (root.is_null()) root = Json::object();
+  open_.push_back(&root);
+}
+
+Json* JsonPrinter::put(std::string_view key, Json v) {
+  Json& at = *open_.back();
+  if (at.is_array()) {
+    at.push_back(std::move(v));
+    return &at.back();
+  }
+  auto& obj = at.get_ref<Json::object_t&>();
+  return &obj.emplace(std::string(key), std::move(v)).first->second;  // an existing key stays
+}
+
+void JsonPrinter::null(std::string_view key) { put(key, nullptr); }
+void JsonPrinter::boolean(std::string_view key, bool v) { put(key, v); }
+void JsonPrinter::integer(std::string_view key, std::int64_t v) {
+  if (v >= 0) return unsigned_integer(key, static_cast<std::uint64_t>(v));
+  const std::uint64_t mag = static_cast<std::uint64_t>(-(v + 1)) + 1;
+  put(key, mag > kMaxExactInteger ? Json(fmt::format("-0x{:x}", mag)) : Json(v));
+}
+void JsonPrinter::unsigned_integer(std::string_view key, std::uint64_t v) {
+  put(key, v > kMaxExactInteger ? Json(fmt::format("0x{:x}", v)) : Json(v));
+}
+void JsonPrinter::real(std::string_view key, double v) { put(key, v); }
+void JsonPrinter::string(std::string_view key, std::string_view v) {
+  put(key, v.empty() ? Json(nullptr) : Json(std::string(v)));
+}
+void JsonPrinter::begin_object(std::string_view key) { open_.push_back(put(key, Json::object())); }
+void JsonPrinter::end_object() { open_.pop_back(); }
+void JsonPrinter::begin_array(std::string_view key) { open_.push_back(put(key, Json::array())); }
+void JsonPrinter::end_array() { open_.pop_back(); }
+void JsonPrinter::json(std::string_view key, Json v) { put(key, normalise_json(std::move(v))); }
+
+void print_json(FieldPrinter& p, std::string_view key, const Json& v) {
+  if (auto* jp = dynamic_cast<JsonPrinter*>(&p)) return jp->json(key, v);
+  switch (v.type()) {
+    case Json::value_t::object:
+      p.begin_object(key);
+      print_json_fields(p, v);
+      return p.end_object();
+    case Json::value_t::array:
+      p.begin_array(key);
+      for (const Json& x : v) print_json(p, "", x);
+      return p.end_array();
+    case Json::value_t::boolean: return p.boolean(key, v.get<bool>());
+    case Json::value_t::number_integer: return p.integer(key, v.get<std::int64_t>());
+    case Json::value_t::number_unsigned: return p.unsigned_integer(key, v.get<std::uint64_t>());
+    case Json::value_t::number_float: return p.real(key, v.get<double>());
+    case Json::value_t::string: return p.string(key, v.get_ref<const std::string&>());
+    default: return p.null(key);
+  }
+}
+
+void print_json_fields(FieldPrinter& p, const Json& fields) {
+  for (auto it = fields.begin(); it != fields.end(); ++it) print_json(p, it.key(), it.value());
+}
+
+}  // namespace assay::detail
