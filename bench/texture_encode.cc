@@ -15,6 +15,7 @@
 #include "assay/formats/renderware/writer.h"
 #include "../src/formats/renderware/json.h"
 #include "ratio_reporter.h"
+#include "formats/serialise.h"
 
 namespace {
 

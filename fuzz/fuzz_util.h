@@ -17,6 +17,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/core/text.h"
+#include "core/json_text.h"
 
 namespace fs = std::filesystem;  // for the targets
 

@@ -6,6 +6,8 @@
 
 #include "assay/formats/igz/graph.h"
 #include "../src/formats/igz/report.h"
+#include "formats/serialise.h"
+#include "core/json_text.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

@@ -13,6 +13,8 @@
 #include "assay/formats/oni/oni.h"
 #include "../src/formats/warriors/family_parts.h"
 #include "fuzz_util.h"
+#include "formats/serialise.h"
+#include "core/json_text.h"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "assay/formats/renderware/truncation.h"
 #include "assay/formats/renderware/verify.h"
 #include "assay/formats/renderware/walker.h"
+#include "formats/serialise.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

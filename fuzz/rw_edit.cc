@@ -7,6 +7,7 @@
 
 #include "assay/formats/renderware/edit.h"
 #include "../src/formats/renderware/json.h"
+#include "formats/serialise.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

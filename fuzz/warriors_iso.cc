@@ -9,6 +9,7 @@
 #include "assay/formats/warriors/disc.h"
 #include "assay/ops.h"
 #include "fuzz_util.h"
+#include "formats/serialise.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

@@ -10,8 +10,9 @@
 // entry, open() makes a Container of an inner file. The family readers stay the non-owning
 // views underneath; the Container owns the Input (mapping or buffer) they view.
 //
-// The JSON the CLI prints for info/list/verify --json is written here, by one serialiser
-// (info_json/list_json/verify_json), so every family follows docs/cli.md and docs/schema/.
+// The JSON the CLI prints for info/list/verify --json is written by one serialiser
+// (src/formats/serialise.h) from what the families print (print_info, print_details), so every
+// family follows docs/cli.md and docs/schema/.
 // A new family: src/formats/<fmt>/container.cc defines open_<fmt>_container() and adds one
 // line to the table in src/formats/container.cc.
 #pragma once
@@ -245,23 +246,7 @@ struct DeepOptions {
 // entry's name. Time grows linearly with the number of inner files.
 void verify_deep(const Container& c, Diagnostics& out, const DeepOptions& opt);
 
-// ---- The one serialiser (docs/cli.md#json, docs/schema/*.json) --------------------------------
-// Integers above 2^53 become "0x..." strings, empty strings become null (recursively).
-Json normalise_json(Json j);
-Json entry_json(const Container& c, const Entry& e);
-// The family's fields of `e` alone (print_details), as entry_json prints them.
-Json details_json(const Container& c, const Entry& e);
-// {"format", ...info()}
-Result<Json> info_json(const Container& c);
-// {"format", ...list_fields(), "entries": [...]} (entries matching `globs`, all when empty).
-Json list_json(const Container& c, const std::vector<std::string>& globs = {});
-// The same with the entries at `chosen` (indices into entries()).
-Json list_json(const Container& c, std::span<const std::size_t> chosen);
-// {"severity", "code", "structure", "offset", "message"}; code is the rule id when the message
-// starts with one ("V13: ...") or ends with one ("... (R5)"), else null.
-Json problem_json(const Diagnostic& d);
-// One file of `verify --json`: {"file", "format", "ok", "errors", "warnings", "problems"}.
-Json verify_json(std::string_view file, std::optional<std::string_view> format, const Diagnostics& d);
+// ---- The one serialiser: src/formats/serialise.h (info, list, verify --json) -------------------
 
 // ---- Families (src/formats/<fmt>/container.cc) -----------------------------------------------
 Result<std::unique_ptr<Container>> open_igarchive_container(const OpenContext& ctx);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "assay/container.h"
+#include "assay/document.h"
 
 namespace assay {
 
@@ -59,7 +60,8 @@ struct Family {
   std::vector<std::string> list_columns;
   // Applies `req` to the container `in` and writes the result (never over the input unless
   // req.in_place; nothing is left behind on failure). nullptr: the family cannot be edited.
-  Result<Json> (*edit)(const Input& in, const EditRequest& req) = nullptr;
+  // Its report (docs/cli.md#edit) is what `--json` prints.
+  Result<JsonDocument> (*edit)(const Input& in, const EditRequest& req) = nullptr;
 };
 
 // Every family, in identify order; by name; the most confident for `in` (nullptr: none).

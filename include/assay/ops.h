@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "assay/container.h"
+#include "assay/document.h"
 #include "assay/core/extract_each.h"
 #include "assay/core/progress.h"
 #include "assay/formats/oni/level_set.h"
@@ -95,9 +96,9 @@ std::uint32_t warriors_resource_hash(std::string_view name);
 // ---- The family verbs' reports -----------------------------------------------------------------
 // What their --json prints (docs/cli.md); the CLI prints it, Python returns it as a dict.
 struct Report {
-  Json json;
-  Diagnostics diags;    // the problems (also in json["problems"] where the verb prints them there)
-  bool failed = false;  // the data stopped the work (json["error"] says where)
+  JsonDocument document;
+  Diagnostics diags;    // the problems (also in the document's "problems" where the verb prints them there)
+  bool failed = false;  // the data stopped the work (the document's "error" says where)
   [[nodiscard]] bool ok() const { return !failed && !diags.has_errors(); }
 };
 
@@ -105,21 +106,15 @@ struct Report {
 // choose (--layouts, --exe, else built in); the layout source's warnings join the report's.
 Result<oni::CheckReport> oni_check_report(const std::vector<std::filesystem::path>& inputs, const ReadOptions& ro,
                                           bool progress = false);
-// Its --json: {"format", "levels": [...], "all", "problems"} (each problem names its file).
-Json oni_check_json(const oni::CheckReport& r);
 Result<Report> oni_check(const std::vector<std::filesystem::path>& inputs, const ReadOptions& ro);
 
-// `assay igz dump SPEC`: json without "problems"; with_problems adds them (notes left out).
+// `assay igz dump SPEC`: the document without "problems" (ops_json.h with_problems adds them).
 Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro);
 // The same of an igz already read.
 Result<Report> igz_dump(const Input& in, const ReadOptions& ro);
-Json with_problems(Json j, const Diagnostics& d);
 
-// `assay rw tree SPEC --json`, held in memory (the CLI streams the same rows: rw_section_json).
+// `assay rw tree SPEC --json`, held in memory (the CLI streams the same rows: ops_json.h).
 Result<Report> rw_tree(const std::string& spec);
-Json rw_section_json(const rw::Section& s);
-// Where a failed walk stopped: {"message", "offset"}.
-Json walk_error_json(const Error& e);
 
 // `assay warriors load SPEC`: DISC::NAME, DISC::0xHASH or a container file.
 enum class LoadShape : std::uint8_t { automatic, flat, grouped };

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <functional>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +16,6 @@
 #include "assay/core/progress.h"
 
 namespace assay {
-
-using Json = nlohmann::ordered_json;
 
 struct ReadOptions {
   std::vector<std::string> names_files;  // name lists that turn hashes back into names

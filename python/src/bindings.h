@@ -9,6 +9,7 @@
 #include <string>
 
 #include "assay/container.h"
+#include "formats/serialise.h"
 
 namespace assay::python {
 

@@ -10,6 +10,7 @@
 #include "assay/core/thread_pool.h"
 #include "assay/ops.h"
 #include "bindings.h"
+#include "formats/serialise.h"
 
 namespace assay::python {
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "bindings.h"
+#include "formats/serialise.h"
 
 namespace assay::python {
 

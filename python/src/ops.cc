@@ -11,6 +11,7 @@
 #include "assay/core/glob.h"
 #include "assay/ops.h"
 #include "bindings.h"
+#include "formats/ops_json.h"
 
 namespace assay::python {
 
@@ -81,7 +82,7 @@ py::list extract_to(const py::object& source, const py::object& out_dir, const p
   return written;
 }
 
-py::dict report_dict(Result<Report> r) { return to_python(unwrap(std::move(r)).json); }
+py::dict report_dict(Result<Report> r) { return to_python(json_of(unwrap(std::move(r)).document)); }
 
 std::vector<fs::path> paths_of(const py::object& o) {
   std::vector<fs::path> out;
@@ -130,7 +131,7 @@ void register_ops(py::module_& m) {
       r = igz_dump(spec, ro);
     }
     Report rep = unwrap(std::move(r));
-    return to_python(with_problems(std::move(rep.json), rep.diags));
+    return to_python(with_problems(std::move(json_of(rep.document)), rep.diags));
   }, py::arg("path"), "`assay igz dump --json` of an igz file or 'ARCHIVE::x.igz' (igz_pointer_size=)");
   m.def("rw_tree", [](const py::object& path) {
     const std::string spec = path_of(path);

@@ -17,6 +17,7 @@
 #include "assay/formats/warriors/writer.h"
 #include "assay/ops.h"
 #include "bindings.h"
+#include "formats/serialise.h"
 
 namespace assay::python {
 
@@ -231,7 +232,8 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
         return usage_error(fmt::format("{}: {} files cannot be edited with replace/add/remove", spec, f->name));
       NestedEdit scratch;  // MEMBER::NAME changes, edited by the member's family first
       ASSAY_CHECK(fold_nested_changes(in, req, scratch));
-      return f->edit(in, req);
+      ASSAY_TRY(JsonDocument doc, f->edit(in, req));
+      return std::move(json_of(doc));
     }();
   }
   return to_python(unwrap(std::move(j)));

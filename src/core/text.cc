@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <vector>
+#include "core/json_text.h"
 
 namespace assay {
 

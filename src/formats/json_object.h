@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "assay/options.h"
+#include "formats/serialise.h"
 
 namespace assay::detail {
 

@@ -1,7 +1,7 @@
 // The JSON printer (json_printer.h).
 #include "json_printer.h"
 
-#include "assay/container.h"
+#include "formats/serialise.h"
 
 #include <fmt/format.h>
 
@@ -71,3 +71,24 @@ void print_json_fields(FieldPrinter& p, const Json& fields) {
 }
 
 }  // namespace assay::detail
+
+namespace assay {
+
+JsonDocument::JsonDocument() : value_(std::make_unique<JsonValue>(JsonValue{Json::object()})) {}
+JsonDocument::~JsonDocument() = default;
+JsonDocument::JsonDocument(const JsonDocument& o) : value_(std::make_unique<JsonValue>(*o.value_)) {}
+JsonDocument& JsonDocument::operator=(const JsonDocument& o) {
+  if (this != &o) value_ = std::make_unique<JsonValue>(*o.value_);
+  return *this;
+}
+JsonDocument::JsonDocument(JsonDocument&&) noexcept = default;
+JsonDocument& JsonDocument::operator=(JsonDocument&&) noexcept = default;
+std::string JsonDocument::text(int indent) const { return dump_json(value_->json, indent); }
+
+JsonDocument make_document(Json j) {
+  JsonDocument d;
+  json_of(d) = std::move(j);
+  return d;
+}
+
+}  // namespace assay

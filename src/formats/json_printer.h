@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "assay/options.h"
+#include "formats/serialise.h"
 #include "assay/printer.h"
 
 namespace assay::detail {

@@ -12,6 +12,7 @@
 #include "assay/family.h"
 #include "assay/formats/edit_input.h"
 #include "assay/ops.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -41,8 +42,7 @@ Result<void> edit_member(const Container& outer, const std::string& member, std:
   r.output = out;
   r.force = true;
   r.read = req.read;
-  ASSAY_TRY(Json report, f->edit(inner, r));
-  (void)report;
+  ASSAY_CHECK(f->edit(inner, r));
   return {};
 }
 

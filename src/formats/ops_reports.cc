@@ -8,6 +8,7 @@
 #include "warriors/family_parts.h"
 #include "assay/family.h"
 #include "assay/ops.h"
+#include "formats/ops_json.h"
 
 namespace assay {
 
@@ -56,7 +57,7 @@ Json oni_check_json(const oni::CheckReport& r) {
 
 Result<Report> oni_check(const std::vector<fs::path>& inputs, const ReadOptions& ro) {
   ASSAY_TRY(oni::CheckReport r, oni_check_report(inputs, ro));
-  Report out{oni_check_json(r), std::move(r.diags)};
+  Report out{make_document(oni_check_json(r)), std::move(r.diags)};
   return out;
 }
 
@@ -83,7 +84,7 @@ Result<Report> igz_dump(const Input& in, const ReadOptions& ro) {
   Report r;
   auto j = igz::dump_json(in.bytes, opt, r.diags);
   if (!j) return j.error().in_file(in.name);
-  r.json = std::move(*j);
+  r.document = make_document(std::move(*j));
   return r;
 }
 
@@ -112,19 +113,19 @@ Result<Report> rw_tree(const std::string& spec) {
   Report r;
   Json sections = Json::array();
   auto w = rw::walk_each(in.bytes, 0, r.diags.sink(), {}, [&](const rw::Section& s) { sections.push_back(rw_section_json(s)); });
-  r.json = {{"format", "renderware"}, {"file", in.name}, {"sections", std::move(sections)}};
+  Json j = {{"format", "renderware"}, {"file", in.name}, {"sections", std::move(sections)}};
   if (w) {
-    r.json["stream_end"] = w->stream_end;
-    r.json["padding"] = w->padding;
-    r.json["max_depth"] = w->max_depth;
+    j["stream_end"] = w->stream_end;
+    j["padding"] = w->padding;
+    j["max_depth"] = w->max_depth;
   } else {
-    r.json["error"] = walk_error_json(w.error());
+    j["error"] = walk_error_json(w.error());
     r.failed = true;
   }
   Json problems = Json::array();  // notes too, as `rw tree --json` prints them
   for (const auto& d : r.diags.items()) problems.push_back(problem_json(d));
-  r.json["problems"] = std::move(problems);
-  r.json = normalise_json(std::move(r.json));
+  j["problems"] = std::move(problems);
+  r.document = make_document(normalise_json(std::move(j)));
   return r;
 }
 
@@ -141,14 +142,14 @@ Result<Report> warriors_load(const std::string& spec, LoadShape shape, const Rea
   ASSAY_TRY(Json j, warriors::load_spec(s, wshape, ro));
   Report r;
   r.failed = j.contains("error");
-  r.json = std::move(j);
+  r.document = make_document(std::move(j));
   return r;
 }
 
 Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro) {
   ASSAY_TRY(Json j, warriors::classify_disc(disc, ro));
   Report r;
-  r.json = std::move(j);
+  r.document = make_document(std::move(j));
   return r;
 }
 

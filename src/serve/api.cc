@@ -18,6 +18,7 @@
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
 #include "assay/image/png.h"
+#include "formats/ops_json.h"
 
 namespace assay::serve {
 
@@ -355,7 +356,7 @@ void Api::igz(const httplib::Request&, httplib::Response& res, const Target& t) 
   if (!in) return send_error(res, in.error());
   auto r = igz_dump(*in, opt_.read_options());
   if (!r) return send_error(res, r.error());
-  send_json(res, normalise_json(with_problems(std::move(r->json), r->diags)));
+  send_json(res, normalise_json(with_problems(std::move(json_of(r->document)), r->diags)));
 }
 
 }  // namespace assay::serve

@@ -14,6 +14,7 @@
 
 #include "assay/container.h"
 #include "assay/serve/request.h"
+#include "formats/serialise.h"
 
 namespace assay::serve {
 

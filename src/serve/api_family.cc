@@ -10,6 +10,7 @@
 #include "assay/formats/warriors/chunks.h"
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
+#include "formats/serialise.h"
 
 namespace assay::serve {
 
@@ -138,8 +139,8 @@ void Api::warriors(const httplib::Request&, httplib::Response& res, const Target
     e.file = t.file_spec;  // not the real path
     return send_error(res, e);
   }
-  r->json["file"] = t.file_spec;
-  send_json(res, normalise_json(std::move(r->json)));
+  json_of(r->document)["file"] = t.file_spec;
+  send_json(res, normalise_json(std::move(json_of(r->document))));
 }
 
 }  // namespace assay::serve

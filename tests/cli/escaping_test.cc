@@ -9,6 +9,7 @@
 #include "assay/formats/igarchive/writer.h"
 #include "assay/formats/igz/writer.h"
 #include "testing/testing.h"
+#include "core/json_text.h"
 
 namespace assay {
 namespace {

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace {

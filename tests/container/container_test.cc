@@ -20,6 +20,7 @@
 #include "assay/formats/warriors/writer.h"
 #include "testing/testing.h"
 #include "testing/families.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace {

@@ -8,6 +8,7 @@
 #include "assay/container.h"
 #include "schema.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace {

@@ -15,6 +15,7 @@
 #include "gltf_reader.h"
 #include "oni_akev_fixture.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace oni_akev_test {

@@ -20,6 +20,7 @@
 #include "gltf_reader.h"
 #include "oni_character_fixture.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace oni_character_test {

@@ -13,6 +13,7 @@
 
 #include "assay/container.h"
 #include "golden.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace {

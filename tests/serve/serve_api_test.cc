@@ -19,6 +19,7 @@
 #include "assay/image/png.h"
 #include "assay/serve/server.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::serve {
 namespace {

@@ -14,6 +14,7 @@
 
 #include "running_server.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::serve {
 namespace serve_oni_character_test {

@@ -7,6 +7,7 @@
 
 #include "assay/family.h"
 #include "assay/ops.h"
+#include "formats/serialise.h"
 
 namespace assay::testing {
 

@@ -12,6 +12,8 @@
 #include "assay/ops.h"
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
+#include "formats/serialise.h"
+#include "core/json_text.h"
 
 namespace assay::cli {
 

@@ -10,6 +10,7 @@
 
 #include "assay/family.h"
 #include "assay/options.h"
+#include "formats/serialise.h"
 
 namespace assay::cli {
 

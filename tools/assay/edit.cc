@@ -15,6 +15,7 @@
 #include "assay/formats/edit_data.h"
 #include "assay/formats/edit_input.h"
 #include "cli.h"
+#include "formats/serialise.h"
 
 namespace assay::cli {
 
@@ -114,7 +115,7 @@ int run_edit(Cli& cli, EditOp op, const EditArgs& a) {
   auto j = (*fmt)->edit(*in, *req);
   progress.finish();
   if (!j) return report(j.error());
-  a.json ? print_json(*j) : print_text(*j);
+  a.json ? print_json(json_of(*j)) : print_text(json_of(*j));
   return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include "assay/container.h"
 #include "assay/ops.h"
 #include "cli.h"
+#include "formats/ops_json.h"
 
 namespace assay::cli {
 
@@ -19,11 +20,11 @@ int do_dump(Cli& cli, const DumpArgs& a) {
   auto r = igz_dump(a.file, cli.read);
   if (!r) return report(r.error());
   if (a.json) {
-    print_json(with_problems(std::move(r->json), r->diags));
+    print_json(with_problems(std::move(json_of(r->document)), r->diags));
   } else {
     for (const auto& d : r->diags.items())
       if (d.severity != Severity::note) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());
-    print_fields(r->json);
+    print_fields(json_of(r->document));
   }
   return r->ok() ? kExitOk : kExitProblems;
 }

@@ -10,6 +10,7 @@
 #include "assay/ops.h"
 #include "assay/formats/oni/oni.h"
 #include "cli.h"
+#include "formats/ops_json.h"
 
 namespace assay::cli {
 

@@ -8,6 +8,7 @@
 #include "assay/core/text.h"
 #include "assay/ops.h"
 #include "cli.h"
+#include "formats/ops_json.h"
 
 namespace assay::cli {
 

@@ -15,6 +15,7 @@
 #include "assay/formats/warriors/writer.h"
 #include "assay/ops.h"
 #include "cli.h"
+#include "formats/serialise.h"
 
 namespace assay::cli {
 
@@ -159,7 +160,7 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
     ReadOptions ro = cli.read;
     auto r = warriors_classify(*in, ro);
     if (!r) return cli.fail(report(r.error().in_file(a->disc)));
-    a->json ? print_json(r->json) : print_counts(r->json);
+    a->json ? print_json(json_of(r->document)) : print_counts(json_of(r->document));
   });
 
   auto* load = fam->add_subcommand("load", "load one entry (DISC::NAME, DISC::0xHASH) or a container FILE");
@@ -174,7 +175,7 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
     const LoadShape shape = a->flat ? LoadShape::flat : a->grouped ? LoadShape::grouped : LoadShape::automatic;
     auto r = warriors_load(a->spec, shape, cli.read);
     if (!r) return cli.fail(report(r.error()));
-    a->json ? print_json(r->json) : print_load(r->json);
+    a->json ? print_json(json_of(r->document)) : print_load(json_of(r->document));
     if (!r->ok()) cli.fail(kExitProblems);
   });
 }

@@ -20,6 +20,7 @@
 #include "assay/core/progress.h"
 #include "assay/core/thread_pool.h"
 #include "cli.h"
+#include "formats/serialise.h"
 
 namespace assay::cli {
 

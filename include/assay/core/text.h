@@ -8,7 +8,6 @@
 // and \e as themselves); everything else, valid UTF-8 included, prints as is.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -22,11 +21,6 @@ namespace assay {
 [[nodiscard]] std::string hex_bytes(std::string_view s);
 // `s` safe to print on a terminal or in one table cell (the terminal rule above).
 [[nodiscard]] std::string escape_terminal(std::string_view s);
-
-// Applies the JSON rule to every string in `j` (in place). Returns true when anything changed.
-bool make_json_utf8(nlohmann::ordered_json& j);
-// j.dump(indent) after the JSON rule (the tree is copied only when it needs a change); never throws
-// on string content.
-[[nodiscard]] std::string dump_json(const nlohmann::ordered_json& j, int indent = -1);
+// The JSON rule's functions: src/core/json_text.h (internal: no public header names JSON values).
 
 }  // namespace assay

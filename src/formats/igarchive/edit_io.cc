@@ -22,6 +22,7 @@
 #include "assay/formats/igarchive/extract.h"
 #include "assay/formats/igarchive/pack.h"
 #include "json.h"
+#include "formats/serialise.h"
 
 namespace assay::igarchive {
 

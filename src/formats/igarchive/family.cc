@@ -10,6 +10,7 @@
 #include "family_parts.h"
 #include "json.h"
 #include "records.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -58,7 +59,7 @@ const Family kIgArchiveFamily = {
     .verify_unopened = verify_unopened,
     .write_samples = igarchive::write_sample_files,
     .list_columns = {"index", "size", "compression", "blocks", "offset", "name"},
-    .edit = igarchive::edit_format,
+    .edit = edit_document<igarchive::edit_format>,
 };
 
 }  // namespace assay

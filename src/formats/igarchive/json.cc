@@ -8,6 +8,7 @@
 #include "json.h"
 #include "../json_object.h"
 #include "assay/formats/igarchive/salvage.h"
+#include "formats/serialise.h"
 
 namespace assay {
 

@@ -8,6 +8,7 @@
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/salvage.h"
+#include "formats/serialise.h"
 
 namespace assay::igarchive {
 

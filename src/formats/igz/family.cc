@@ -11,6 +11,7 @@
 #include "diag_util.h"
 #include "family_parts.h"
 #include "records.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -74,7 +75,7 @@ const Family kIgzFamily = {
     .verify_unopened = verify_unopened,
     .write_samples = igz::write_sample_files,
     .list_columns = {"index", "offset", "pool", "type", "size"},
-    .edit = igz::edit_format,
+    .edit = edit_document<igz::edit_format>,
 };
 
 }  // namespace assay

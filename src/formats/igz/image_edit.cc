@@ -12,6 +12,7 @@
 #include "assay/formats/igz/image.h"
 #include "assay/image/encode.h"
 #include "diag_util.h"
+#include "formats/serialise.h"
 
 namespace assay::igz {
 

@@ -1,6 +1,7 @@
 // An igImage2's fields as a texture entry's details (docs/cli.md#igz).
 #include "report.h"
 #include "assay/formats/igz/image.h"
+#include "formats/serialise.h"
 
 namespace assay::igz {
 

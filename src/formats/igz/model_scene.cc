@@ -9,6 +9,7 @@
 #include "report.h"
 #include "assay/formats/igz/model.h"
 #include "diag_util.h"
+#include "formats/serialise.h"
 
 namespace assay::igz {
 

@@ -3,6 +3,7 @@
 #include "../json_object.h"
 
 #include <fmt/format.h>
+#include "formats/serialise.h"
 
 namespace assay::igz {
 

@@ -6,6 +6,8 @@
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
 #include "assay/formats/igz/model.h"
+#include "formats/serialise.h"
+#include "core/json_text.h"
 
 namespace assay::igz {
 

@@ -24,6 +24,7 @@
 #include "chunks.h"
 #include "family_parts.h"
 #include "records.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 

@@ -11,6 +11,7 @@
 #include "assay/formats/oni/sound.h"
 #include "family_parts.h"
 #include "records.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -128,7 +129,7 @@ const Family kOniFamily = {
     .verify_unopened = verify_unopened,
     .write_samples = oni::write_sample_files,
     .list_columns = {"index", "tag", "flags", "size", "name"},
-    .edit = oni::edit_format,
+    .edit = edit_document<oni::edit_format>,
 };
 
 }  // namespace assay

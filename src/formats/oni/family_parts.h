@@ -14,6 +14,7 @@
 #include "assay/formats/oni/instance_file.h"
 #include "assay/formats/oni/layout.h"
 #include "assay/formats/oni/level_set.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 

@@ -4,6 +4,7 @@
 
 #include "assay/formats/oni/oni.h"
 #include "family_parts.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 

@@ -8,6 +8,7 @@
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
 #include "sound_parts.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 

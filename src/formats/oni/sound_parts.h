@@ -8,6 +8,7 @@
 #include "assay/container.h"
 #include "assay/formats/oni/level_set.h"
 #include "assay/formats/oni/sound.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 

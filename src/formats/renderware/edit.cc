@@ -19,6 +19,7 @@
 #include "assay/formats/renderware/writer.h"
 #include "texture_encode_internal.h"
 #include "json.h"
+#include "formats/serialise.h"
 
 namespace assay::rw {
 

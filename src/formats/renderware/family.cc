@@ -5,6 +5,7 @@
 #include "assay/formats/renderware/edit.h"
 #include "stream.h"
 #include "json.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -26,7 +27,7 @@ const Family kRenderWareFamily = {
     .write_samples = rw::detail::write_samples,
     .list_columns = {"index", "name", "platform", "width", "height", "depth", "format", "mips", "triangles",
                      "vertices"},
-    .edit = rw::edit_format,  // texture dictionaries: edit.cc
+    .edit = edit_document<rw::edit_format>,  // texture dictionaries: edit.cc
 };
 
 }  // namespace assay

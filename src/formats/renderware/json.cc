@@ -7,6 +7,7 @@
 #include <set>
 
 #include "assay/container.h"
+#include "formats/serialise.h"
 
 namespace assay::rw::detail {
 

@@ -6,6 +6,7 @@
 #include "assay/options.h"
 #include "assay/formats/renderware/edit.h"
 #include "stream.h"
+#include "formats/serialise.h"
 
 namespace assay::rw::detail {
 

@@ -3,6 +3,7 @@
 #include "assay/core/thread_pool.h"
 
 #include "family_parts.h"
+#include "formats/serialise.h"
 
 namespace assay::warriors {
 

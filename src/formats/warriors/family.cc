@@ -4,6 +4,7 @@
 
 #include "assay/formats/warriors/edit.h"
 #include "family_parts.h"
+#include "formats/serialise.h"
 
 namespace assay {
 
@@ -23,7 +24,7 @@ const Family kWarriorsFamily = {
     .verify_unopened = verify_unopened,
     .write_samples = warriors::write_sample_files,
     .list_columns = {"index", "file", "offset", "size", "kind"},
-    .edit = warriors::edit_format,
+    .edit = edit_document<warriors::edit_format>,
 };
 
 }  // namespace assay

@@ -13,6 +13,7 @@
 #include "assay/formats/warriors/classify.h"
 #include "assay/formats/warriors/disc.h"
 #include "assay/formats/warriors/chunks.h"
+#include "formats/serialise.h"
 
 namespace assay::warriors {
 

@@ -8,6 +8,7 @@
 #include "assay/container.h"
 
 #include "family_parts.h"
+#include "formats/serialise.h"
 
 namespace assay::warriors {
 

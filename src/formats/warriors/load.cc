@@ -6,6 +6,7 @@
 
 
 #include "family_parts.h"
+#include "formats/serialise.h"
 
 namespace assay::warriors {
 

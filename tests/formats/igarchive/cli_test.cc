@@ -7,6 +7,7 @@
 #include "assay/core/hash.h"
 #include "helpers.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::igarchive {
 namespace {

@@ -12,6 +12,7 @@
 #include "../../../src/formats/igarchive/json.h"
 #include "assay/formats/igarchive/verify.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::igarchive {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "../../../src/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
+#include "formats/serialise.h"
 
 namespace assay::igz::fixtures {
 

@@ -11,6 +11,7 @@
 #include "assay/formats/igz/image.h"
 #include "image_fixture.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::igz {
 namespace {

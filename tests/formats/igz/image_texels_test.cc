@@ -11,6 +11,7 @@
 #include "assay/formats/igz/image.h"
 #include "../../../src/formats/igz/image_texels.h"
 #include "image_fixture.h"
+#include "formats/serialise.h"
 
 namespace assay::igz {
 namespace texels_test {

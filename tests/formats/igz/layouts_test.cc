@@ -10,6 +10,7 @@
 #include "../../../src/formats/igz/report.h"
 #include "assay/formats/igz/writer.h"
 #include "igz_testing.h"
+#include "core/json_text.h"
 
 namespace assay::igz {
 namespace {

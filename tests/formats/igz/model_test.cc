@@ -15,6 +15,7 @@
 #include "assay/formats/igz/model.h"
 #include "model_fixture.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay {
 namespace igz_model_test {

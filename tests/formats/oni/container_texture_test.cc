@@ -6,6 +6,7 @@
 #include "assay/container.h"
 #include "assay/image/png.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 namespace {

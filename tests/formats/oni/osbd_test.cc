@@ -8,6 +8,7 @@
 #include "assay/formats/oni/sound_binding.h"
 #include "../../../src/formats/oni/sound_parts.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 namespace {

@@ -15,6 +15,7 @@
 #include "assay/formats/oni/sound.h"
 #include "assay/ops.h"
 #include "testing/testing.h"
+#include "formats/serialise.h"
 
 namespace assay::oni {
 namespace {

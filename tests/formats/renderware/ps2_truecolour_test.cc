@@ -15,6 +15,7 @@
 #include "rw_test_util.h"
 #include "testing/testing.h"
 #include "testing/families.h"
+#include "formats/serialise.h"
 
 namespace assay::rw {
 namespace {

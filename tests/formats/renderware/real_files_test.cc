@@ -19,6 +19,7 @@
 #include "sha256.h"
 #include "testing/testing.h"
 #include "testing/families.h"
+#include "formats/serialise.h"
 
 namespace assay::rw {
 namespace {

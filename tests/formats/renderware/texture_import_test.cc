@@ -12,6 +12,7 @@
 #include "image/generated_images.h"
 #include "testing/testing.h"
 #include "../../../src/formats/renderware/json.h"
+#include "formats/serialise.h"
 
 namespace assay::rw {
 namespace {

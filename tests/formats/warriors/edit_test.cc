@@ -9,6 +9,7 @@
 #include "assay/formats/warriors/writer.h"
 #include "../../../src/formats/warriors/family_parts.h"
 #include "helpers.h"
+#include "formats/serialise.h"
 
 namespace assay::warriors {
 namespace {
