@@ -1,7 +1,6 @@
 #include "assay/image/png.h"
 
 #include <fmt/format.h>
-#include <libdeflate.h>
 #include <spng.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "assay/core/hash.h"
+#include "deflate.h"
 #include "spng_context.h"
 
 namespace assay::image {
@@ -21,20 +21,10 @@ namespace {
 
 using detail::png_error;
 
-// libdeflate (Debian's libdeflate-dev) for the deflate, not libspng's zlib: at level 1 it compresses
-// the zap.pak textures' filtered rows about 4x faster than zlib's level 4 for 2-3% more bytes
-// (docs/PERFORMANCE.md, "igz textures to PNG"). libdeflate compresses whole buffers, so the filtered
-// rows are built first. The compressor (its hash tables) is made once per thread.
-constexpr int kDeflateLevel = 1;
-
-struct CompressorFree {
-  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
-};
-
-libdeflate_compressor* compressor() {
-  thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> c(libdeflate_alloc_compressor(kDeflateLevel));
-  return c.get();
-}
+// Our own fast deflate (deflate.h), not libspng's zlib nor libdeflate's level 1: on the zap.pak
+// textures' filtered rows it is several times faster for a few percent more bytes
+// (docs/PERFORMANCE.md, "igz textures to PNG"). It compresses whole buffers, so the filtered rows
+// are built first.
 
 // Bytes left uninitialised (a vector would zero them first: on large textures that memset and its
 // page faults cost as much as the deflate). `scratch(k, n)` is this thread's buffer k of at least n
@@ -90,19 +80,31 @@ ByteBuffer begin_png(const Header& h) {
 
 // The zlib stream of `rows` as IDAT chunks of at most 1 GiB (a chunk's length is below 2^31), then IEND.
 Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows) {
-  libdeflate_compressor* c = compressor();
-  if (c == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
-  const std::size_t bound = libdeflate_zlib_compress_bound(c, rows.size());
-  std::uint8_t* z = rows.empty() ? nullptr : scratch(1, bound);
+  if (rows.empty()) return make_error("png", "encoder", kNoOffset, "out of memory");  // filter_rows
+  std::uint8_t* z = scratch(1, detail::zlib_fast_bound(rows.size()));
   if (z == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
-  const std::size_t n = libdeflate_zlib_compress(c, rows.data(), rows.size(), z, bound);
-  if (n == 0) return make_error("png", "encoder", kNoOffset, "deflate failed");
+  const std::size_t n = detail::zlib_fast_compress(rows, z);
   constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
   out.reserve(out.size() + n + 12 * (n / kMaxChunk + 2));
   for (std::size_t at = 0; at < n; at += kMaxChunk)
     put_chunk(out, "IDAT", ByteView(z + at, std::min(kMaxChunk, n - at)));
   put_chunk(out, "IEND", {});
   return out;
+}
+
+// out = in - above, byte by byte mod 256, 16 bytes at a time (GCC/Clang vector extension: -O2
+// does not vectorise the plain loop).
+void up_row(std::uint8_t* out, const std::uint8_t* in, const std::uint8_t* above, std::size_t n) {
+  using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
+  std::size_t x = 0;
+  for (; x + 16 <= n; x += 16) {
+    Bytes16 a, b;
+    std::memcpy(&a, in + x, 16);
+    std::memcpy(&b, above + x, 16);
+    a -= b;
+    std::memcpy(out + x, &a, 16);
+  }
+  for (; x < n; ++x) out[x] = static_cast<std::uint8_t>(in[x] - above[x]);
 }
 
 // Rows of `row_bytes` from `pixels`, each after its filter byte: Up (2) on every row of a truecolour
@@ -119,8 +121,7 @@ ByteView filter_rows(const std::uint8_t* pixels, std::size_t row_bytes, std::uin
       std::memcpy(o + 1, in, row_bytes);
       continue;
     }
-    const std::uint8_t* above = in - row_bytes;
-    for (std::size_t x = 0; x < row_bytes; ++x) o[1 + x] = static_cast<std::uint8_t>(in[x] - above[x]);
+    up_row(o + 1, in, in - row_bytes, row_bytes);
   }
   return ByteView(rows, size);
 }
