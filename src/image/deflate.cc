@@ -99,21 +99,19 @@ std::uint32_t match_token(unsigned len, std::uint32_t dist) {
   return kMatchFlag | kTables.length[len - 3] | d;
 }
 
-// LSB-first bit output (RFC 1951 3.1.1); a put of at most 32 bits at a time, 8-byte stores (the
-// bound leaves room past the end).
+// LSB-first bit output (RFC 1951 3.1.1) without branches: a put of at most 56 bits, then the whole
+// bytes stored (8 at a time: the bound leaves room past the end).
 struct BitWriter {
   std::uint8_t* out;
   std::uint64_t buf = 0;
-  unsigned n = 0;
-  void put(std::uint32_t v, unsigned k) {
-    buf |= std::uint64_t{v} << n;
+  unsigned n = 0;  // bits in buf, below 8 between puts
+  void put(std::uint64_t v, unsigned k) {
+    buf |= v << n;
     n += k;
-    if (n >= 32) {
-      std::memcpy(out, &buf, 8);  // little-endian host (x86-64, AArch64); see the static_assert below
-      out += 4;
-      buf >>= 32;
-      n -= 32;
-    }
+    std::memcpy(out, &buf, 8);  // little-endian host (x86-64, AArch64); see the static_assert below
+    out += n >> 3;
+    buf = (n & 56) == 0 ? buf : buf >> (n & 56);
+    n &= 7;
   }
   void align() {
     std::memcpy(out, &buf, 8);
@@ -263,18 +261,25 @@ class Deflater {
   }
 
  private:
-  // Tokens from in[p] until the buffer is full or the input ends; the position after them.
+  // Tokens from in[p] until the buffer is full or the input ends; the position after them. A match
+  // found at a probe is first extended back over the (at most 3) literals before it: the probe
+  // every 4 bytes misses where it starts.
   std::size_t tokenize(ByteView in, std::size_t p) {
     lit_freq_.fill(0);
     dist_freq_.fill(0);
-    ntokens_ = 0;
+    std::uint32_t* const lit = lit_freq_.data();
+    std::uint32_t* const dist_freq = dist_freq_.data();
+    std::uint32_t* out = tokens_.get();
+    std::uint32_t* const out_end = out + kBlockTokens - 4;
     const std::uint8_t* data = in.data();
     const std::size_t n = in.size();
     const std::size_t probe_end = n >= 8 ? n - 8 : 0;
-    std::uint32_t* table = table_.get();
-    while (p < n && ntokens_ + 4 <= kBlockTokens) {
+    std::uint32_t* const table = table_.get();
+    std::size_t literals = 0;  // literal tokens just before p
+    while (p < n && out <= out_end) {
       if (p >= probe_end) {
-        literal(data[p++]);
+        ++lit[data[p]];
+        *out++ = data[p++];
         continue;
       }
       const std::uint32_t v = load32(data + p);
@@ -283,14 +288,24 @@ class Deflater {
       const std::uint32_t dist = static_cast<std::uint32_t>(p) - slot;
       slot = static_cast<std::uint32_t>(p);
       if (dist - 1 < kWindow && dist <= p && load32(data + p - dist) == v) {
-        const std::size_t len = match_length(data + p, data + p - dist, std::min<std::size_t>(kMaxMatch, n - p));
-        match(static_cast<unsigned>(len), dist);
+        const std::size_t most_back = std::min<std::size_t>({literals, 3, p - dist});
+        std::size_t back = 0;
+        while (back < most_back && data[p - 1 - back] == data[p - dist - 1 - back]) ++back;
+        for (std::size_t k = 0; k < back; ++k) --lit[*--out];
+        const std::size_t len = match_length(data + p, data + p - dist, std::min<std::size_t>(kMaxMatch - back, n - p));
+        const std::uint32_t t = match_token(static_cast<unsigned>(len + back), dist);
+        *out++ = t;
+        ++lit[257 + ((t >> 23) & 31)];
+        ++dist_freq[(t >> 13) & 31];
         p += len;
+        literals = 0;
         continue;
       }
-      literal(data[p]), literal(data[p + 1]), literal(data[p + 2]), literal(data[p + 3]);
+      for (int k = 0; k < 4; ++k) ++lit[data[p + k]], *out++ = data[p + k];
       p += 4;
+      literals += 4;
     }
+    ntokens_ = static_cast<std::size_t>(out - tokens_.get());
     return p;
   }
 
@@ -304,17 +319,6 @@ class Deflater {
     }
     while (len < most && a[len] == b[len]) ++len;
     return len;
-  }
-
-  void literal(std::uint8_t b) {
-    tokens_[ntokens_++] = b;
-    ++lit_freq_[b];
-  }
-  void match(unsigned len, std::uint32_t dist) {
-    const std::uint32_t t = match_token(len, dist);
-    tokens_[ntokens_++] = t;
-    ++lit_freq_[257 + ((t >> 23) & 31)];
-    ++dist_freq_[(t >> 13) & 31];
   }
 
   // The tokens of `raw` as one dynamic Huffman block, or as stored blocks when those are shorter.
@@ -387,8 +391,9 @@ class Deflater {
         continue;
       }
       const unsigned ls = (t >> 23) & 31, ds = (t >> 13) & 31;
-      bits.put(h.lit_code[257 + ls] | ((t >> 18) & 31) << h.lit_len[257 + ls], len_bits[ls]);
-      bits.put(h.dist_code[ds] | (t & 0x1FFF) << h.dist_len[ds], dist_bits[ds]);
+      const std::uint64_t length = h.lit_code[257 + ls] | ((t >> 18) & 31) << h.lit_len[257 + ls];
+      const std::uint64_t distance = h.dist_code[ds] | (t & 0x1FFF) << h.dist_len[ds];
+      bits.put(length | distance << len_bits[ls], len_bits[ls] + dist_bits[ds]);  // at most 20 + 28 bits
     }
     bits.put(h.lit_code[256], h.lit_len[256]);
   }
