@@ -1,12 +1,14 @@
 // A fast deflate for PNG rows (deflate.h). Written from RFC 1951 (blocks, Huffman codes, lengths and
 // distances) and RFC 1950 (the zlib header and Adler-32); libdeflate computes the Adler-32 only.
 //
-// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (a literal, or a
-// length and distance) into a buffer while counting symbols, then the block is written with the
-// Huffman codes of those counts, or stored when that is shorter. The matcher probes one hash table
-// entry every 4 bytes (an RGBA pixel) and, on no match, emits those 4 bytes as literals: it skips
-// the matches that start between its probes, which costs a few percent of output on filtered RGBA
-// rows and makes it several times faster than a search at every byte.
+// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (a run of literals,
+// or a length and distance) into a buffer while counting symbols, then the block is written with
+// the Huffman codes of those counts, or stored when that is shorter. The matcher looks for runs
+// only: bytes equal to the byte before (distance 1) or to the byte 4 before (distance 4, the pixel
+// to the left in RGBA rows), 16 bytes compared at a time, no hash table. On the Up-filtered rows of
+// decoded textures (where a pixel repeats the one above, the row is zeros) that finds smaller
+// output than libdeflate's level 1 and zlib's Z_RLE (docs/PERFORMANCE.md, "igz textures to PNG");
+// on other data (indices, photographs) it compresses less than a real LZ77 search would.
 #include "deflate.h"
 
 #include <libdeflate.h>
@@ -17,25 +19,17 @@
 #include <cstring>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace assay::image::detail {
 
 namespace {
 
-constexpr unsigned kHashBits = 15;
 constexpr std::size_t kBlockTokens = std::size_t{1} << 15;
-constexpr std::uint32_t kWindow = 32768;  // RFC 1951 3.2.5: distances 1..32768
 constexpr unsigned kMaxMatch = 258;
 constexpr unsigned kLitLenSymbols = 286, kDistSymbols = 30, kCodeLenSymbols = 19;
-std::uint32_t load32(const std::uint8_t* p) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-std::uint64_t load64(const std::uint8_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
 
 // Length 3..258 -> symbol 257..285 and its extra bits (RFC 1951 3.2.5).
 struct Symbol {
@@ -49,55 +43,24 @@ constexpr Symbol length_symbol(unsigned len) {
   const unsigned nb = b - 2;
   return {257 + 4 * (b - 1) + ((x >> nb) & 3), nb, x & ((1u << nb) - 1)};
 }
-// Distance 1..32768 -> symbol 0..29 and its extra bits.
-constexpr Symbol distance_symbol(unsigned dist) {
-  const unsigned x = dist - 1;
-  if (x < 4) return {x, 0, 0};
-  const unsigned b = std::bit_width(x) - 1;  // 2..14
-  const unsigned nb = b - 1;
-  return {2 * b + ((x >> nb) & 1), nb, x & ((1u << nb) - 1)};
-}
 constexpr unsigned length_extra_bits(unsigned sym) { return sym < 265 || sym == 285 ? 0 : (sym - 261) / 4; }
 constexpr unsigned distance_extra_bits(unsigned sym) { return sym < 4 ? 0 : sym / 2 - 1; }
 
 // A match token: kMatchFlag | (length symbol - 257) << 23 | its extra bits << 18 | distance symbol
-// << 13 | its extra bits; a literal token is its byte. Both symbols come from tables: lengths by
-// length - 3, distances below 257 by distance - 1, the others by 256 + (distance - 1) >> 7 (a
-// symbol from 16 up covers a multiple of 128 distances).
+// << 13 (0 for distance 1, 3 for distance 4; RFC 1951 3.2.5: no extra bits). A run of k literals
+// at byte `at` of its block: k << 24 | at (literal_token()).
 constexpr std::uint32_t kMatchFlag = 0x80000000u;
-struct MatchTables {
-  std::array<std::uint32_t, 256> length{};
-  std::array<std::uint32_t, 512> distance{};
-};
-constexpr MatchTables make_match_tables() {
-  MatchTables t;
+constexpr std::uint32_t kDistance1 = 0u << 13, kDistance4 = 3u << 13;
+// By length - 3: the length's part of its token.
+constexpr std::array<std::uint32_t, 256> make_length_tokens() {
+  std::array<std::uint32_t, 256> t{};
   for (unsigned len = 3; len <= 258; ++len) {
     const Symbol s = length_symbol(len);
-    t.length[len - 3] = (s.sym - 257) << 23 | s.extra << 18;
-  }
-  for (unsigned d = 1; d <= 256; ++d) {
-    const Symbol s = distance_symbol(d);
-    t.distance[d - 1] = s.sym << 13 | s.extra;
-  }
-  for (unsigned k = 2; k < 256; ++k) {  // distances 257..32768: the extra bits are added by the caller
-    const Symbol s = distance_symbol(k * 128 + 1);
-    t.distance[256 + k] = s.sym << 13;
+    t[len - 3] = (s.sym - 257) << 23 | s.extra << 18;
   }
   return t;
 }
-constexpr MatchTables kTables = make_match_tables();
-
-std::uint32_t match_token(unsigned len, std::uint32_t dist) {
-  const std::uint32_t x = dist - 1;
-  std::uint32_t d = 0;
-  if (x < 256) {
-    d = kTables.distance[x];
-  } else {
-    d = kTables.distance[256 + (x >> 7)];
-    d |= x & ((1u << distance_extra_bits(d >> 13)) - 1);
-  }
-  return kMatchFlag | kTables.length[len - 3] | d;
-}
+constexpr std::array<std::uint32_t, 256> kLengthTokens = make_length_tokens();
 
 // LSB-first bit output (RFC 1951 3.1.1) without branches: a put of at most 56 bits, then the whole
 // bytes stored (8 at a time: the bound leaves room past the end).
@@ -110,7 +73,7 @@ struct BitWriter {
     n += k;
     std::memcpy(out, &buf, 8);  // little-endian host (x86-64, AArch64); see the static_assert below
     out += n >> 3;
-    buf = (n & 56) == 0 ? buf : buf >> (n & 56);
+    buf >>= n & 56;
     n &= 7;
   }
   void align() {
@@ -239,10 +202,9 @@ void at_least_two(std::uint32_t* freq, unsigned n) {
 
 class Deflater {
  public:
-  Deflater() : table_(new std::uint32_t[std::size_t{1} << kHashBits]), tokens_(new std::uint32_t[kBlockTokens]) {}
+  Deflater() : tokens_(new std::uint32_t[kBlockTokens]) {}
 
   std::size_t compress(ByteView in, std::uint8_t* out) {
-    std::memset(table_.get(), 0, sizeof(std::uint32_t) << kHashBits);  // the stream depends on `in` only
     BitWriter bits{out};
     bits.put(0x78, 8);  // CMF: deflate, 32 KiB window; FLG: fastest, no dictionary (RFC 1950 2.2)
     bits.put(0x01, 8);
@@ -261,64 +223,86 @@ class Deflater {
   }
 
  private:
-  // Tokens from in[p] until the buffer is full or the input ends; the position after them. A match
-  // found at a probe is first extended back over the (at most 3) literals before it: the probe
-  // every 4 bytes misses where it starts.
+  // Tokens from in[p] until the buffer is full or the input ends; the position after them. Matches
+  // are runs: of bytes equal to the one before (distance 1: the zeros of the Up filter where a row
+  // repeats the one above) or to the one 4 before (the pixel to the left). 16 bytes are compared at
+  // a time; between runs of 3 or more, the bytes are literals.
   std::size_t tokenize(ByteView in, std::size_t p) {
     lit_freq_.fill(0);
     dist_freq_.fill(0);
     std::uint32_t* const lit = lit_freq_.data();
-    std::uint32_t* const dist_freq = dist_freq_.data();
     std::uint32_t* out = tokens_.get();
-    std::uint32_t* const out_end = out + kBlockTokens - 4;
+    std::uint32_t* const out_end = out + kBlockTokens - 1;
     const std::uint8_t* data = in.data();
-    const std::size_t n = in.size();
-    const std::size_t probe_end = n >= 8 ? n - 8 : 0;
-    std::uint32_t* const table = table_.get();
-    std::size_t literals = 0;  // literal tokens just before p
-    while (p < n && out <= out_end) {
-      if (p >= probe_end) {
+    const std::size_t n = in.size(), start = p;
+    const std::size_t wide_end = n >= 16 ? n - 16 : 0;  // 16 bytes readable from p
+    std::uint32_t matches = 0, pixels = 0;  // matches, those of distance 4
+    while (p < n && out < out_end) {
+      if (p < 4 || p > wide_end) {
         ++lit[data[p]];
-        *out++ = data[p++];
+        *out++ = literal_token(1, p++ - start);
         continue;
       }
-      const std::uint32_t v = load32(data + p);
-      std::uint32_t& slot = table[(v * 0x9E3779B1u) >> (32 - kHashBits)];
-      // positions are kept mod 2^32: a stale or wrapped entry is caught by comparing the bytes
-      const std::uint32_t dist = static_cast<std::uint32_t>(p) - slot;
-      slot = static_cast<std::uint32_t>(p);
-      if (dist - 1 < kWindow && dist <= p && load32(data + p - dist) == v) {
-        const std::size_t most_back = std::min<std::size_t>({literals, 3, p - dist});
-        std::size_t back = 0;
-        while (back < most_back && data[p - 1 - back] == data[p - dist - 1 - back]) ++back;
-        for (std::size_t k = 0; k < back; ++k) --lit[*--out];
-        const std::size_t len = match_length(data + p, data + p - dist, std::min<std::size_t>(kMaxMatch - back, n - p));
-        const std::uint32_t t = match_token(static_cast<unsigned>(len + back), dist);
+      const std::uint32_t m1 = equal_mask16(data + p, data + p - 1), m4 = equal_mask16(data + p, data + p - 4);
+      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // 0..16
+      if (r1 >= 3 || r4 >= 3) {
+        const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
+        const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
+        std::size_t len = std::max(r1, r4);
+        if (len == 16) len = run_length(data, p, pixel ? 4 : 1, most, n);
+        const std::uint32_t t = kMatchFlag | kLengthTokens[len - 3] | (pixel ? kDistance4 : kDistance1);
         *out++ = t;
         ++lit[257 + ((t >> 23) & 31)];
-        ++dist_freq[(t >> 13) & 31];
+        ++matches;
+        pixels += pixel;
         p += len;
-        literals = 0;
         continue;
       }
-      for (int k = 0; k < 4; ++k) ++lit[data[p + k]], *out++ = data[p + k];
-      p += 4;
-      literals += 4;
+      // literals up to where a run of 3 starts (bit i: bytes i, i+1 and i+2 repeat), at most 14
+      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2) | (m4 & m4 >> 1 & m4 >> 2);
+      const unsigned k = std::countr_zero(starts | 1u << 14);
+      for (unsigned i = 0; i < k; ++i) ++lit[data[p + i]];
+      *out++ = literal_token(k, p - start);
+      p += k;
     }
+    dist_freq_[0] = matches - pixels;
+    dist_freq_[3] = pixels;
     ntokens_ = static_cast<std::size_t>(out - tokens_.get());
     return p;
   }
 
-  // Bytes a and b agree, from the 4 known equal up to `most`.
-  static std::size_t match_length(const std::uint8_t* a, const std::uint8_t* b, std::size_t most) {
-    std::size_t len = 4;
-    while (len + 8 <= most) {
-      const std::uint64_t x = load64(a + len) ^ load64(b + len);
-      if (x != 0) return len + static_cast<std::size_t>(std::countr_zero(x) / 8);
-      len += 8;
+  // k literals (1..127) at `at` bytes into the block (below 2^24: a block spans at most
+  // kBlockTokens x 258 bytes).
+  static std::uint32_t literal_token(std::size_t k, std::size_t at) {
+    return static_cast<std::uint32_t>(k << 24 | at);
+  }
+
+  // Bit i set where a[i] == b[i], i < 16.
+  static std::uint32_t equal_mask16(const std::uint8_t* a, const std::uint8_t* b) {
+#if defined(__SSE2__)
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
+#else
+    std::uint32_t m = 0;
+    for (int i = 0; i < 16; ++i) m |= std::uint32_t{a[i] == b[i]} << i;
+    return m;
+#endif
+  }
+
+  // The length, up to `most`, of the run at p of bytes equal to those d before (16 known).
+  static std::size_t run_length(const std::uint8_t* data, std::size_t p, std::size_t d, std::size_t most, std::size_t n) {
+    std::size_t len = 16;
+    while (len < most) {
+      if (p + len + 16 > n) {
+        while (len < most && data[p + len] == data[p + len - d]) ++len;
+        break;
+      }
+      const unsigned r = std::countr_zero(~equal_mask16(data + p + len, data + p + len - d));
+      len += r;
+      if (r < 16) break;
     }
-    while (len < most && a[len] == b[len]) ++len;
-    return len;
+    return std::min(len, most);
   }
 
   // The tokens of `raw` as one dynamic Huffman block, or as stored blocks when those are shorter.
@@ -376,10 +360,13 @@ class Deflater {
       bits.put(cl_code[r.sym], cl_len[r.sym]);
       if (kCodeLenExtra[r.sym] != 0) bits.put(r.extra, kCodeLenExtra[r.sym]);
     }
-    write_tokens(bits, h);
+    write_tokens(bits, h, raw.data());
   }
 
-  void write_tokens(BitWriter& bits, const Huffman& h) const {
+  // The block's tokens, literals two to a put (at most 15 + 15 bits).
+  void write_tokens(BitWriter& bits, const Huffman& h, const std::uint8_t* raw) const {
+    std::array<std::uint32_t, 256> literal{};  // code | length << 16
+    for (unsigned s = 0; s < 256; ++s) literal[s] = h.lit_code[s] | std::uint32_t{h.lit_len[s]} << 16;
     std::array<std::uint8_t, 29> len_bits{};  // code + extra bits of each length symbol
     std::array<std::uint8_t, kDistSymbols> dist_bits{};
     for (unsigned s = 0; s < 29; ++s) len_bits[s] = static_cast<std::uint8_t>(h.lit_len[257 + s] + length_extra_bits(257 + s));
@@ -387,7 +374,13 @@ class Deflater {
     for (std::size_t k = 0; k < ntokens_; ++k) {
       const std::uint32_t t = tokens_[k];
       if ((t & kMatchFlag) == 0) {
-        bits.put(h.lit_code[t], h.lit_len[t]);
+        const std::uint8_t* b = raw + (t & 0xFFFFFF);
+        const std::uint8_t* const e = b + (t >> 24);
+        for (; b + 2 <= e; b += 2) {
+          const std::uint32_t x = literal[b[0]], y = literal[b[1]];
+          bits.put((x & 0xFFFF) | std::uint64_t{y & 0xFFFF} << (x >> 16), (x >> 16) + (y >> 16));
+        }
+        if (b < e) bits.put(literal[*b] & 0xFFFF, literal[*b] >> 16);
         continue;
       }
       const unsigned ls = (t >> 23) & 31, ds = (t >> 13) & 31;
@@ -416,7 +409,6 @@ class Deflater {
     } while (at < raw.size());
   }
 
-  std::unique_ptr<std::uint32_t[]> table_;   // hash of 4 bytes -> the last position probed with them
   std::unique_ptr<std::uint32_t[]> tokens_;  // match_token() or a literal byte
   std::size_t ntokens_ = 0;
   std::array<std::uint32_t, kLitLenSymbols> lit_freq_{};

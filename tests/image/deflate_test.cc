@@ -55,23 +55,31 @@ TEST(Deflate, IncompressibleInputIsStored) {
   EXPECT_LE(compress(in).size(), in.size() + in.size() / 1000 + 64);  // 5 bytes a stored block
 }
 
-// Every match length 3..258 (a byte that breaks each run) and distances up to the 32 KiB window
-// (a 32768-byte pattern repeated), across many blocks.
-TEST(Deflate, LengthsDistancesAndBlocks) {
+// Runs of every length from 1 to 300 (matches of distance 1 up to 258 bytes, then another), across
+// the matcher's 16-byte steps and up to the input's end; repeated pixels (distance 4); and bytes
+// that repeat nothing.
+TEST(Deflate, RunsPixelsAndLiterals) {
   std::vector<std::uint8_t> in;
   for (unsigned len = 1; len <= 300; ++len) {
     in.insert(in.end(), len, static_cast<std::uint8_t>(len));
     in.push_back(0xFF);
   }
+  for (int k = 0; k < 5000; ++k) in.insert(in.end(), {10, 20, 30, 255});  // one RGBA pixel again and again
   std::mt19937 rng(7);
-  std::vector<std::uint8_t> pattern(32768);
-  for (auto& b : pattern) b = static_cast<std::uint8_t>(rng() & 0x0F);
-  for (int k = 0; k < 4; ++k) in.insert(in.end(), pattern.begin(), pattern.end());
-  std::vector<std::uint8_t> near(40000);  // short-period data: distances 1..64
-  for (std::size_t i = 0; i < near.size(); ++i) near[i] = static_cast<std::uint8_t>((i * i) % 61 % (1 + i % 17));
-  in.insert(in.end(), near.begin(), near.end());
+  for (int k = 0; k < 3000; ++k) in.push_back(static_cast<std::uint8_t>(rng()));
+  in.insert(in.end(), 20, 0);  // a run to the end
   expect_round_trip(in);
-  EXPECT_LT(compress(in).size(), in.size() / 2);
+  EXPECT_LT(compress(in).size(), in.size() / 4);
+  for (std::size_t n = 0; n < 64; ++n) expect_round_trip(std::vector<std::uint8_t>(n, 0));
+}
+
+// 20000 repeats of one pixel: distance 4 from the second on, 258 bytes a match (about 78 matches
+// and a few bits each).
+TEST(Deflate, RepeatedPixelIsTiny) {
+  std::vector<std::uint8_t> in;
+  for (int k = 0; k < 20000; ++k) in.insert(in.end(), {1, 2, 3, 4});
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), 200u);
 }
 
 // Filtered rows like the PNG writer's: a few MB in many blocks, compressed far below their size.
