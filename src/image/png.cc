@@ -1,6 +1,7 @@
 #include "assay/image/png.h"
 
 #include <fmt/format.h>
+#include <libdeflate.h>
 #include <spng.h>
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include <new>
 #include <vector>
 
-#include "assay/core/hash.h"
 #include "deflate.h"
 #include "spng_context.h"
 
@@ -21,10 +21,23 @@ namespace {
 
 using detail::png_error;
 
-// Our own fast deflate (deflate.h), not libspng's zlib nor libdeflate's level 1: on the zap.pak
-// textures' filtered rows it is several times faster for a few percent more bytes
-// (docs/PERFORMANCE.md, "igz textures to PNG"). It compresses whole buffers, so the filtered rows
-// are built first.
+// The deflate: for RGBA rows from 64 KiB our own (deflate.h: runs of a repeated byte or pixel as
+// matches), which on decoded textures is faster than libdeflate's level 1 (Debian's libdeflate-dev)
+// and its output 10% smaller; for smaller images and palette indices libdeflate's level 1, whose
+// LZ77 search finds more in those (repeated patterns, indices) and takes microseconds there
+// (docs/PERFORMANCE.md, "igz textures to PNG"). Both compress whole buffers, so the filtered rows
+// are built first; both depend on the rows only (the same bytes on any thread).
+constexpr std::size_t kRunsFrom = std::size_t{64} << 10;
+constexpr int kDeflateLevel = 1;
+
+struct CompressorFree {
+  void operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+};
+
+libdeflate_compressor* compressor() {
+  thread_local std::unique_ptr<libdeflate_compressor, CompressorFree> c(libdeflate_alloc_compressor(kDeflateLevel));
+  return c.get();
+}
 
 // Bytes left uninitialised (a vector would zero them first: on large textures that memset and its
 // page faults cost as much as the deflate). `scratch(k, n)` is this thread's buffer k of at least n
@@ -58,7 +71,8 @@ void put_chunk(ByteBuffer& out, const char (&type)[5], ByteView data) {
   const std::size_t typed = out.size();
   out.insert(out.end(), type, type + 4);
   out.insert(out.end(), data.begin(), data.end());
-  put_u32(out, crc32(ByteView(out.data() + typed, out.size() - typed)));
+  // libdeflate's CRC-32 (the same polynomial as core crc32(), several times faster on the IDAT)
+  put_u32(out, libdeflate_crc32(0, out.data() + typed, out.size() - typed));
 }
 
 struct Header {
@@ -79,11 +93,16 @@ ByteBuffer begin_png(const Header& h) {
 }
 
 // The zlib stream of `rows` as IDAT chunks of at most 1 GiB (a chunk's length is below 2^31), then IEND.
-Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows) {
+Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows, bool rgba) {
   if (rows.empty()) return make_error("png", "encoder", kNoOffset, "out of memory");  // filter_rows
-  std::uint8_t* z = scratch(1, detail::zlib_fast_bound(rows.size()));
+  const bool runs = rgba && rows.size() >= kRunsFrom;
+  libdeflate_compressor* c = runs ? nullptr : compressor();
+  if (!runs && c == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
+  const std::size_t bound = runs ? detail::zlib_fast_bound(rows.size()) : libdeflate_zlib_compress_bound(c, rows.size());
+  std::uint8_t* z = scratch(1, bound);
   if (z == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
-  const std::size_t n = detail::zlib_fast_compress(rows, z);
+  const std::size_t n = runs ? detail::zlib_fast_compress(rows, z) : libdeflate_zlib_compress(c, rows.data(), rows.size(), z, bound);
+  if (n == 0) return make_error("png", "encoder", kNoOffset, "deflate failed");
   constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
   out.reserve(out.size() + n + 12 * (n / kMaxChunk + 2));
   for (std::size_t at = 0; at < n; at += kMaxChunk)
@@ -139,7 +158,7 @@ Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
 Result<ByteBuffer> encode_png(const Rgba& img) {
   ASSAY_CHECK(check_rgba_shape(img, "png"));
   const Header h{img.width, img.height, 8, 6};
-  return finish_png(begin_png(h), filter_rows(img.pixels.data(), std::size_t{img.width} * 4, img.height, true));
+  return finish_png(begin_png(h), filter_rows(img.pixels.data(), std::size_t{img.width} * 4, img.height, true), true);
 }
 
 namespace {
@@ -193,9 +212,9 @@ Result<ByteBuffer> encode_png(const Indexed& img) {
   // indices: no row filters (ISO 15948 12.8)
   if (h.bit_depth == 4) {
     const ByteBuffer packed = pack_nibbles(img);
-    return finish_png(std::move(out), filter_rows(packed.data(), (std::size_t{img.width} + 1) / 2, img.height, false));
+    return finish_png(std::move(out), filter_rows(packed.data(), (std::size_t{img.width} + 1) / 2, img.height, false), false);
   }
-  return finish_png(std::move(out), filter_rows(img.indices.data(), img.width, img.height, false));
+  return finish_png(std::move(out), filter_rows(img.indices.data(), img.width, img.height, false), false);
 }
 
 Rgba to_rgba(const Indexed& img) {
