@@ -12,7 +12,7 @@
 #include <new>
 #include <vector>
 
-#include "assay/core/hash.h"
+#include "deflate.h"
 #include "spng_context.h"
 
 namespace assay::image {
@@ -21,10 +21,13 @@ namespace {
 
 using detail::png_error;
 
-// libdeflate (Debian's libdeflate-dev) for the deflate, not libspng's zlib: at level 1 it compresses
-// the zap.pak textures' filtered rows about 4x faster than zlib's level 4 for 2-3% more bytes
-// (docs/PERFORMANCE.md, "igz textures to PNG"). libdeflate compresses whole buffers, so the filtered
-// rows are built first. The compressor (its hash tables) is made once per thread.
+// The deflate: for RGBA rows from 64 KiB our own (deflate.h: runs of a repeated byte or pixel as
+// matches), which on decoded textures is faster than libdeflate's level 1 (Debian's libdeflate-dev)
+// and its output 10% smaller; for smaller images and palette indices libdeflate's level 1, whose
+// LZ77 search finds more in those (repeated patterns, indices) and takes microseconds there
+// (docs/PERFORMANCE.md, "igz textures to PNG"). Both compress whole buffers, so the filtered rows
+// are built first; both depend on the rows only (the same bytes on any thread).
+constexpr std::size_t kRunsFrom = std::size_t{64} << 10;
 constexpr int kDeflateLevel = 1;
 
 struct CompressorFree {
@@ -68,7 +71,8 @@ void put_chunk(ByteBuffer& out, const char (&type)[5], ByteView data) {
   const std::size_t typed = out.size();
   out.insert(out.end(), type, type + 4);
   out.insert(out.end(), data.begin(), data.end());
-  put_u32(out, crc32(ByteView(out.data() + typed, out.size() - typed)));
+  // libdeflate's CRC-32 (the same polynomial as core crc32(), several times faster on the IDAT)
+  put_u32(out, libdeflate_crc32(0, out.data() + typed, out.size() - typed));
 }
 
 struct Header {
@@ -89,13 +93,15 @@ ByteBuffer begin_png(const Header& h) {
 }
 
 // The zlib stream of `rows` as IDAT chunks of at most 1 GiB (a chunk's length is below 2^31), then IEND.
-Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows) {
-  libdeflate_compressor* c = compressor();
-  if (c == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
-  const std::size_t bound = libdeflate_zlib_compress_bound(c, rows.size());
-  std::uint8_t* z = rows.empty() ? nullptr : scratch(1, bound);
+Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows, bool rgba) {
+  if (rows.empty()) return make_error("png", "encoder", kNoOffset, "out of memory");  // filter_rows
+  const bool runs = rgba && rows.size() >= kRunsFrom;
+  libdeflate_compressor* c = runs ? nullptr : compressor();
+  if (!runs && c == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
+  const std::size_t bound = runs ? detail::zlib_fast_bound(rows.size()) : libdeflate_zlib_compress_bound(c, rows.size());
+  std::uint8_t* z = scratch(1, bound);
   if (z == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
-  const std::size_t n = libdeflate_zlib_compress(c, rows.data(), rows.size(), z, bound);
+  const std::size_t n = runs ? detail::zlib_fast_compress(rows, z) : libdeflate_zlib_compress(c, rows.data(), rows.size(), z, bound);
   if (n == 0) return make_error("png", "encoder", kNoOffset, "deflate failed");
   constexpr std::size_t kMaxChunk = std::size_t{1} << 30;
   out.reserve(out.size() + n + 12 * (n / kMaxChunk + 2));
@@ -103,6 +109,21 @@ Result<ByteBuffer> finish_png(ByteBuffer out, ByteView rows) {
     put_chunk(out, "IDAT", ByteView(z + at, std::min(kMaxChunk, n - at)));
   put_chunk(out, "IEND", {});
   return out;
+}
+
+// out = in - above, byte by byte mod 256, 16 bytes at a time (GCC/Clang vector extension: -O2
+// does not vectorise the plain loop).
+void up_row(std::uint8_t* out, const std::uint8_t* in, const std::uint8_t* above, std::size_t n) {
+  using Bytes16 = std::uint8_t __attribute__((vector_size(16)));
+  std::size_t x = 0;
+  for (; x + 16 <= n; x += 16) {
+    Bytes16 a, b;
+    std::memcpy(&a, in + x, 16);
+    std::memcpy(&b, above + x, 16);
+    a -= b;
+    std::memcpy(out + x, &a, 16);
+  }
+  for (; x < n; ++x) out[x] = static_cast<std::uint8_t>(in[x] - above[x]);
 }
 
 // Rows of `row_bytes` from `pixels`, each after its filter byte: Up (2) on every row of a truecolour
@@ -119,8 +140,7 @@ ByteView filter_rows(const std::uint8_t* pixels, std::size_t row_bytes, std::uin
       std::memcpy(o + 1, in, row_bytes);
       continue;
     }
-    const std::uint8_t* above = in - row_bytes;
-    for (std::size_t x = 0; x < row_bytes; ++x) o[1 + x] = static_cast<std::uint8_t>(in[x] - above[x]);
+    up_row(o + 1, in, in - row_bytes, row_bytes);
   }
   return ByteView(rows, size);
 }
@@ -138,7 +158,7 @@ Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
 Result<ByteBuffer> encode_png(const Rgba& img) {
   ASSAY_CHECK(check_rgba_shape(img, "png"));
   const Header h{img.width, img.height, 8, 6};
-  return finish_png(begin_png(h), filter_rows(img.pixels.data(), std::size_t{img.width} * 4, img.height, true));
+  return finish_png(begin_png(h), filter_rows(img.pixels.data(), std::size_t{img.width} * 4, img.height, true), true);
 }
 
 namespace {
@@ -192,9 +212,9 @@ Result<ByteBuffer> encode_png(const Indexed& img) {
   // indices: no row filters (ISO 15948 12.8)
   if (h.bit_depth == 4) {
     const ByteBuffer packed = pack_nibbles(img);
-    return finish_png(std::move(out), filter_rows(packed.data(), (std::size_t{img.width} + 1) / 2, img.height, false));
+    return finish_png(std::move(out), filter_rows(packed.data(), (std::size_t{img.width} + 1) / 2, img.height, false), false);
   }
-  return finish_png(std::move(out), filter_rows(img.indices.data(), img.width, img.height, false));
+  return finish_png(std::move(out), filter_rows(img.indices.data(), img.width, img.height, false), false);
 }
 
 Rgba to_rgba(const Indexed& img) {

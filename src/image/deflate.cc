@@ -1,0 +1,432 @@
+// A fast deflate for PNG rows (deflate.h). Written from RFC 1951 (blocks, Huffman codes, lengths and
+// distances) and RFC 1950 (the zlib header and Adler-32); libdeflate computes the Adler-32 only.
+//
+// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (a run of literals,
+// or a length and distance) into a buffer while counting symbols, then the block is written with
+// the Huffman codes of those counts, or stored when that is shorter. The matcher looks for runs
+// only: bytes equal to the byte before (distance 1) or to the byte 4 before (distance 4, the pixel
+// to the left in RGBA rows), 16 bytes compared at a time, no hash table. On the Up-filtered rows of
+// decoded textures (where a pixel repeats the one above, the row is zeros) that finds smaller
+// output than libdeflate's level 1 and zlib's Z_RLE (docs/PERFORMANCE.md, "igz textures to PNG");
+// on other data (indices, photographs) it compresses less than a real LZ77 search would.
+#include "deflate.h"
+
+#include <libdeflate.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <memory>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace assay::image::detail {
+
+namespace {
+
+constexpr std::size_t kBlockTokens = std::size_t{1} << 15;
+constexpr unsigned kMaxMatch = 258;
+constexpr unsigned kLitLenSymbols = 286, kDistSymbols = 30, kCodeLenSymbols = 19;
+
+// Length 3..258 -> symbol 257..285 and its extra bits (RFC 1951 3.2.5).
+struct Symbol {
+  unsigned sym, extra_bits, extra;
+};
+constexpr Symbol length_symbol(unsigned len) {
+  const unsigned x = len - 3;
+  if (x < 8) return {257 + x, 0, 0};
+  if (len == 258) return {285, 0, 0};
+  const unsigned b = std::bit_width(x) - 1;  // 3..7
+  const unsigned nb = b - 2;
+  return {257 + 4 * (b - 1) + ((x >> nb) & 3), nb, x & ((1u << nb) - 1)};
+}
+constexpr unsigned length_extra_bits(unsigned sym) { return sym < 265 || sym == 285 ? 0 : (sym - 261) / 4; }
+constexpr unsigned distance_extra_bits(unsigned sym) { return sym < 4 ? 0 : sym / 2 - 1; }
+
+// A match token: kMatchFlag | (length symbol - 257) << 23 | its extra bits << 18 | distance symbol
+// << 13 (0 for distance 1, 3 for distance 4; RFC 1951 3.2.5: no extra bits). A run of k literals
+// at byte `at` of its block: k << 24 | at (literal_token()).
+constexpr std::uint32_t kMatchFlag = 0x80000000u;
+constexpr std::uint32_t kDistance1 = 0u << 13, kDistance4 = 3u << 13;
+// By length - 3: the length's part of its token.
+constexpr std::array<std::uint32_t, 256> make_length_tokens() {
+  std::array<std::uint32_t, 256> t{};
+  for (unsigned len = 3; len <= 258; ++len) {
+    const Symbol s = length_symbol(len);
+    t[len - 3] = (s.sym - 257) << 23 | s.extra << 18;
+  }
+  return t;
+}
+constexpr std::array<std::uint32_t, 256> kLengthTokens = make_length_tokens();
+
+// LSB-first bit output (RFC 1951 3.1.1) without branches: a put of at most 56 bits, then the whole
+// bytes stored (8 at a time: the bound leaves room past the end).
+struct BitWriter {
+  std::uint8_t* out;
+  std::uint64_t buf = 0;
+  unsigned n = 0;  // bits in buf, below 8 between puts
+  void put(std::uint64_t v, unsigned k) {
+    buf |= v << n;
+    n += k;
+    std::memcpy(out, &buf, 8);  // little-endian host (x86-64, AArch64); see the static_assert below
+    out += n >> 3;
+    buf >>= n & 56;
+    n &= 7;
+  }
+  void align() {
+    std::memcpy(out, &buf, 8);
+    out += (n + 7) / 8;
+    buf = 0;
+    n = 0;
+  }
+};
+static_assert(std::endian::native == std::endian::little, "BitWriter stores the bit buffer little-endian");
+
+// Lengths (at most `limit` bits) of a complete prefix code for the symbols of nonzero frequency
+// (the caller gives at least two), Huffman's by two queues, then the deepest leaves moved up until
+// the Kraft sum is 1 again.
+void code_lengths(const std::uint32_t* freq, unsigned n, unsigned limit, std::uint8_t* len) {
+  std::array<std::uint16_t, kLitLenSymbols> syms{};
+  unsigned m = 0;
+  for (unsigned s = 0; s < n; ++s) {
+    len[s] = 0;
+    if (freq[s] != 0) syms[m++] = static_cast<std::uint16_t>(s);
+  }
+  std::sort(syms.begin(), syms.begin() + m, [&](std::uint16_t a, std::uint16_t b) {
+    return freq[a] != freq[b] ? freq[a] < freq[b] : a < b;
+  });
+  if (m < 2) {
+    if (m == 1) len[syms[0]] = 1;
+    return;
+  }
+  std::array<std::uint64_t, 2 * kLitLenSymbols> weight{};
+  std::array<std::uint16_t, 2 * kLitLenSymbols> parent{}, depth{};
+  for (unsigned i = 0; i < m; ++i) weight[i] = freq[syms[i]];
+  unsigned leaf = 0, inner = m, next = m;
+  auto take = [&] { return leaf < m && (inner >= next || weight[leaf] <= weight[inner]) ? leaf++ : inner++; };
+  for (; next < 2 * m - 1; ++next) {
+    const unsigned a = take(), b = take();
+    weight[next] = weight[a] + weight[b];
+    parent[a] = parent[b] = static_cast<std::uint16_t>(next);
+  }
+  depth[2 * m - 2] = 0;
+  for (unsigned k = 2 * m - 2; k-- > 0;) depth[k] = static_cast<std::uint16_t>(depth[parent[k]] + 1);
+  std::array<std::uint32_t, 16> count{};
+  for (unsigned i = 0; i < m; ++i) ++count[std::min<unsigned>(depth[i], limit)];
+  std::uint64_t kraft = 0;
+  for (unsigned l = 1; l <= limit; ++l) kraft += std::uint64_t{count[l]} << (limit - l);
+  while (kraft > (std::uint64_t{1} << limit)) {  // only after leaves deeper than `limit` were lifted
+    --count[limit];
+    for (unsigned l = limit - 1; l > 0; --l)
+      if (count[l] != 0) {
+        --count[l];
+        count[l + 1] += 2;
+        break;
+      }
+    --kraft;
+  }
+  unsigned i = 0;  // the least frequent symbols take the longest codes
+  for (unsigned l = limit; l > 0; --l)
+    for (std::uint32_t c = 0; c < count[l]; ++c) len[syms[i++]] = static_cast<std::uint8_t>(l);
+}
+
+// Canonical codes of `len` (RFC 1951 3.2.2), bit-reversed for the LSB-first writer.
+void canonical_codes(const std::uint8_t* len, unsigned n, std::uint16_t* code) {
+  std::array<std::uint16_t, 16> count{}, next{};
+  for (unsigned s = 0; s < n; ++s) ++count[len[s]];
+  count[0] = 0;
+  unsigned c = 0;
+  for (unsigned l = 1; l < 16; ++l) next[l] = static_cast<std::uint16_t>(c = (c + count[l - 1]) << 1);
+  for (unsigned s = 0; s < n; ++s) {
+    if (len[s] == 0) continue;
+    const unsigned v = next[len[s]]++;
+    unsigned r = 0;
+    for (unsigned b = 0; b < len[s]; ++b) r |= ((v >> b) & 1u) << (len[s] - 1 - b);
+    code[s] = static_cast<std::uint16_t>(r);
+  }
+}
+
+struct Huffman {
+  std::array<std::uint8_t, kLitLenSymbols> lit_len{};
+  std::array<std::uint16_t, kLitLenSymbols> lit_code{};
+  std::array<std::uint8_t, kDistSymbols> dist_len{};
+  std::array<std::uint16_t, kDistSymbols> dist_code{};
+};
+
+// The run-length coded code lengths of a dynamic block header (RFC 1951 3.2.7): symbols 0-15, 16
+// (repeat the previous 3-6 times), 17 (3-10 zeros), 18 (11-138 zeros), each with its extra bits.
+struct LengthRun {
+  std::uint8_t sym, extra;
+};
+unsigned run_length_code(const std::uint8_t* lens, unsigned n, LengthRun* out) {
+  unsigned k = 0;
+  for (unsigned i = 0; i < n;) {
+    const std::uint8_t v = lens[i];
+    unsigned run = 1;
+    while (i + run < n && lens[i + run] == v) ++run;
+    i += run;
+    if (v == 0) {
+      for (; run >= 11; ) {
+        const unsigned r = std::min(run, 138u);
+        out[k++] = {18, static_cast<std::uint8_t>(r - 11)};
+        run -= r;
+      }
+      if (run >= 3) out[k++] = {17, static_cast<std::uint8_t>(run - 3)}, run = 0;
+    } else {
+      out[k++] = {v, 0};
+      --run;
+      for (; run >= 3;) {
+        const unsigned r = std::min(run, 6u);
+        out[k++] = {16, static_cast<std::uint8_t>(r - 3)};
+        run -= r;
+      }
+    }
+    for (; run > 0; --run) out[k++] = {v, 0};
+  }
+  return k;
+}
+
+constexpr std::uint8_t kCodeLenOrder[kCodeLenSymbols] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+constexpr std::uint8_t kCodeLenExtra[kCodeLenSymbols] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7};
+
+// At least two symbols of nonzero frequency (a complete code; the added ones are never written).
+void at_least_two(std::uint32_t* freq, unsigned n) {
+  unsigned used = 0;
+  for (unsigned s = 0; s < n; ++s) used += freq[s] != 0;
+  for (unsigned s = 0; s < n && used < 2; ++s)
+    if (freq[s] == 0) freq[s] = 1, ++used;
+}
+
+class Deflater {
+ public:
+  Deflater() : tokens_(new std::uint32_t[kBlockTokens]) {}
+
+  std::size_t compress(ByteView in, std::uint8_t* out) {
+    BitWriter bits{out};
+    bits.put(0x78, 8);  // CMF: deflate, 32 KiB window; FLG: fastest, no dictionary (RFC 1950 2.2)
+    bits.put(0x01, 8);
+    if (in.empty()) {
+      stored(bits, in, true);
+    }
+    for (std::size_t p = 0; p < in.size();) {
+      const std::size_t start = p;
+      p = tokenize(in, p);
+      block(bits, in.subspan(start, p - start), p == in.size());
+    }
+    bits.align();
+    const std::uint32_t adler = libdeflate_adler32(1, in.data(), in.size());
+    for (int s = 24; s >= 0; s -= 8) *bits.out++ = static_cast<std::uint8_t>(adler >> s);
+    return static_cast<std::size_t>(bits.out - out);
+  }
+
+ private:
+  // Tokens from in[p] until the buffer is full or the input ends; the position after them. Matches
+  // are runs: of bytes equal to the one before (distance 1: the zeros of the Up filter where a row
+  // repeats the one above) or to the one 4 before (the pixel to the left). 16 bytes are compared at
+  // a time; between runs of 3 or more, the bytes are literals.
+  std::size_t tokenize(ByteView in, std::size_t p) {
+    lit_freq_.fill(0);
+    dist_freq_.fill(0);
+    std::uint32_t* const lit = lit_freq_.data();
+    std::uint32_t* out = tokens_.get();
+    std::uint32_t* const out_end = out + kBlockTokens - 1;
+    const std::uint8_t* data = in.data();
+    const std::size_t n = in.size(), start = p;
+    const std::size_t wide_end = n >= 16 ? n - 16 : 0;  // 16 bytes readable from p
+    std::uint32_t matches = 0, pixels = 0;  // matches, those of distance 4
+    while (p < n && out < out_end) {
+      if (p < 4 || p > wide_end) {
+        ++lit[data[p]];
+        *out++ = literal_token(1, p++ - start);
+        continue;
+      }
+      const std::uint32_t m1 = equal_mask16(data + p, data + p - 1), m4 = equal_mask16(data + p, data + p - 4);
+      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // 0..16
+      if (r1 >= 3 || r4 >= 3) {
+        const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
+        const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
+        std::size_t len = std::max(r1, r4);
+        if (len == 16) len = run_length(data, p, pixel ? 4 : 1, most, n);
+        const std::uint32_t t = kMatchFlag | kLengthTokens[len - 3] | (pixel ? kDistance4 : kDistance1);
+        *out++ = t;
+        ++lit[257 + ((t >> 23) & 31)];
+        ++matches;
+        pixels += pixel;
+        p += len;
+        continue;
+      }
+      // literals up to where a run of 3 starts (bit i: bytes i, i+1 and i+2 repeat), at most 14
+      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2) | (m4 & m4 >> 1 & m4 >> 2);
+      const unsigned k = std::countr_zero(starts | 1u << 14);
+      for (unsigned i = 0; i < k; ++i) ++lit[data[p + i]];
+      *out++ = literal_token(k, p - start);
+      p += k;
+    }
+    dist_freq_[0] = matches - pixels;
+    dist_freq_[3] = pixels;
+    ntokens_ = static_cast<std::size_t>(out - tokens_.get());
+    return p;
+  }
+
+  // k literals (1..127) at `at` bytes into the block (below 2^24: a block spans at most
+  // kBlockTokens x 258 bytes).
+  static std::uint32_t literal_token(std::size_t k, std::size_t at) {
+    return static_cast<std::uint32_t>(k << 24 | at);
+  }
+
+  // Bit i set where a[i] == b[i], i < 16.
+  static std::uint32_t equal_mask16(const std::uint8_t* a, const std::uint8_t* b) {
+#if defined(__SSE2__)
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
+#else
+    std::uint32_t m = 0;
+    for (int i = 0; i < 16; ++i) m |= std::uint32_t{a[i] == b[i]} << i;
+    return m;
+#endif
+  }
+
+  // The length, up to `most`, of the run at p of bytes equal to those d before (16 known).
+  static std::size_t run_length(const std::uint8_t* data, std::size_t p, std::size_t d, std::size_t most, std::size_t n) {
+    std::size_t len = 16;
+    while (len < most) {
+      if (p + len + 16 > n) {
+        while (len < most && data[p + len] == data[p + len - d]) ++len;
+        break;
+      }
+      const unsigned r = std::countr_zero(~equal_mask16(data + p + len, data + p + len - d));
+      len += r;
+      if (r < 16) break;
+    }
+    return std::min(len, most);
+  }
+
+  // The tokens of `raw` as one dynamic Huffman block, or as stored blocks when those are shorter.
+  void block(BitWriter& bits, ByteView raw, bool last) {
+    ++lit_freq_[256];  // end of block
+    std::array<std::uint32_t, kLitLenSymbols> lit = lit_freq_;
+    std::array<std::uint32_t, kDistSymbols> dist = dist_freq_;
+    at_least_two(lit.data(), kLitLenSymbols);
+    at_least_two(dist.data(), kDistSymbols);
+    Huffman h;
+    code_lengths(lit.data(), kLitLenSymbols, 15, h.lit_len.data());
+    code_lengths(dist.data(), kDistSymbols, 15, h.dist_len.data());
+    unsigned hlit = kLitLenSymbols, hdist = kDistSymbols;
+    while (hlit > 257 && h.lit_len[hlit - 1] == 0) --hlit;
+    while (hdist > 1 && h.dist_len[hdist - 1] == 0) --hdist;
+    std::array<std::uint8_t, kLitLenSymbols + kDistSymbols> lens{};
+    std::copy_n(h.lit_len.begin(), hlit, lens.begin());
+    std::copy_n(h.dist_len.begin(), hdist, lens.begin() + hlit);
+    std::array<LengthRun, kLitLenSymbols + kDistSymbols> runs{};
+    const unsigned nruns = run_length_code(lens.data(), hlit + hdist, runs.data());
+    std::array<std::uint32_t, kCodeLenSymbols> cl_freq{};
+    for (unsigned k = 0; k < nruns; ++k) ++cl_freq[runs[k].sym];
+    at_least_two(cl_freq.data(), kCodeLenSymbols);
+    std::array<std::uint8_t, kCodeLenSymbols> cl_len{};
+    std::array<std::uint16_t, kCodeLenSymbols> cl_code{};
+    code_lengths(cl_freq.data(), kCodeLenSymbols, 7, cl_len.data());
+    canonical_codes(cl_len.data(), kCodeLenSymbols, cl_code.data());
+    unsigned hclen = kCodeLenSymbols;
+    while (hclen > 4 && cl_len[kCodeLenOrder[hclen - 1]] == 0) --hclen;
+
+    // Its size in bits against stored blocks' (each up to 7 bits of padding, 3 + 32 bits of header).
+    std::uint64_t dyn = 3 + 5 + 5 + 4 + 3 * hclen;
+    for (unsigned k = 0; k < nruns; ++k) dyn += cl_len[runs[k].sym] + kCodeLenExtra[runs[k].sym];
+    for (unsigned s = 0; s < kLitLenSymbols; ++s)
+      if (lit_freq_[s] != 0)
+        dyn += std::uint64_t{lit_freq_[s]} * (h.lit_len[s] + (s >= 257 ? length_extra_bits(s) : 0));
+    for (unsigned s = 0; s < kDistSymbols; ++s)
+      dyn += std::uint64_t{dist_freq_[s]} * (h.dist_len[s] + distance_extra_bits(s));
+    const std::uint64_t stored_bits = (raw.size() / 65535 + 1) * (7 + 3 + 32) + std::uint64_t{raw.size()} * 8;
+    if (dyn > stored_bits) {
+      stored(bits, raw, last);
+      return;
+    }
+
+    canonical_codes(h.lit_len.data(), kLitLenSymbols, h.lit_code.data());
+    canonical_codes(h.dist_len.data(), kDistSymbols, h.dist_code.data());
+    bits.put(last ? 1 : 0, 1);
+    bits.put(2, 2);  // dynamic Huffman codes
+    bits.put(hlit - 257, 5);
+    bits.put(hdist - 1, 5);
+    bits.put(hclen - 4, 4);
+    for (unsigned k = 0; k < hclen; ++k) bits.put(cl_len[kCodeLenOrder[k]], 3);
+    for (unsigned k = 0; k < nruns; ++k) {
+      const LengthRun r = runs[k];
+      bits.put(cl_code[r.sym], cl_len[r.sym]);
+      if (kCodeLenExtra[r.sym] != 0) bits.put(r.extra, kCodeLenExtra[r.sym]);
+    }
+    write_tokens(bits, h, raw.data());
+  }
+
+  // The block's tokens, literals two to a put (at most 15 + 15 bits).
+  void write_tokens(BitWriter& bits, const Huffman& h, const std::uint8_t* raw) const {
+    std::array<std::uint32_t, 256> literal{};  // code | length << 16
+    for (unsigned s = 0; s < 256; ++s) literal[s] = h.lit_code[s] | std::uint32_t{h.lit_len[s]} << 16;
+    std::array<std::uint8_t, 29> len_bits{};  // code + extra bits of each length symbol
+    std::array<std::uint8_t, kDistSymbols> dist_bits{};
+    for (unsigned s = 0; s < 29; ++s) len_bits[s] = static_cast<std::uint8_t>(h.lit_len[257 + s] + length_extra_bits(257 + s));
+    for (unsigned s = 0; s < kDistSymbols; ++s) dist_bits[s] = static_cast<std::uint8_t>(h.dist_len[s] + distance_extra_bits(s));
+    for (std::size_t k = 0; k < ntokens_; ++k) {
+      const std::uint32_t t = tokens_[k];
+      if ((t & kMatchFlag) == 0) {
+        const std::uint8_t* b = raw + (t & 0xFFFFFF);
+        const std::uint8_t* const e = b + (t >> 24);
+        for (; b + 2 <= e; b += 2) {
+          const std::uint32_t x = literal[b[0]], y = literal[b[1]];
+          bits.put((x & 0xFFFF) | std::uint64_t{y & 0xFFFF} << (x >> 16), (x >> 16) + (y >> 16));
+        }
+        if (b < e) bits.put(literal[*b] & 0xFFFF, literal[*b] >> 16);
+        continue;
+      }
+      const unsigned ls = (t >> 23) & 31, ds = (t >> 13) & 31;
+      const std::uint64_t length = h.lit_code[257 + ls] | ((t >> 18) & 31) << h.lit_len[257 + ls];
+      const std::uint64_t distance = h.dist_code[ds] | (t & 0x1FFF) << h.dist_len[ds];
+      bits.put(length | distance << len_bits[ls], len_bits[ls] + dist_bits[ds]);  // at most 20 + 28 bits
+    }
+    bits.put(h.lit_code[256], h.lit_len[256]);
+  }
+
+  // `raw` as stored blocks of at most 65535 bytes (RFC 1951 3.2.4); the last one final when `last`.
+  static void stored(BitWriter& bits, ByteView raw, bool last) {
+    std::size_t at = 0;
+    do {
+      const std::size_t n = std::min<std::size_t>(65535, raw.size() - at);
+      const bool final_piece = last && at + n == raw.size();
+      bits.put(final_piece ? 1 : 0, 1);
+      bits.put(0, 2);
+      bits.align();
+      const std::uint8_t head[4] = {static_cast<std::uint8_t>(n), static_cast<std::uint8_t>(n >> 8),
+                                    static_cast<std::uint8_t>(~n), static_cast<std::uint8_t>(~n >> 8)};
+      std::memcpy(bits.out, head, 4);
+      if (n != 0) std::memcpy(bits.out + 4, raw.data() + at, n);
+      bits.out += 4 + n;
+      at += n;
+    } while (at < raw.size());
+  }
+
+  std::unique_ptr<std::uint32_t[]> tokens_;  // match_token() or a literal byte
+  std::size_t ntokens_ = 0;
+  std::array<std::uint32_t, kLitLenSymbols> lit_freq_{};
+  std::array<std::uint32_t, kDistSymbols> dist_freq_{};
+};
+
+}  // namespace
+
+std::size_t zlib_fast_bound(std::size_t n) {
+  // stored pieces of 65535 bytes, at most one more per block (each block but the last takes at
+  // least kBlockTokens - 4 bytes), 6 bytes each; the zlib header and Adler-32; 8 bytes of slack
+  const std::size_t pieces = n / 65535 + n / (kBlockTokens - 4) + 2;
+  return n + 6 * pieces + 2 + 4 + 16;
+}
+
+std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out) {
+  thread_local Deflater d;
+  return d.compress(in, out);
+}
+
+}  // namespace assay::image::detail

@@ -1,0 +1,104 @@
+// The PNG writer's deflate (src/image/deflate.h): every stream is inflated by zlib (not by our code)
+// back to its input, stays within the bound, and depends on its input only.
+#include <gtest/gtest.h>
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "../../src/image/deflate.h"
+
+namespace assay::image::detail {
+namespace {
+
+std::vector<std::uint8_t> compress(const std::vector<std::uint8_t>& in) {
+  std::vector<std::uint8_t> out(zlib_fast_bound(in.size()));
+  out.resize(zlib_fast_compress(ByteView(in.data(), in.size()), out.data()));
+  return out;
+}
+
+// The stream inflated by zlib equals `in` (and zlib checks the Adler-32 and the end of the stream).
+void expect_round_trip(const std::vector<std::uint8_t>& in) {
+  const std::vector<std::uint8_t> z = compress(in);
+  ASSERT_LE(z.size() + 8, zlib_fast_bound(in.size()));  // the bit writer's 8-byte stores fit too
+  std::vector<std::uint8_t> back(in.size() + 1);
+  uLongf n = back.size();
+  ASSERT_EQ(uncompress(back.data(), &n, z.data(), z.size()), Z_OK);
+  back.resize(n);
+  EXPECT_EQ(back, in);
+}
+
+// RFC 1950/1951 by hand: header 78 01 (CMF 0x78, FLG 0x01: 0x7801 is a multiple of 31), one final
+// stored block of length 0 (bits 1, 00, then LEN 0000 NLEN FFFF), the Adler-32 of nothing (1).
+TEST(Deflate, EmptyInputByHand) {
+  const std::vector<std::uint8_t> want = {0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01};
+  EXPECT_EQ(compress({}), want);
+  expect_round_trip({});
+}
+
+TEST(Deflate, ShortInputs) {
+  for (std::size_t n = 1; n < 40; ++n) {
+    std::vector<std::uint8_t> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<std::uint8_t>(i % 3 == 0 ? 7 : i);
+    expect_round_trip(in);
+  }
+}
+
+// Random bytes do not compress: stored blocks (5 bytes of header each), not Huffman codes.
+TEST(Deflate, IncompressibleInputIsStored) {
+  std::mt19937 rng(5);
+  std::vector<std::uint8_t> in(200000);
+  for (auto& b : in) b = static_cast<std::uint8_t>(rng());
+  expect_round_trip(in);
+  EXPECT_LE(compress(in).size(), in.size() + in.size() / 1000 + 64);  // 5 bytes a stored block
+}
+
+// Runs of every length from 1 to 300 (matches of distance 1 up to 258 bytes, then another), across
+// the matcher's 16-byte steps and up to the input's end; repeated pixels (distance 4); and bytes
+// that repeat nothing.
+TEST(Deflate, RunsPixelsAndLiterals) {
+  std::vector<std::uint8_t> in;
+  for (unsigned len = 1; len <= 300; ++len) {
+    in.insert(in.end(), len, static_cast<std::uint8_t>(len));
+    in.push_back(0xFF);
+  }
+  for (int k = 0; k < 5000; ++k) in.insert(in.end(), {10, 20, 30, 255});  // one RGBA pixel again and again
+  std::mt19937 rng(7);
+  for (int k = 0; k < 3000; ++k) in.push_back(static_cast<std::uint8_t>(rng()));
+  in.insert(in.end(), 20, 0);  // a run to the end
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), in.size() / 4);
+  for (std::size_t n = 0; n < 64; ++n) expect_round_trip(std::vector<std::uint8_t>(n, 0));
+}
+
+// 20000 repeats of one pixel: distance 4 from the second on, 258 bytes a match (about 78 matches
+// and a few bits each).
+TEST(Deflate, RepeatedPixelIsTiny) {
+  std::vector<std::uint8_t> in;
+  for (int k = 0; k < 20000; ++k) in.insert(in.end(), {1, 2, 3, 4});
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), 200u);
+}
+
+// Filtered rows like the PNG writer's: a few MB in many blocks, compressed far below their size.
+TEST(Deflate, LargeRowsCompress) {
+  std::vector<std::uint8_t> in(3u << 20);
+  std::mt19937 rng(11);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = (i % 1025 == 0) ? 2 : static_cast<std::uint8_t>((rng() % 8 == 0) ? rng() : 0);
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), in.size() / 3);
+}
+
+// The same bytes give the same stream, whatever this thread compressed before.
+TEST(Deflate, OutputDependsOnInputOnly) {
+  std::vector<std::uint8_t> a(100000), b(100000);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::uint8_t>(i * 7 / 5), b[i] = static_cast<std::uint8_t>(i % 13);
+  const auto first = compress(a);
+  (void)compress(b);
+  EXPECT_EQ(compress(a), first);
+}
+
+}  // namespace
+}  // namespace assay::image::detail
