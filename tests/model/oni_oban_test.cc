@@ -265,7 +265,8 @@ TEST(OniObanModel, ListExtractVerify) {
   EXPECT_EQ(oban->kind, assay::EntryKind::animation);
   EXPECT_EQ(oban->details.at("keys"), 3);
   EXPECT_EQ(oban->details.at("frames"), 91);
-  EXPECT_EQ(oban->details.at("flags"), 9);
+  EXPECT_EQ(oban->details.at("animation_flags"), 9);
+  EXPECT_EQ(oban->details.at("flags"), 0);  // the descriptor's (named, with data)
   EXPECT_EQ(oban->details.at("half_stop_frame"), 30);
   EXPECT_EQ(oban->details.at("ticks_per_frame"), 1);
   auto glb = (*c)->model(*oban);

@@ -131,7 +131,7 @@ void oban_details(Entry& e, ByteView inst) {
   if (inst.size() < ObanFields::kSize) return;
   e.details["keys"] = oban_detail::u16_at(inst, ObanFields::kKeyCount);
   e.details["frames"] = oban_detail::u16_at(inst, ObanFields::kFrames);
-  e.details["flags"] = detail::u32_at(inst, ObanFields::kFlags);
+  e.details["animation_flags"] = detail::u32_at(inst, ObanFields::kFlags);  // "flags" is the descriptor's
   e.details["half_stop_frame"] = oban_detail::u16_at(inst, ObanFields::kHalfStop);
   e.details["ticks_per_frame"] = oban_detail::u16_at(inst, ObanFields::kTicks);
 }

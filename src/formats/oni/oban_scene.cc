@@ -1,11 +1,14 @@
 // OBAN object animations on their geometry as glTF scenes (oban.h). The OBOA objects that link the
 // OBAN give the geometry (their M3GA's M3GMs); the keys place the object in the level at each key
-// frame (OniSplit's DAE export of an OBAN: translate, then the key's rotation, at frame / 60 s,
-// LINEAR; the geometry scaled by the fixed matrix's scale; its OBOA import writes the keys in
-// level space and the initial matrix as scale * rotation * translation of key 0). So a point p of
-// an M3GM is, at a key, T(translation) R(rotation) B p, with B the OBAN's fixed transform: the
-// object node carries T and R (animated), each M3GM node under it carries B. The OBOA object's own
-// origin matrix is not applied (OniSplit's export does not either; see docs/cli.md on flag 0x10).
+// frame. OniSplit: its DAE export of an OBAN translates, then turns by the key's rotation, at
+// frame / 60 s, LINEAR, the geometry scaled by the fixed matrix's scale (Oni/DaeExporter.cs); its
+// OBAN writer stores key 0's scale * rotation * translation (row vectors) as the initial matrix and
+// the scale as the fixed one (Oni.Physics/ObjectDatWriter.cs), its level import writes the keys in
+// level space. So a point p of an M3GM is, at a key, T(translation) R(rotation) B p, with B the
+// OBAN's fixed transform: the object node carries T and R (animated), each M3GM node under it
+// carries B. The OBOA object's own origin matrix is not applied, nor is flag 0x10 (the wiki's
+// "local" animation placed by the OBOA matrix, "Z-up"): OniSplit's export applies neither, and no
+// sample shows what the engine does (docs/cli.md).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -46,7 +49,7 @@ Result<void> exportable(const InstanceFile& f, std::uint32_t i, const ObanAnimat
                 "oni.oban-time");
     const auto& q = key.stored;
     const double len = std::sqrt(double{q[0]} * q[0] + double{q[1]} * q[1] + double{q[2]} * q[2] + double{q[3]} * q[3]);
-    if (!std::isfinite(len) || len < 1e-6) return at(k, ObanFields::kKeyRotation, fmt::format("key {}: a rotation of no length", k), "oni.oban-rotation");
+    if (!std::isfinite(len) || len < 1e-6) return at(k, ObanFields::kKeyRotation, fmt::format("key {}: a rotation of no length (or not finite)", k), "oni.oban-rotation");
     for (float v : key.translation)
       if (!std::isfinite(v)) return at(k, ObanFields::kKeyTranslation, fmt::format("key {}: a translation not finite", k), "oni.oban-translation");
   }

@@ -61,7 +61,7 @@ TEST(OniOban, Details) {
   EXPECT_EQ(e.kind, EntryKind::animation);
   EXPECT_EQ(e.details.at("keys"), 2);
   EXPECT_EQ(e.details.at("frames"), 61);
-  EXPECT_EQ(e.details.at("flags"), 0);
+  EXPECT_EQ(e.details.at("animation_flags"), 0);
   Entry shortened;
   oni::oban_details(shortened, f->instance_bytes(8)->first(0x7F));
   EXPECT_EQ(shortened.kind, EntryKind::animation);

@@ -67,7 +67,8 @@ struct ObanAnimation {
 Result<ObanAnimation> decode_oban(const InstanceFile& f, std::uint32_t i);
 
 // What `list` shows (from the instance alone): the entry becomes kind "animation" with keys,
-// frames, flags, half_stop_frame and ticks_per_frame. Nothing when the fixed part is short.
+// frames, animation_flags (0x14), half_stop_frame and ticks_per_frame; no details when the fixed
+// part is short.
 void oban_details(Entry& e, ByteView inst);
 
 // verify (warnings): oni.oban (the instance: size, key count), oni.oban-keys (no key),
