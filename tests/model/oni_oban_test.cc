@@ -168,6 +168,42 @@ TEST(OniObanModel, WikiRetailExampleConvention) {
   EXPECT_NEAR(r[2][1] * scale, -s, 1e-5);
 }
 
+// A level whose object names a placeholder M3GM takes the geometry from level 0 (spec:
+// oni.md#oni-7-1), as the engine does; without level 0 the export says which link has no data.
+TEST(OniObanModel, GeometryFromLevelZero) {
+  using namespace testing::oni_oban_fixture;
+  using oni::make_tag;
+  ByteBuffer m3ga = array(0x1C, 1);
+  u32(m3ga, link(3));
+  oni::LevelFileSpec spec;
+  spec.file_id = 0x02000001;
+  spec.template_checksums = {{make_tag("OBAN"), 0x4e0c24ull}, {make_tag("OBOA"), 0x134f8986e1ull}, {make_tag("M3GA"), 0x5206b20b2ull},
+                             {make_tag("M3GM"), 0x27a078e436ull}};
+  spec.instances = {{make_tag("OBAN"), "OBANhand", 0, oban(testing::ObanSpec{})},
+                    {make_tag("OBOA"), "", 0, oboa("door_a")},
+                    {make_tag("M3GA"), "", 0, m3ga},
+                    {make_tag("M3GM"), "M3GMtri", oni::kFlagPlaceholder, {}}};
+  auto level1 = oni::write_level_file(spec);
+  ASSERT_TRUE(level1.ok()) << level1.error().str();
+  const auto l1 = load_level(*level1);
+  auto keep0 = std::make_shared<ByteBuffer>(testing::oban_level());  // holds M3GMtri with data
+  const auto l0 = oni::load_file("level0_Final.dat", ByteView(*keep0), keep0, oni::LayoutSource{}, oni::LoadOptions{true, nullptr});
+  ASSERT_TRUE(l1->opened && l0->opened);
+  auto alone = oni::export_oban_glb(*l1, 0);
+  ASSERT_FALSE(alone.ok());
+  EXPECT_EQ(alone.error().code, "oni.oban");
+  EXPECT_NE(alone.error().message.find("linked M3GM (instance 3, M3GMtri) has no data here"), std::string::npos) << alone.error().str();
+  auto glb = oni::export_oban_glb(*l1, 0, l0.get());
+  ASSERT_TRUE(glb.ok()) << glb.error().str();
+  testing::TempDir t;
+  write_bytes(t / "l1.glb", *glb);
+  const testing::ReadModel m = testing::read_gltf(t / "l1.glb");
+  ASSERT_EQ(m.meshes.size(), 1u);
+  EXPECT_EQ(m.meshes[0].node, "M3GMtri");
+  EXPECT_EQ(m.meshes[0].positions, (std::vector<std::array<float, 3>>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}));
+  EXPECT_EQ(m.node_list.at(1).parent, 0);
+}
+
 // An OBAN no object plays: one empty node named after it, animated (OniSplit's "null node").
 TEST(OniObanModel, AnimationWithoutObjectIsAnEmptyNode) {
   testing::TempDir t;
