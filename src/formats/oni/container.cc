@@ -15,6 +15,7 @@
 #include "assay/formats/oni/akev.h"
 #include "assay/formats/oni/character.h"
 #include "assay/formats/oni/m3gm.h"
+#include "assay/formats/oni/oban.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
 #include "assay/image/png.h"
@@ -69,6 +70,7 @@ class OniContainer final : public Container {
     const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
     if (e.kind == EntryKind::texture) print_texture(e, inst, p);
     else if (e.kind == EntryKind::sound) oni::print_sound_details(p, inst, oni::sndd_is_mac(file_));
+    else if (e.kind == EntryKind::animation && d.tag == oni::make_tag("OBAN")) oni::print_oban_details(p, inst);
     else if (e.kind == EntryKind::animation) print_animation(inst, p);
     else if (e.kind == EntryKind::model && d.tag == oni::make_tag("M3GM")) print_model(i, p);
     else if (e.kind == EntryKind::model && d.tag == oni::make_tag("ONCC")) print_character(i, p);
@@ -80,6 +82,7 @@ class OniContainer final : public Container {
     for (const Entry& e : entries())  // strip indices, PNTA bounds
       if (e.kind == EntryKind::model && is_tag(e, "M3GM")) oni::verify_m3gm(file_, static_cast<std::uint32_t>(e.index), out);
       else if (e.kind == EntryKind::model && is_tag(e, "AKEV")) oni::verify_akev(file_, static_cast<std::uint32_t>(e.index), out);
+      else if (is_tag(e, "OBAN") && e.size) oni::verify_oban(file_, static_cast<std::uint32_t>(e.index), out);
     verify_characters(out);
   }
 
@@ -94,8 +97,9 @@ class OniContainer final : public Container {
 
   // An M3GM as GLB, its TXMP embedded when this level holds its pixels.
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
-    if (e.kind != EntryKind::model) return Container::model(e);
+    if (e.kind != EntryKind::model && !is_tag(e, "OBAN")) return Container::model(e);
     ASSAY_CHECK(extractable());
+    if (is_tag(e, "OBAN")) return oni::export_oban_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     if (is_tag(e, "ONCC")) return oni::export_character_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     if (is_tag(e, "AKEV")) return oni::export_akev_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
     return oni::export_m3gm_glb(*walked_, static_cast<std::uint32_t>(e.index), texture_file());
@@ -150,7 +154,7 @@ class OniContainer final : public Container {
       if (e.kind != EntryKind::sound) return oni::write_sound_binding(*walked_, i, stem, dir);
       return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
     }
-    if (options().models && !w.stored && e.kind == EntryKind::model) return write_m3gm(i, path, dir);
+    if (options().models && !w.stored && (e.kind == EntryKind::model || is_tag(e, "OBAN"))) return write_m3gm(i, path, dir);
     if (options().textures && !w.stored) {
       if (!walked_->has_data[i]) return ExtractCount{};
       return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
@@ -186,7 +190,7 @@ class OniContainer final : public Container {
     // An M3GM, an ONCC (its body and animations, docs/cli.md) and an AKEV (level geometry) are
     // models; a TRAM an animation.
     if (tag == oni::make_tag("M3GM") || tag == oni::make_tag("ONCC") || tag == oni::make_tag("AKEV")) e.kind = EntryKind::model;
-    if (tag == oni::make_tag("TRAM")) e.kind = EntryKind::animation;
+    if (tag == oni::make_tag("TRAM") || tag == oni::make_tag("OBAN")) e.kind = EntryKind::animation;
   }
 
   // spec: oni.md#oni-9-1: width 0x8C, height 0x8E, format 0x90, flag 1 = mips (both retail sets).
@@ -215,7 +219,7 @@ class OniContainer final : public Container {
   // With --textures a TXMP as PNG, with --sounds an SNDD as WAV; nothing else.
   std::string converted_path(std::uint32_t i, const Entry& e) const {
     if (options().textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
-    if (options().models && e.kind == EntryKind::model) {
+    if (options().models && (e.kind == EntryKind::model || (is_tag(e, "OBAN") && e.size))) {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("{}#{}", oni::tag_string(file_.descriptor(i).tag), i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
@@ -234,6 +238,7 @@ class OniContainer final : public Container {
     const std::uint32_t tag = file_.descriptor(i).tag;
     ASSAY_TRY(ByteBuffer glb, tag == oni::make_tag("ONCC")   ? oni::export_character_glb(*walked_, i, texture_file(), &pngs_)
                               : tag == oni::make_tag("AKEV") ? oni::export_akev_glb(*walked_, i, texture_file(), &pngs_)
+                              : tag == oni::make_tag("OBAN") ? oni::export_oban_glb(*walked_, i, texture_file(), &pngs_)
                                                              : oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
     ASSAY_CHECK(dir.write(path, glb));
     return ExtractCount{1, glb.size()};
@@ -268,11 +273,11 @@ class OniContainer final : public Container {
   // verify: every character's body and animations, every TRAM's keys (issue 27).
   void verify_characters(Diagnostics& out) const {
     bool any = false;
-    for (const Entry& e : entries()) any |= (e.kind == EntryKind::model && is_tag(e, "ONCC")) || e.kind == EntryKind::animation;
+    for (const Entry& e : entries()) any |= (e.kind == EntryKind::model && is_tag(e, "ONCC")) || (e.kind == EntryKind::animation && is_tag(e, "TRAM"));
     if (!any || !extractable()) return;
     for (const Entry& e : entries()) {
       const auto i = static_cast<std::uint32_t>(e.index);
-      if (e.kind == EntryKind::animation) oni::verify_tram(*walked_, i, out);
+      if (e.kind == EntryKind::animation && is_tag(e, "TRAM")) oni::verify_tram(*walked_, i, out);
       if (e.kind == EntryKind::model && is_tag(e, "ONCC")) oni::verify_character(*walked_, i, texture_file(), out);
     }
   }
