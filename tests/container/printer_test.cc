@@ -6,6 +6,9 @@
 #include <vector>
 
 #include "../../src/formats/json_printer.h"
+#include "../../src/formats/text_printer.h"
+
+#include <sstream>
 
 namespace assay {
 namespace printer_test {
@@ -76,4 +79,40 @@ TEST(JsonPrinter, JsonThroughAnotherPrinter) {
 }
 
 }  // namespace printer_test
+}  // namespace assay
+
+namespace assay {
+namespace text_printer_test {
+
+// docs/cli.md#info's text: "key: value", objects indented, arrays of objects counted and one JSON
+// line each, other arrays as JSON, null and empty text as "-", terminal escapes.
+TEST(TextPrinter, LinesByHand) {
+  std::ostringstream out;
+  detail::TextPrinter p(out);
+  p.field("format", "igz").field("version", 10u).field("big", (std::uint64_t{1} << 53) + 1);
+  p.field("none", std::optional<int>()).field("empty", "").field("name", std::string("a\x1b" "b"));
+  p.field("ratio", 0.5).field("flag", false).field("list", std::vector<int>{1, 2});
+  p.begin_object("header");
+  p.field("magic", "IGZ\x01");
+  p.begin_array("pools");
+  p.begin_object("");
+  p.field("index", 0);
+  p.begin_array("sizes");
+  p.field("", 4);
+  p.end_array();
+  p.end_object();
+  p.begin_object("");
+  p.field("index", 1);
+  p.end_object();
+  p.end_array();
+  p.end_object();
+  p.begin_array("empty_list");
+  p.end_array();
+  EXPECT_EQ(out.str(),
+            "format: igz\nversion: 10\nbig: 0x20000000000001\nnone: -\nempty: -\nname: a\\eb\n"
+            "ratio: 0.5\nflag: false\nlist: [1,2]\nheader:\n  magic: IGZ\\x01\n  pools: (2)\n"
+            "    {\"index\":0,\"sizes\":[4]}\n    {\"index\":1}\nempty_list: []\n");
+}
+
+}  // namespace text_printer_test
 }  // namespace assay

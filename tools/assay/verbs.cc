@@ -21,6 +21,7 @@
 #include "assay/core/thread_pool.h"
 #include "cli.h"
 #include "formats/serialise.h"
+#include "formats/text_printer.h"
 
 namespace assay::cli {
 
@@ -198,7 +199,13 @@ int do_info(Cli& cli, const Args& a) {
   if (!c) return rc;
   auto j = info_json(*c);
   if (!j) return report(j.error().in_file(a.file));
-  a.json ? print_json(*j) : print_fields(*j);
+  if (a.json) {
+    print_json(*j);
+  } else {  // the same fields through the text printer
+    detail::TextPrinter text(std::cout);
+    text.field("format", c->format());
+    (void)c->print_info(text);
+  }
   return report_file_errors(a.file, *j, a.json);
 }
 
