@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdlib>
 
 #include "dxt_records.h"
@@ -15,6 +16,8 @@ namespace assay::image {
 static_assert(records::Bc1Block::kSize == 8 && kRecordSizeMatches<records::Bc1Block>);
 static_assert(records::Bc2Block::kSize == 16 && kRecordSizeMatches<records::Bc2Block>);
 static_assert(records::Bc3Block::kSize == 16 && kRecordSizeMatches<records::Bc3Block>);
+static_assert(records::Bc4Block::kSize == 8 && kRecordSizeMatches<records::Bc4Block>);
+static_assert(records::Bc5Block::kSize == 16 && kRecordSizeMatches<records::Bc5Block>);
 static_assert(records::Bgra8Texel::kSize == 4 && kRecordSizeMatches<records::Bgra8Texel>);
 
 namespace {
@@ -56,18 +59,50 @@ void block_pixels(const records::Bc2Block& b, Rgba8 px[16]) {
   for (int k = 0; k < 16; ++k) px[k][3] = x4(static_cast<std::uint32_t>((b.alphas >> (4 * k)) & 0xF));
 }
 
+// The eight values of an interpolated block (BC3 alpha, BC4, each half of BC5): six between
+// e0 and e1 when e0 > e1, else four between them and 0, 255.
+std::array<std::uint8_t, 8> interpolated_table(std::uint32_t e0, std::uint32_t e1) {
+  std::array<std::uint8_t, 8> v{static_cast<std::uint8_t>(e0), static_cast<std::uint8_t>(e1)};
+  if (e0 > e1) {
+    for (std::uint32_t j = 2; j < 8; ++j) v[j] = static_cast<std::uint8_t>(((8 - j) * e0 + (j - 1) * e1) / 7);
+  } else {
+    for (std::uint32_t j = 2; j < 6; ++j) v[j] = static_cast<std::uint8_t>(((6 - j) * e0 + (j - 1) * e1) / 5);
+    v[6] = 0;
+    v[7] = 255;
+  }
+  return v;
+}
+
+void interpolated_values(std::uint8_t e0, std::uint8_t e1, std::uint64_t codes, std::uint8_t out[16]) {
+  const auto v = interpolated_table(e0, e1);
+  for (int k = 0; k < 16; ++k) out[k] = v[(codes >> (3 * k)) & 7];
+}
+
 void block_pixels(const records::Bc3Block& b, Rgba8 px[16]) {
   colour_block(b.colour, true, px);
-  const std::uint32_t a0 = b.a0, a1 = b.a1;
-  std::uint8_t a[8] = {b.a0, b.a1};
-  if (a0 > a1) {
-    for (std::uint32_t j = 2; j < 8; ++j) a[j] = static_cast<std::uint8_t>(((8 - j) * a0 + (j - 1) * a1) / 7);
-  } else {
-    for (std::uint32_t j = 2; j < 6; ++j) a[j] = static_cast<std::uint8_t>(((6 - j) * a0 + (j - 1) * a1) / 5);
-    a[6] = 0;
-    a[7] = 255;
-  }
-  for (int k = 0; k < 16; ++k) px[k][3] = a[(b.codes >> (3 * k)) & 7];
+  std::uint8_t a[16];
+  interpolated_values(b.a0, b.a1, b.codes, a);
+  for (int k = 0; k < 16; ++k) px[k][3] = a[k];
+}
+
+void block_pixels(const records::Bc4Block& b, Rgba8 px[16]) {
+  std::uint8_t v[16];
+  interpolated_values(b.e0, b.e1, b.codes, v);
+  for (int k = 0; k < 16; ++k) px[k] = {v[k], v[k], v[k], 255};
+}
+
+// z = sqrt(1 - x^2 - y^2) of the normal (x, y) in [-1, 1], back to 0..255 (0 past the unit circle).
+std::uint8_t normal_z(std::uint8_t r, std::uint8_t g) {
+  const float x = r / 127.5f - 1.0f, y = g / 127.5f - 1.0f;
+  const float zz = 1.0f - x * x - y * y;
+  return static_cast<std::uint8_t>(std::lround((zz > 0 ? std::sqrt(zz) : 0.0f) * 127.5f + 127.5f));
+}
+
+void block_pixels(const records::Bc5Block& b, Rgba8 px[16]) {
+  std::uint8_t r[16], g[16];
+  interpolated_values(b.red.e0, b.red.e1, b.red.codes, r);
+  interpolated_values(b.green.e0, b.green.e1, b.green.codes, g);
+  for (int k = 0; k < 16; ++k) px[k] = {r[k], g[k], normal_z(r[k], g[k]), 255};
 }
 
 // One pixel as one 32-bit store (byte-wise copies measured 25% slower in the texel loop).
@@ -115,7 +150,7 @@ Result<Rgba> decode_table(ByteView src, std::uint32_t w, std::uint32_t h, std::s
   return decode_level(table, w, h);
 }
 
-std::uint32_t block_bytes(BlockFormat f) { return f == BlockFormat::bc1 ? 8 : 16; }
+std::uint32_t block_bytes(BlockFormat f) { return f == BlockFormat::bc1 || f == BlockFormat::bc4 ? 8 : 16; }
 
 }  // namespace
 
@@ -134,6 +169,8 @@ Result<Rgba> decode_blocks(BlockFormat f, ByteView src, std::uint32_t w, std::ui
   switch (f) {
     case BlockFormat::bc1: return decode_table<records::Bc1Block>(src, w, h, "BC1 blocks");
     case BlockFormat::bc2: return decode_table<records::Bc2Block>(src, w, h, "BC2 blocks");
+    case BlockFormat::bc4: return decode_table<records::Bc4Block>(src, w, h, "BC4 blocks");
+    case BlockFormat::bc5: return decode_table<records::Bc5Block>(src, w, h, "BC5 blocks");
     case BlockFormat::bc3: break;
   }
   return decode_table<records::Bc3Block>(src, w, h, "BC3 blocks");

@@ -52,6 +52,28 @@ struct Bc3Block {
   }
 };
 
+// A BC4 block: e0, e1, then 48 bits of 3-bit codes (texel k in bits 3k..3k+2, little-endian):
+// the layout of a BC3 block's alpha half. A BC5 block is two of them, red then green.
+struct Bc4Block {
+  static constexpr std::size_t kSize = 8;
+  std::uint8_t e0 = 0, e1 = 0;
+  std::uint64_t codes = 0;  // the low 48 bits
+  static constexpr Bc4Block decode(RecordCursor& c) {
+    Bc4Block b;
+    b.e0 = c.u8();
+    b.e1 = c.u8();
+    const std::uint64_t low = c.u16();
+    b.codes = low | std::uint64_t{c.u32()} << 16;
+    return b;
+  }
+};
+
+struct Bc5Block {
+  static constexpr std::size_t kSize = 16;
+  Bc4Block red, green;
+  static constexpr Bc5Block decode(RecordCursor& c) { return {Bc4Block::decode(c), Bc4Block::decode(c)}; }
+};
+
 // A 32-bit D3D texel, bytes B, G, R, A (A8R8G8B8; X8R8G8B8 with the last byte unused) (#rw-6-2).
 struct Bgra8Texel {
   static constexpr std::size_t kSize = 4;

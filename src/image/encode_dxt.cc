@@ -13,7 +13,11 @@ namespace assay::image {
 namespace {
 
 int squish_flags(BlockFormat f, const DxtOptions& opt) {
-  int flags = f == BlockFormat::bc1 ? squish::kDxt1 : f == BlockFormat::bc2 ? squish::kDxt3 : squish::kDxt5;
+  int flags = f == BlockFormat::bc1   ? squish::kDxt1
+              : f == BlockFormat::bc2 ? squish::kDxt3
+              : f == BlockFormat::bc4 ? squish::kBc4  // the red channel (decode_blocks gives grey)
+              : f == BlockFormat::bc5 ? squish::kBc5  // red and green
+                                      : squish::kDxt5;
   switch (opt.quality) {
     case DxtQuality::fast: flags |= squish::kColourRangeFit; break;
     case DxtQuality::normal: flags |= squish::kColourClusterFit; break;

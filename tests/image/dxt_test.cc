@@ -68,6 +68,48 @@ TEST(Dxt, Bc3InterpolatedAlpha) {
   for (int k = 0; k < 8; ++k) EXPECT_EQ(px(*img2, k & 3, k >> 2)[3], expect2[k]) << k;
 }
 
+// A BC4 block: e0 = 200 > e1 = 100, texel codes 0, 1, 2, 7 then 0s: bits 3..5 = 1, 6..8 = 2,
+// 9..11 = 7: 0x0E88. Code 2 = (6*200 + 100) / 7 = 185, code 7 = (200 + 6*100) / 7 = 114.
+TEST(Dxt, Bc4SixValueModeAsGrey) {
+  const std::uint8_t b[8] = {200, 100, 0x88, 0x0E, 0, 0, 0, 0};
+  auto img = decode_blocks(BlockFormat::bc4, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(px(*img, 0, 0), (C{200, 200, 200, 255}));
+  EXPECT_EQ(px(*img, 1, 0), (C{100, 100, 100, 255}));
+  EXPECT_EQ(px(*img, 2, 0), (C{185, 185, 185, 255}));
+  EXPECT_EQ(px(*img, 3, 0), (C{114, 114, 114, 255}));
+  EXPECT_EQ(px(*img, 3, 3), (C{200, 200, 200, 255}));
+}
+
+// e0 = 10 <= e1 = 20: codes 6 and 7 are 0 and 255, code 2 = (4*10 + 20) / 5 = 12. Texels 0..2
+// take codes 6, 7, 2: 6 | 7 << 3 | 2 << 6 = 0xBE.
+TEST(Dxt, Bc4FourValueModeWithBlackAndWhite) {
+  const std::uint8_t b[8] = {10, 20, 0xBE, 0, 0, 0, 0, 0};
+  auto img = decode_blocks(BlockFormat::bc4, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(px(*img, 0, 0)[0], 0);
+  EXPECT_EQ(px(*img, 1, 0)[0], 255);
+  EXPECT_EQ(px(*img, 2, 0)[0], 12);
+  EXPECT_EQ(px(*img, 3, 0)[0], 10);
+}
+
+// BC5: red block then green block. Red 255 everywhere but texel 1 (code 1 = e1 = 128), green 128:
+// x = 255/127.5 - 1 = 1 leaves no z (blue 127.5 -> 128); x = y = 128/127.5 - 1 = 0.0039 gives
+// z = 0.99998 -> 255.
+TEST(Dxt, Bc5RedGreenAndTheNormalsZ) {
+  const std::uint8_t b[16] = {255, 128, 0x08, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0, 0, 0, 0};
+  auto img = decode_blocks(BlockFormat::bc5, b, 4, 4);
+  ASSERT_TRUE(img.ok());
+  EXPECT_EQ(px(*img, 0, 0), (C{255, 128, 128, 255}));
+  EXPECT_EQ(px(*img, 1, 0), (C{128, 128, 255, 255}));
+  std::uint64_t n = 0;
+  EXPECT_TRUE(block_level_size(BlockFormat::bc5, 8, 4, n));
+  EXPECT_EQ(n, 32u);
+  EXPECT_TRUE(block_level_size(BlockFormat::bc4, 8, 4, n));
+  EXPECT_EQ(n, 16u);
+  EXPECT_FALSE(decode_blocks(BlockFormat::bc5, ByteView(b, 15), 4, 4).ok());
+}
+
 TEST(Dxt, SmallLevelsCropWholeBlocks) {
   const std::uint8_t b[8] = {0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4};
   auto img = decode_blocks(BlockFormat::bc1, b, 2, 1);

@@ -89,6 +89,26 @@ TEST(EncodeBlocks, SolidRepresentableColourIsExact) {
   }
 }
 
+// BC4 keeps the red channel (decoded as grey), BC5 red and green: a flat value is exact.
+TEST(EncodeBlocks, Bc4AndBc5KeepRedAndGreen) {
+  const Rgba img = solid(8, 8, 200, 60, 0, 255);
+  auto bc4 = encode_blocks(BlockFormat::bc4, img);
+  ASSERT_TRUE(bc4.ok());
+  EXPECT_EQ(bc4->size(), 32u);  // 4 blocks of 8 bytes
+  auto grey = decode_blocks(BlockFormat::bc4, *bc4, 8, 8);
+  ASSERT_TRUE(grey.ok());
+  EXPECT_EQ(grey->pixels, solid(8, 8, 200, 200, 200, 255).pixels);
+  auto bc5 = encode_blocks(BlockFormat::bc5, img);
+  ASSERT_TRUE(bc5.ok());
+  EXPECT_EQ(bc5->size(), 64u);
+  auto back = decode_blocks(BlockFormat::bc5, *bc5, 8, 8);
+  ASSERT_TRUE(back.ok());
+  for (std::size_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(back->pixels[4 * k], 200);
+    EXPECT_EQ(back->pixels[4 * k + 1], 60);
+  }
+}
+
 TEST(EncodeBlocks, Dxt1TransparentPixelsDecodeTransparent) {
   Rgba img = solid(4, 4, 0, 0, 255, 255);
   img.pixels[3] = 0;  // pixel (0, 0) transparent

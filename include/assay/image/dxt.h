@@ -1,5 +1,6 @@
-// Block-compressed texels (BC1-BC3 = DXT1, DXT2/3, DXT4/5) and 16/32-bit D3D texels to RGBA.
-// spec: renderware.md#rw-6-4 (DXT), #rw-6-2 (D3D texel byte orders).
+// Block-compressed texels (BC1-BC3 = DXT1, DXT2/3, DXT4/5; BC4 = ATI1, BC5 = ATI2/3Dc/"dxn")
+// and 16/32-bit D3D texels to RGBA. spec: renderware.md#rw-6-4 (DXT), #rw-6-2 (D3D texel byte
+// orders); BC4/BC5: Microsoft's "Block Compression" page (a BC4 block is a BC3 alpha block).
 #pragma once
 
 #include <cstdint>
@@ -9,7 +10,9 @@
 
 namespace assay::image {
 
-enum class BlockFormat : std::uint8_t { bc1, bc2, bc3 };
+// bc4: one channel, decoded as grey (R = G = B, A 255). bc5: red then green blocks; blue is the
+// z of the unit normal they are the x and y of (the format holds normal maps), alpha 255.
+enum class BlockFormat : std::uint8_t { bc1, bc2, bc3, bc4, bc5 };
 
 // Bytes of a w x h level in whole 4 x 4 blocks (max(1, ceil(w/4)) * max(1, ceil(h/4)) * 8|16);
 // false on overflow.

@@ -84,6 +84,7 @@ std::optional<image::BlockFormat> block_format(std::string_view c) {
   if (c == "dxt1" || c == "dxt1_srgb") return image::BlockFormat::bc1;
   if (c == "dxt3" || c == "dxt3_srgb") return image::BlockFormat::bc2;
   if (c == "dxt5" || c == "dxt5_srgb") return image::BlockFormat::bc3;
+  if (c == "dxn") return image::BlockFormat::bc5;  // two BC4 halves, red then green (3Dc = BC5)
   return std::nullopt;
 }
 
@@ -106,7 +107,7 @@ Result<TexelLayout> texel_layout(const Image2& img) {
   }
   const detail::PixelFormat* pf = detail::pixel_format(n.canonical);
   if (pf == nullptr)
-    return unsupported(img, "only DXT1/3/5 and 8-32 bit RGBA, RGB, luminance and alpha formats are decoded");
+    return unsupported(img, "only DXT1/3/5, DXN (BC5) and 8-32 bit RGBA, RGB, luminance and alpha formats are decoded");
   t.kind = TexelLayout::Kind::pixels, t.pixel = pf, t.big_endian = n.big, t.morton = n.tile && n.platform == "ps3";
   return t;
 }
@@ -164,6 +165,8 @@ std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
 
 std::string_view texel_assumption(const Image2& img) {
   auto t = texel_layout(img);
+  if (t && t->kind == TexelLayout::Kind::blocks && t->block == image::BlockFormat::bc5)
+    return "dxn as BC5 (red block first, as DirectX's 3Dc/ATI2); blue is the normal's z rebuilt from red and green; no sample has shown this format";
   if (!t || t->kind == TexelLayout::Kind::blocks) return {};
   if (t->kind == TexelLayout::Kind::wii) return "GX tiles as the Wii's hardware stores them; no sample has shown this format";
   return "channels named from the texel word's lowest bits (bytes R, G, B, A for r8g8b8a8), \"_big\" words big-endian, "

@@ -178,6 +178,22 @@ TEST(IgzTexels, LevelSizesWithTilePadding) {
 }
 
 // Stored bits survive decode then encode exactly (lossless formats, linear and swizzled).
+// "dxn" (igGfx.cs canonicalMetaImages) is BC5: the block of Dxt.Bc5RedGreenAndTheNormalsZ,
+// stored as the PS3 keeps DXT (plain blocks in row order), and its assumption said.
+TEST(IgzTexels, DxnIsBc5) {
+  const ByteBuffer block = {255, 128, 0x08, 0, 0, 0, 0, 0, 128, 0, 0, 0, 0, 0, 0, 0};
+  auto img = decode("dxn_big_ps3", 4, 4, block);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  EXPECT_EQ(px(*img, 0, 0), (A{255, 128, 128, 255}));
+  EXPECT_EQ(px(*img, 1, 0), (A{128, 128, 255, 255}));
+  fixtures::ImageSpec s;
+  s.format = "dxn", s.width = 4, s.height = 4, s.pixels = block;
+  auto c = open(Input::from_buffer("t.igz", *fixtures::build_image_igz(s)));
+  ASSERT_TRUE(c.ok());
+  for (const Entry& e : (*c)->entries())
+    if (e.kind == EntryKind::texture) EXPECT_NE(details_json(**c, e).value("assumed", "").find("BC5"), std::string::npos);
+}
+
 TEST(IgzTexels, EncodeGivesTheStoredBytesBack) {
   for (const std::string format : {"r4g4b4a4", "b5g6r5_big_ps3", "r8g8b8a8_tile_big_ps3", "l8a8"}) {
     fixtures::ImageSpec s;
