@@ -81,7 +81,7 @@ void interpolated_values(std::uint8_t e0, std::uint8_t e1, std::uint64_t codes, 
 void block_pixels(const records::Bc3Block& b, Rgba8 px[16]) {
   colour_block(b.colour, true, px);
   std::uint8_t a[16];
-  interpolated_values(b.a0, b.a1, b.codes, a);
+  interpolated_values(b.alpha.e0, b.alpha.e1, b.alpha.codes, a);
   for (int k = 0; k < 16; ++k) px[k][3] = a[k];
 }
 

@@ -34,26 +34,8 @@ struct Bc2Block {
   static constexpr Bc2Block decode(RecordCursor& c) { return {.alphas = c.u64(), .colour = ColourBlock::decode(c)}; }
 };
 
-// A BC3 (DXT4/5) block (#rw-6-4 "BC3"): a0, a1, 48 bits of 3-bit alpha codes (texel k in bits
-// 3k..3k+2, little-endian), then a colour block.
-struct Bc3Block {
-  static constexpr std::size_t kSize = 16;
-  std::uint8_t a0 = 0, a1 = 0;
-  std::uint64_t codes = 0;  // the low 48 bits
-  ColourBlock colour;
-  static constexpr Bc3Block decode(RecordCursor& c) {
-    Bc3Block b;
-    b.a0 = c.u8();
-    b.a1 = c.u8();
-    const std::uint64_t low = c.u16();
-    b.codes = low | std::uint64_t{c.u32()} << 16;
-    b.colour = ColourBlock::decode(c);
-    return b;
-  }
-};
-
-// A BC4 block: e0, e1, then 48 bits of 3-bit codes (texel k in bits 3k..3k+2, little-endian):
-// the layout of a BC3 block's alpha half. A BC5 block is two of them, red then green.
+// An interpolated block: e0, e1, then 48 bits of 3-bit codes (texel k in bits 3k..3k+2,
+// little-endian). A BC4 block; a BC3 block's alpha half; a BC5 block is two, red then green.
 struct Bc4Block {
   static constexpr std::size_t kSize = 8;
   std::uint8_t e0 = 0, e1 = 0;
@@ -72,6 +54,15 @@ struct Bc5Block {
   static constexpr std::size_t kSize = 16;
   Bc4Block red, green;
   static constexpr Bc5Block decode(RecordCursor& c) { return {Bc4Block::decode(c), Bc4Block::decode(c)}; }
+};
+
+// A BC3 (DXT4/5) block (#rw-6-4 "BC3"): the alpha as an interpolated block (Bc4Block's layout),
+// then a colour block.
+struct Bc3Block {
+  static constexpr std::size_t kSize = 16;
+  Bc4Block alpha;
+  ColourBlock colour;
+  static constexpr Bc3Block decode(RecordCursor& c) { return {Bc4Block::decode(c), ColourBlock::decode(c)}; }
 };
 
 // A 32-bit D3D texel, bytes B, G, R, A (A8R8G8B8; X8R8G8B8 with the last byte unused) (#rw-6-2).

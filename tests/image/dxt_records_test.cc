@@ -43,9 +43,9 @@ TEST(DxtRecords, Bc3EndpointsAnd48BitCodes) {
   const std::uint8_t b[16] = {0xF0, 0x10, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB,
                               0x00, 0xF8, 0x1F, 0x00, 0x00, 0x00, 0x00, 0x00};
   const auto k = decode_le<records::Bc3Block>(b);
-  EXPECT_EQ(k.a0, 0xF0);
-  EXPECT_EQ(k.a1, 0x10);
-  EXPECT_EQ(k.codes, 0xAB8967452301ull);  // six bytes, little-endian
+  EXPECT_EQ(k.alpha.e0, 0xF0);
+  EXPECT_EQ(k.alpha.e1, 0x10);
+  EXPECT_EQ(k.alpha.codes, 0xAB8967452301ull);  // six bytes, little-endian
   EXPECT_EQ(k.colour.c0, 0xF800u);
   EXPECT_EQ(k.colour.c1, 0x001Fu);
 }
