@@ -273,6 +273,8 @@ TEST(IgzImage, WritesFuzzCorpus) {
   write("wii_rgb5a3.igz", s);
   s.format = "dxt1_tile_big_wii", s.pixels = ByteBuffer(32, 0x3C);
   write("wii_cmpr.igz", s);
+  s.format = "dxn", s.pixels = ByteBuffer(64, 0x96);  // BC5: 8 x 8, 4 blocks of 16 bytes
+  write("dxn_8x8.igz", s);
 }
 
 }  // namespace
