@@ -55,7 +55,7 @@ void run_edit(benchmark::State& st, bool ps2) {
   const ByteBuffer txd = dictionary(ps2);
   const auto c = changes();
   for (auto _ : st) {
-    Json report;
+    rw::DictionaryEditReport report;
     auto out = rw::edit_dictionary(txd, c, {}, report);
     if (!out) st.SkipWithError(out.error().str().c_str());
     benchmark::DoNotOptimize(out);

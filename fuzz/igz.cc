@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "assay/formats/igz/graph.h"
-#include "../src/formats/igz/report.h"
+#include "../src/formats/igz/json.h"
 #include "formats/serialise.h"
 #include "core/json_text.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "assay/formats/igz/image.h"
-#include "../src/formats/igz/report.h"
+#include "../src/formats/igz/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

@@ -7,7 +7,7 @@
 
 #include "assay/formats/igz/model.h"
 #include "assay/model/gltf.h"
-#include "../src/formats/igz/report.h"
+#include "../src/formats/igz/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;

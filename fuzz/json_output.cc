@@ -9,7 +9,7 @@
 #include "assay/family.h"
 #include "assay/ops.h"
 #include "assay/options.h"
-#include "../src/formats/igz/report.h"
+#include "../src/formats/igz/json.h"
 #include "assay/formats/oni/oni.h"
 #include "../src/formats/warriors/family_parts.h"
 #include "fuzz_util.h"

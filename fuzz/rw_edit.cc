@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   opt.threads = 1;
   opt.encode.threads = 1;
   opt.encode.speed = 10;
-  Json report;
+  rw::DictionaryEditReport report;
   auto out = rw::edit_dictionary(txd, {c}, opt, report);
   (void)out;
   return 0;

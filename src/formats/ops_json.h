@@ -1,5 +1,7 @@
 // Internal: the JSON of the family verbs' reports (docs/cli.md), for ops_reports.cc and the front
-// ends that print them (the CLI streams `rw tree` row by row).
+// ends that print them (the CLI streams `rw tree` row by row). Each is defined in its family's
+// json.cc (oni_check_json in oni's, the rw tree rows in renderware's); with_problems in
+// ops_reports.cc.
 #pragma once
 
 #include "assay/ops.h"

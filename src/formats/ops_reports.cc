@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "igz/report.h"
+#include "igz/json.h"
 #include "assay/formats/oni/oni.h"
 #include "warriors/family_parts.h"
 #include "assay/family.h"
@@ -24,35 +24,6 @@ Result<oni::CheckReport> oni_check_report(const std::vector<fs::path>& inputs, c
   ASSAY_TRY(oni::CheckReport r, oni::check_level_set(inputs, layouts, ro.threads, progress));
   r.diags.append(layout_warnings);
   return r;
-}
-
-// Each problem names its file (null for the set); a level lists those of files named as its own
-// (level<N>_*.dat: the loaded ones and those left out, e.g. for a colliding file id).
-Json oni_check_json(const oni::CheckReport& r) {
-  Json problems = Json::array();
-  std::map<unsigned, Json> by_level;
-  for (const auto& d : r.diags.items()) {
-    Json j = problem_json(d);
-    j["file"] = d.where.file.empty() ? Json(nullptr) : Json(d.where.file);
-    if (auto n = oni::parse_level_file_name(fs::path(d.where.file).filename().string())) by_level[n->level].push_back(j);
-    problems.push_back(std::move(j));
-  }
-  Json levels = Json::array();
-  for (const auto& l : r.levels)
-    levels.push_back({{"file", l.files.empty() ? Json(nullptr) : Json(l.files[0])},
-                      {"files", l.files},
-                      {"level", l.level},
-                      {"instances", l.instances},
-                      {"placeholders", l.placeholders},
-                      {"links", l.links},
-                      {"into_level0", l.into_level0 ? Json(*l.into_level0) : Json(nullptr)},
-                      {"unresolved", l.unresolved},
-                      {"errors", l.problems},
-                      {"problems", by_level.count(l.level) ? by_level[l.level] : Json::array()}});
-  return {{"format", "oni"},
-          {"levels", levels},
-          {"all", {{"levels", r.levels.size()}, {"instances", r.instances}, {"links", r.links}, {"hash", r.hash}}},
-          {"problems", problems}};
 }
 
 Result<Report> oni_check(const std::vector<fs::path>& inputs, const ReadOptions& ro) {
@@ -89,25 +60,6 @@ Result<Report> igz_dump(const Input& in, const ReadOptions& ro) {
 }
 
 // ---- rw tree ----
-Json rw_section_json(const rw::Section& s) {
-  const std::string_view name = rw::section_name(s.header.type);
-  return {{"offset", s.offset},
-          {"id", s.header.type},
-          {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},  // null: an id assay does not know
-          {"size", s.header.size},
-          {"stamp", s.header.stamp},
-          {"version", rw::decode_stamp_raw(s.header.stamp).str()},
-          {"depth", s.depth},
-          {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
-          {"container", s.container},
-          {"children", s.child_count}};
-}
-
-Json walk_error_json(const Error& e) {
-  return {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
-          {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
-}
-
 Result<Report> rw_tree(const std::string& spec) {
   ASSAY_TRY(Input in, resolve_path(spec));
   Report r;

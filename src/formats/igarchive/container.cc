@@ -55,32 +55,19 @@ class IgArchiveContainer final : public Container {
   }
 
   [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
-    Json j = list_fields();
+    Json j = iga::list_fields_json(archive_, cut_);
     j.update(iga::header_json(archive_, input().bytes.size()));
     detail::print_json_fields(p, j);
     return {};
   }
 
-  void print_list_fields(FieldPrinter& p) const override { detail::print_json_fields(p, list_fields()); }
+  void print_list_fields(FieldPrinter& p) const override { detail::print_json_fields(p, iga::list_fields_json(archive_, cut_)); }
 
   // spec: alchemy.md#corrections C1, C7
   void print_details(const Entry& e, FieldPrinter& p) const override {
     iga::print_entry_details(p, archive_, archive_.files()[file_of_[e.index]]);
   }
 
- private:
-  [[nodiscard]] Json list_fields() const {
-    Json j{{"version", archive_.version()}, {"byte_order", to_string(archive_.endian())}};
-    if (cut_.cut()) {  // the list verb prints "problems" and exits 1 (docs/cli.md#igarchive)
-      j["truncated"] = iga::cut_json(archive_, cut_);
-      Json problems = Json::array();
-      for (const Diagnostic& d : iga::cut_findings(archive_, cut_)) problems.push_back(problem_json(d));
-      j["problems"] = std::move(problems);
-    }
-    return j;
-  }
-
- public:
   [[nodiscard]] Result<Input> read(const Entry& e, unsigned threads) const override {
     const iga::FileEntry& f = file_of(e);
     const std::string name = input().name + "::" + std::string(f.name);

@@ -159,20 +159,6 @@ Result<void> write_checked_stream(const fs::path& target, bool force, const std:
   return tmp.commit(/*replace=*/true);
 }
 
-namespace {
-
-Json report_json(const EditReport& r) {
-  return {{"op", r.op},
-          {"name", r.name},
-          {"hash", r.hash},
-          {"old_size", r.op == "add" ? Json(nullptr) : Json(r.old_size)},
-          {"new_size", r.op == "remove" ? Json(nullptr) : Json(r.new_size)},
-          {"stored_size", r.op == "remove" || r.unchanged ? Json(nullptr) : Json(r.stored_size)},
-          {"compression", to_string(r.compression)},
-          {"unchanged", r.unchanged}};
-}
-
-}  // namespace
 
 Result<Json> edit_format(const Input& in, const EditRequest& req) {
   if (in.is_directory) return usage_error(in.name + " is a folder, not an igArchive");
@@ -218,17 +204,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
           dropped = upto;
         });
       }));
-  Json changes = Json::array();
-  for (const EditReport& c : r.changes) changes.push_back(report_json(c));
-  return Json{{"format", kFormatName},
-              {"input", in.name},
-              {"output", target.string()},
-              {"in_place", req.in_place},
-              {"files", n},
-              {"bytes", r.size},
-              {"copied_files", r.copied_files},
-              {"encoded_blocks", r.encoded_blocks},
-              {"changes", std::move(changes)}};
+  return edit_json(in.name, target.string(), req.in_place, n, r);
 }
 
 }  // namespace assay::igarchive

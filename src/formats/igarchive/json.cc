@@ -81,6 +81,46 @@ Json cut_json(const Archive& a, const Cut& c) {
               {"lost", std::move(lost)}};
 }
 
+namespace {
+
+Json report_json(const EditReport& r) {
+  return {{"op", r.op},
+          {"name", r.name},
+          {"hash", r.hash},
+          {"old_size", r.op == "add" ? Json(nullptr) : Json(r.old_size)},
+          {"new_size", r.op == "remove" ? Json(nullptr) : Json(r.new_size)},
+          {"stored_size", r.op == "remove" || r.unchanged ? Json(nullptr) : Json(r.stored_size)},
+          {"compression", to_string(r.compression)},
+          {"unchanged", r.unchanged}};
+}
+
+}  // namespace
+
+Json edit_json(std::string_view input, std::string_view output, bool in_place, std::uint64_t files, const EditResult& r) {
+  Json changes = Json::array();
+  for (const EditReport& c : r.changes) changes.push_back(report_json(c));
+  return Json{{"format", kFormatName},
+              {"input", input},
+              {"output", output},
+              {"in_place", in_place},
+              {"files", files},
+              {"bytes", r.size},
+              {"copied_files", r.copied_files},
+              {"encoded_blocks", r.encoded_blocks},
+              {"changes", std::move(changes)}};
+}
+
+Json list_fields_json(const Archive& a, const Cut& cut) {
+  Json j{{"version", a.version()}, {"byte_order", to_string(a.endian())}};
+  if (cut.cut()) {  // the list verb prints "problems" and exits 1 (docs/cli.md#igarchive)
+    j["truncated"] = cut_json(a, cut);
+    Json problems = Json::array();
+    for (const Diagnostic& d : cut_findings(a, cut)) problems.push_back(problem_json(d));
+    j["problems"] = std::move(problems);
+  }
+  return j;
+}
+
 }  // namespace igarchive
 
 }  // namespace assay

@@ -27,6 +27,14 @@ void print_entry_details(FieldPrinter& p, const Archive& a, const FileEntry& f);
 // "end"}]} for list --json and info (docs/cli.md#igarchive); null when the archive is whole.
 Json cut_json(const Archive& a, const Cut& c);
 
+// The report of an edit (docs/cli.md#edit): {"format", "input", "output", "in_place", "files",
+// "bytes", "copied_files", "encoded_blocks", "changes": [{"op", "name", "hash", "old_size",
+// "new_size", "stored_size", "compression", "unchanged"}]}.
+Json edit_json(std::string_view input, std::string_view output, bool in_place, std::uint64_t files, const EditResult& r);
+// What list prints before the entries: version, byte order; for a cut archive "truncated" and
+// its "problems".
+Json list_fields_json(const Archive& a, const Cut& cut);
+
 // The family's edit (assay replace/add/remove): options from req.read.family:
 // "compression" (lzma, deflate, lz4, none, stored) for the new data.
 Result<Json> edit_format(const Input& in, const EditRequest& req);

@@ -16,7 +16,7 @@
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
 #include "assay/formats/igz/model.h"
-#include "report.h"
+#include "json.h"
 #include "family_parts.h"
 #include "formats/texture_budget.h"
 #include "assay/model/gltf.h"

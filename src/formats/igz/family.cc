@@ -1,5 +1,5 @@
 // The igz family: identify, open, verify, samples, list columns. spec: alchemy.md#igz, #verify-igz
-#include "report.h"
+#include "json.h"
 #include "assay/family.h"
 
 #include "assay/core/bytes.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "report.h"
+#include "json.h"
 #include "assay/core/output.h"
 #include "assay/formats/edit_input.h"
 #include "assay/formats/edit_target.h"
@@ -46,7 +46,7 @@ Result<image::Rgba> image_pixels(const EditRequest& req, const EditChange& c, co
 }
 
 // Image `img` re-encoded from change `c` into `out` (the file's bytes); its report line.
-Result<Json> replace_image(const EditRequest& req, const EditChange& c, const Image2& img, const OpenOptions& o,
+Result<ImageReplaced> replace_image(const EditRequest& req, const EditChange& c, const Image2& img, const OpenOptions& o,
                            ByteBuffer& out) {
   if (img.data.where != ImageData::Where::pool)
     return usage_error(fmt::format("the image '{}' keeps no pixels in this file ({})", c.name,
@@ -60,10 +60,7 @@ Result<Json> replace_image(const EditRequest& req, const EditChange& c, const Im
   std::memcpy(out.data() + img.data.offset, data.data(), data.size());
   ASSAY_TRY(IgzFile edited, IgzFile::open(out, o));
   ASSAY_TRY(image::Rgba back, decode_image2(edited, img, 0));
-  const double db = image::psnr(top, back);
-  return Json{{"name", c.name}, {"op", "replace"}, {"format", img.format}, {"width", img.width},
-              {"height", img.height}, {"levels", img.levels}, {"bytes", data.size()},
-              {"psnr_db", std::isfinite(db) ? Json(db) : Json(nullptr)}, {"exact", !std::isfinite(db)}};
+  return ImageReplaced{c.name, &img, data.size(), image::psnr(top, back)};
 }
 
 }  // namespace
@@ -78,19 +75,18 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   const Graph g = build_graph(f, fx, nullptr);
   const std::vector<Image2> images = find_images(f, fx, g);
   ByteBuffer out(in.bytes.begin(), in.bytes.end());
-  Json changes = Json::array();
+  std::vector<ImageReplaced> changes;
   for (const EditChange& c : req.changes) {
     if (c.op != EditOp::replace)
       return usage_error(fmt::format("{}: an igz file takes replace of an image only (its objects are not entries to add or remove)", c.name));
     const Image2* img = image_named(images, c.name);
     if (img == nullptr)
       return usage_error(fmt::format("{}: no image named '{}' (`assay list {}` shows the textures)", in.name, c.name, in.name));
-    ASSAY_TRY(Json line, replace_image(req, c, *img, o, out));
+    ASSAY_TRY(ImageReplaced line, replace_image(req, c, *img, o, out));
     changes.push_back(std::move(line));
   }
   ASSAY_CHECK(write_file_atomic(target, out, req.force || req.in_place));
-  return Json{{"format", "igz"}, {"input", in.name}, {"output", target.string()}, {"in_place", req.in_place},
-              {"changes", std::move(changes)}};
+  return edit_json(in.name, target.string(), req.in_place, changes);
 }
 
 }  // namespace assay::igz

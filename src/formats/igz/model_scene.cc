@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "report.h"
+#include "json.h"
 #include "assay/formats/igz/model.h"
 #include "diag_util.h"
 #include "formats/serialise.h"
@@ -288,35 +288,5 @@ void check_model(const IgzFile& f, const Model& m, const DiagSink& sink) {
                                vec3_text(all.lo), vec3_text(all.hi)));
 }
 
-Json model_details_json(const Model& m) {
-  Json j;
-  j["name"] = m.name;
-  j["model_data"] = m.data_object;
-  j["min"] = {m.min[0], m.min[1], m.min[2]};
-  j["max"] = {m.max[0], m.max[1], m.max[2]};
-  j["transforms"] = m.transforms.size();
-  Json draws = Json::array();
-  for (const DrawCall& d : m.draws) {
-    Json x;
-    x["object"] = d.object;
-    if (d.name) x["name"] = *d.name;
-    x["vertices"] = d.vertices.count;
-    x["stride"] = d.vertices.stride;
-    Json els = Json::array();
-    for (const VertexElement& e : d.vertices.elements)
-      els.push_back(fmt::format("{}{} {} +{}", vertex_usage_name(e.usage), e.usage_index, vertex_type_name(e.type), e.offset));
-    x["elements"] = std::move(els);
-    x["indices"] = d.indices.count;
-    x["index_format"] = d.indices.format.empty() ? Json(nullptr) : Json(d.indices.format);
-    x["primitive_count"] = d.primitive_count;
-    x["min"] = {d.min[0], d.min[1], d.min[2]};
-    x["max"] = {d.max[0], d.max[1], d.max[2]};
-    if (!d.material.empty()) x["material"] = d.material;
-    if (d.transform) x["transform"] = *d.transform;
-    draws.push_back(std::move(x));
-  }
-  j["draw_calls"] = std::move(draws);
-  return j;
-}
 
 }  // namespace assay::igz

@@ -62,7 +62,7 @@ struct Editor {
   const LoadedFile& f;
   std::map<std::uint32_t, ByteBuffer> new_data;  // descriptor -> new instance bytes (header on)
   Companion raw, sep;
-  Json changes = Json::array();
+  std::vector<InstanceEditLine> changes;
 
   Companion& companion(FieldKind k) { return k == FieldKind::sep ? sep : raw; }
 
@@ -105,8 +105,9 @@ struct Editor {
     ByteBuffer b(data.begin(), data.end());
     stamp(b, i);
     new_data[i] = std::move(b);
-    changes.push_back({{"op", "replace"}, {"name", f.names[i]}, {"index", i}, {"source", "raw"}, {"old_size", f.file.descriptor(i).size},
-                       {"new_size", data.size()}});
+    InstanceEditLine line{std::string(f.names[i]), i, "raw"};
+    line.old_size = f.file.descriptor(i).size, line.new_size = data.size();
+    changes.push_back(std::move(line));
     return {};
   }
 
@@ -217,8 +218,9 @@ Result<void> Editor::replace_oni(std::uint32_t i, ByteView bytes, const std::str
     stamp(b, li);
     new_data[li] = std::move(b);
   }
-  changes.push_back({{"op", "replace"}, {"name", f.names[i]}, {"index", i}, {"source", "oni"}, {"instances", walked.size()},
-                     {"old_size", f.file.descriptor(i).size}, {"new_size", new_data[i].size()}});
+  InstanceEditLine line{std::string(f.names[i]), i, "oni"};
+  line.instances = walked.size(), line.old_size = f.file.descriptor(i).size, line.new_size = new_data[i].size();
+  changes.push_back(std::move(line));
   return {};
 }
 
@@ -308,8 +310,10 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   store_in(b, records::TxmpImage::kOffset, image);
   store_in(b, c->offset, Word32{at});
   new_data[i] = std::move(b);
-  changes.push_back({{"op", "replace"}, {"name", f.names[i]}, {"index", i}, {"source", "png"}, {"width", top.width}, {"height", top.height},
-                     {"pixel_format", code}, {"mips", levels.size()}, {"pixel_offset", at}, {"pixel_bytes", part.size()}});
+  InstanceEditLine line{std::string(f.names[i]), i, "png"};
+  line.width = top.width, line.height = top.height, line.pixel_format = code, line.mips = levels.size();
+  line.pixel_offset = at, line.pixel_bytes = part.size();
+  changes.push_back(std::move(line));
   return {};
 }
 
@@ -482,15 +486,9 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   for (const auto& d : check.items())
     if (d.severity == Severity::error) return d.where;
   ASSAY_CHECK(write_all(target, dat, ed, req.force || req.in_place));
-  return Json{{"format", "oni"},
-              {"input", in.name},
-              {"output", target.string()},
-              {"in_place", req.in_place},
-              {"instances", f->file.instance_count()},
-              {"bytes", dat.size()},
-              {"raw_appended", ed.raw.appended.size()},
-              {"sep_appended", ed.sep.appended.size()},
-              {"changes", std::move(ed.changes)}};
+  InstanceEditReport r{in.name, target.string(), req.in_place, f->file.instance_count(), dat.size(),
+                       ed.raw.appended.size(), ed.sep.appended.size(), std::move(ed.changes)};
+  return edit_json(r);
 }
 
 }  // namespace assay::oni

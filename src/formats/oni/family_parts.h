@@ -46,5 +46,22 @@ void verify_input(const Input& in, const SiblingFiles& sib, const ReadOptions& o
 
 // The family's edit: replace only (add/remove would renumber instances; edit.cc).
 Result<Json> edit_format(const Input& in, const EditRequest& req);
+// One instance an edit replaced: from raw instance bytes, an .oni file or a PNG (a TXMP).
+struct InstanceEditLine {
+  std::string name;
+  std::uint32_t index = 0;
+  const char* source = "";  // "raw", "oni", "png"
+  std::optional<std::uint64_t> instances, old_size, new_size;  // raw and oni
+  std::optional<std::uint64_t> width, height, pixel_format, mips, pixel_offset, pixel_bytes;  // png
+};
+struct InstanceEditReport {
+  std::string input, output;
+  bool in_place = false;
+  std::uint64_t instances = 0, bytes = 0, raw_appended = 0, sep_appended = 0;
+  std::vector<InstanceEditLine> changes;
+};
+// {"format": "oni", "input", "output", "in_place", "instances", "bytes", "raw_appended",
+// "sep_appended", "changes": [{"op": "replace", "name", "index", "source", and the line's fields}]}
+Json edit_json(const InstanceEditReport& r);
 
 }  // namespace assay::oni

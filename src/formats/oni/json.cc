@@ -2,9 +2,12 @@
 // (docs/cli.md#oni, docs/schema/).
 #include <fmt/format.h>
 
+#include <map>
+
 #include "assay/formats/oni/oni.h"
 #include "family_parts.h"
 #include "formats/serialise.h"
+#include "formats/ops_json.h"
 
 namespace assay::oni {
 
@@ -95,4 +98,58 @@ Json list_document(const InstanceFile& f) {
   return Json{{"format", "oni"}, {"entries", entries}};
 }
 
+Json edit_json(const InstanceEditReport& r) {
+  Json lines = Json::array();
+  for (const InstanceEditLine& c : r.changes) {
+    Json j{{"op", "replace"}, {"name", c.name}, {"index", c.index}, {"source", c.source}};
+    const std::pair<const char*, const std::optional<std::uint64_t>*> fields[] = {
+        {"instances", &c.instances}, {"old_size", &c.old_size},         {"new_size", &c.new_size},
+        {"width", &c.width},         {"height", &c.height},             {"pixel_format", &c.pixel_format},
+        {"mips", &c.mips},           {"pixel_offset", &c.pixel_offset}, {"pixel_bytes", &c.pixel_bytes}};
+    for (const auto& [key, v] : fields)
+      if (*v) j[key] = **v;
+    lines.push_back(std::move(j));
+  }
+  return Json{{"format", "oni"},         {"input", r.input},
+              {"output", r.output},      {"in_place", r.in_place},
+              {"instances", r.instances}, {"bytes", r.bytes},
+              {"raw_appended", r.raw_appended}, {"sep_appended", r.sep_appended},
+              {"changes", std::move(lines)}};
+}
+
 }  // namespace assay::oni
+
+namespace assay {
+
+namespace fs = std::filesystem;
+
+// Each problem names its file (null for the set); a level lists those of files named as its own
+// (level<N>_*.dat: the loaded ones and those left out, e.g. for a colliding file id).
+Json oni_check_json(const oni::CheckReport& r) {
+  Json problems = Json::array();
+  std::map<unsigned, Json> by_level;
+  for (const auto& d : r.diags.items()) {
+    Json j = problem_json(d);
+    j["file"] = d.where.file.empty() ? Json(nullptr) : Json(d.where.file);
+    if (auto n = oni::parse_level_file_name(fs::path(d.where.file).filename().string())) by_level[n->level].push_back(j);
+    problems.push_back(std::move(j));
+  }
+  Json levels = Json::array();
+  for (const auto& l : r.levels)
+    levels.push_back({{"file", l.files.empty() ? Json(nullptr) : Json(l.files[0])},
+                      {"files", l.files},
+                      {"level", l.level},
+                      {"instances", l.instances},
+                      {"placeholders", l.placeholders},
+                      {"links", l.links},
+                      {"into_level0", l.into_level0 ? Json(*l.into_level0) : Json(nullptr)},
+                      {"unresolved", l.unresolved},
+                      {"errors", l.problems},
+                      {"problems", by_level.count(l.level) ? by_level[l.level] : Json::array()}});
+  return {{"format", "oni"},
+          {"levels", levels},
+          {"all", {{"levels", r.levels.size()}, {"instances", r.instances}, {"links", r.links}, {"hash", r.hash}}},
+          {"problems", problems}};
+}
+
+}  // namespace assay

@@ -247,7 +247,7 @@ Result<void> read_back(ByteView out, std::uint64_t count, std::vector<Job>& jobs
 }  // namespace
 
 Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& changes,
-                                   const DictionaryEditOptions& opt, Json& report) {
+                                   const DictionaryEditOptions& opt, DictionaryEditReport& report) {
   ASSAY_TRY(const SectionHeader top, read_section_header(txd, 0));
   if (top.type != id::kTextureDictionary)
     return edit_usage(fmt::format("only texture dictionaries can be edited (this stream starts with section 0x{:X})", top.type));
@@ -262,26 +262,24 @@ Result<ByteBuffer> edit_dictionary(ByteView txd, const std::vector<EditChange>& 
   std::uint64_t count = 0;
   ASSAY_TRY(ByteBuffer out, assemble(txd, d, jobs, removed, count));
   ASSAY_CHECK(read_back(out, count, jobs));
-  Json list = Json::array();
+  report = {};
   std::size_t next_job = 0;
   for (std::size_t k = 0; k < changes.size(); ++k) {
-    Json c{{"op", op_name(changes[k].op)}, {"name", changes[k].name}};
+    TextureEditLine c{op_name(changes[k].op), changes[k].name};
     if (next_job < jobs.size() && jobs[next_job].change == k) {
       const Job& j = jobs[next_job++];
-      c["platform"] = std::string(platform_name(j.spec.platform));
-      c["pixel_format"] = std::string(to_string(j.spec.format));  // the texel format ("format" is the family)
-      c["width"] = j.image.width;
-      c["height"] = j.image.height;
-      c["mips"] = detail::level_count(j.spec, j.image.width, j.image.height);
-      c["native_bytes"] = j.native.size();
-      c["exact"] = std::isinf(j.psnr);
-      if (!std::isinf(j.psnr)) c["psnr_db"] = std::round(j.psnr * 100) / 100;
-      if (!j.note.empty()) c["note"] = j.note;
+      c.encoded = true;
+      c.platform = std::string(platform_name(j.spec.platform));
+      c.pixel_format = std::string(to_string(j.spec.format));
+      c.width = j.image.width, c.height = j.image.height;
+      c.mips = detail::level_count(j.spec, j.image.width, j.image.height);
+      c.native_bytes = j.native.size();
+      c.psnr_db = j.psnr;
+      c.note = j.note;
     }
-    list.push_back(std::move(c));
+    report.changes.push_back(std::move(c));
   }
-  report["textures"] = count;
-  report["changes"] = std::move(list);
+  report.textures = count;
   return out;
 }
 
@@ -316,16 +314,12 @@ Result<Json> edit_request(const Input& in, const EditRequest& req) {
   opt.size_rule = size == EditSizeRule::png      ? DictionaryEditOptions::SizeRule::keep
                   : size == EditSizeRule::resize ? DictionaryEditOptions::SizeRule::resize
                                                  : DictionaryEditOptions::SizeRule::refuse;
-  Json j{{"format", kFormat}, {"input", in.name}};
-  ASSAY_TRY(ByteBuffer out, edit_dictionary(in.bytes, req.changes, opt, j));
+  DictionaryEditReport report;
+  ASSAY_TRY(ByteBuffer out, edit_dictionary(in.bytes, req.changes, opt, report));
   ASSAY_CHECK(write_file_atomic(target, out, req.force || req.in_place));
-  j["output"] = target.string();
-  j["in_place"] = req.in_place;
-  j["bytes"] = out.size();
-  Json changes = std::move(j["changes"]);
-  j.erase("changes");
-  j["changes"] = std::move(changes);
-  return j;
+  Json fields = dictionary_edit_json(report);
+  return Json{{"format", kFormat}, {"input", in.name}, {"textures", fields["textures"]}, {"output", target.string()},
+              {"in_place", req.in_place}, {"bytes", out.size()}, {"changes", std::move(fields["changes"])}};
 }
 
 }  // namespace

@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "assay/container.h"
 #include "formats/serialise.h"
+#include "formats/ops_json.h"
 
 namespace assay::rw::detail {
 
@@ -223,3 +225,50 @@ Json model_details(const ClumpSummary& c, std::size_t ci) {
 Json section_details(const Section& s) { return Json{{"id", s.header.type}}; }
 
 }  // namespace assay::rw::detail
+
+namespace assay::rw {
+
+Json dictionary_edit_json(const DictionaryEditReport& r) {
+  Json list = Json::array();
+  for (const TextureEditLine& t : r.changes) {
+    Json c{{"op", t.op}, {"name", t.name}};
+    if (t.encoded) {
+      c["platform"] = t.platform;
+      c["pixel_format"] = t.pixel_format;  // the texel format ("format" is the family)
+      c["width"] = t.width;
+      c["height"] = t.height;
+      c["mips"] = t.mips;
+      c["native_bytes"] = t.native_bytes;
+      c["exact"] = std::isinf(t.psnr_db);
+      if (!std::isinf(t.psnr_db)) c["psnr_db"] = std::round(t.psnr_db * 100) / 100;
+      if (!t.note.empty()) c["note"] = t.note;
+    }
+    list.push_back(std::move(c));
+  }
+  return Json{{"textures", r.textures}, {"changes", std::move(list)}};
+}
+
+}  // namespace assay::rw
+
+namespace assay {
+
+Json rw_section_json(const rw::Section& s) {
+  const std::string_view name = rw::section_name(s.header.type);
+  return {{"offset", s.offset},
+          {"id", s.header.type},
+          {"name", name.empty() ? Json(nullptr) : Json(std::string(name))},  // null: an id assay does not know
+          {"size", s.header.size},
+          {"stamp", s.header.stamp},
+          {"version", rw::decode_stamp_raw(s.header.stamp).str()},
+          {"depth", s.depth},
+          {"parent", s.parent < 0 ? Json(nullptr) : Json(s.parent)},
+          {"container", s.container},
+          {"children", s.child_count}};
+}
+
+Json walk_error_json(const Error& e) {
+  return {{"message", e.structure.empty() ? e.message : e.structure + ": " + e.message},
+          {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
+}
+
+}  // namespace assay

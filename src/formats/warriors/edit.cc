@@ -166,7 +166,7 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
   std::map<std::uint32_t, std::string> given;  // hash -> the name as given (progress)
   if (req.progress)
     edit.new_data_written = [&](std::uint32_t h, std::uint64_t n) { req.progress(n, n == 0 ? given[h] : std::string()); };
-  Json changes = Json::array();
+  std::vector<DiscEditLine> changes;
   std::set<std::uint32_t> touched;
   for (const EditChange& c : req.changes) {
     const char* op = c.op == EditOp::replace ? "replace" : c.op == EditOp::add ? "add" : "remove";
@@ -179,19 +179,18 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     if (data.size() > 0xFFFFFFFFull) return usage_error(fmt::format("{} '{}': larger than 4 GiB", op, c.name));
     const auto row = disc.find(h);
     const std::string* known = names.find(h);
-    Json j{{"op", op}, {"name", parse_hash(c.name) ? (known ? Json(*known) : Json(nullptr)) : Json(std::string(base_name(c.name)))},
-           {"hash", h}};
+    DiscEditLine j{op, parse_hash(c.name) ? (known ? std::optional<std::string>(*known) : std::nullopt) : std::optional<std::string>(base_name(c.name)), h};
     if (!touched.insert(h).second) return usage_error(fmt::format("'{}' is named twice", c.name));
     given[h] = c.name;
     if (c.op == EditOp::add) {
       if (row) return usage_error(fmt::format("add '{}': the DIR already has hash {} (use replace)", c.name, hex8(h)));
       edit.add.push_back({h, data});
-      j["new_size"] = data.size();
+      j.new_size = data.size();
     } else {
       if (!row) return usage_error(fmt::format("{} '{}': no row has hash {}", op, c.name, hex8(h)));
-      j["index"] = row->index;
-      j["old_size"] = row->size;
-      if (c.op == EditOp::replace) edit.replace[row->index] = data, j["new_size"] = data.size();
+      j.index = row->index;
+      j.old_size = row->size;
+      if (c.op == EditOp::replace) edit.replace[row->index] = data, j.new_size = data.size();
       else edit.remove.insert(row->index);
     }
     changes.push_back(std::move(j));
@@ -241,13 +240,8 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
     ASSAY_CHECK(wad_tmp.commit());
     ASSAY_CHECK(dir_tmp.commit());
   }
-  return Json{{"format", kFormat},
-              {"input", in.name},
-              {"output", req.in_place ? out_dir_file.parent_path().string() : req.output.string()},
-              {"in_place", req.in_place},
-              {"entry_count", (dir.size() - kDirHeaderSize) / kDirRowSize},
-              {"wad_bytes", wad_size},
-              {"changes", std::move(changes)}};
+  return disc_edit_json(in.name, req.in_place ? out_dir_file.parent_path().string() : req.output.string(), req.in_place,
+                        (dir.size() - kDirHeaderSize) / kDirRowSize, wad_size, changes);
 }
 
 }  // namespace assay::warriors

@@ -50,6 +50,19 @@ Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
 // What a load left, as JSON (spec: #wr-5-4 step 3): format, header, chunks, chunk_counts,
 // chunk_stack (bottom first), objects, stored, trailing, diagnostics, error {message, offset}.
 Json load_result_json(const LoadResult& r, std::uint64_t base = 0);
+// One change of a disc edit (edit.cc): the row's index and old size for replace and remove, the
+// new size for replace and add.
+struct DiscEditLine {
+  const char* op = "";                // "replace", "add", "remove"
+  std::optional<std::string> name;    // as given, or the known name of a 0xHASH; null when unknown
+  std::uint32_t hash = 0;
+  std::optional<std::uint32_t> index;
+  std::optional<std::uint64_t> old_size, new_size;
+};
+// {"format": "warriors", "input", "output", "in_place", "entry_count", "wad_bytes",
+// "changes": [{"op", "name", "hash", "index", "old_size", "new_size"}]} (absent fields left out).
+Json disc_edit_json(std::string_view input, std::string_view output, bool in_place, std::uint64_t entry_count,
+                    std::uint64_t wad_bytes, const std::vector<DiscEditLine>& changes);
 
 // A truncated WAD as `info` and `list` show it: {"warning": message, "problems":
 // [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.

@@ -156,4 +156,18 @@ Json wad_truncation_fields(const Disc& disc) {
   return j;
 }
 
+Json disc_edit_json(std::string_view input, std::string_view output, bool in_place, std::uint64_t entry_count,
+                    std::uint64_t wad_bytes, const std::vector<DiscEditLine>& changes) {
+  Json lines = Json::array();
+  for (const DiscEditLine& c : changes) {
+    Json j{{"op", c.op}, {"name", c.name ? Json(*c.name) : Json(nullptr)}, {"hash", c.hash}};
+    if (c.index) j["index"] = *c.index;
+    if (c.old_size) j["old_size"] = *c.old_size;
+    if (c.new_size) j["new_size"] = *c.new_size;
+    lines.push_back(std::move(j));
+  }
+  return Json{{"format", kFormat}, {"input", input}, {"output", output}, {"in_place", in_place},
+              {"entry_count", entry_count}, {"wad_bytes", wad_bytes}, {"changes", std::move(lines)}};
+}
+
 }  // namespace assay::warriors

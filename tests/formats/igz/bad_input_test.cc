@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "assay/formats/igz/graph.h"
-#include "../../../src/formats/igz/report.h"
+#include "../../../src/formats/igz/json.h"
 #include "assay/formats/igz/writer.h"
 #include "igz_testing.h"
 

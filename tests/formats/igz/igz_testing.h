@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../../src/formats/igz/report.h"
+#include "../../../src/formats/igz/json.h"
 #include "assay/formats/igz/writer.h"
 #include "formats/serialise.h"
 

@@ -7,7 +7,7 @@
 
 #include "assay/core/hash.h"
 #include "assay/formats/igz/graph.h"
-#include "../../../src/formats/igz/report.h"
+#include "../../../src/formats/igz/json.h"
 #include "assay/formats/igz/writer.h"
 #include "igz_testing.h"
 #include "core/json_text.h"

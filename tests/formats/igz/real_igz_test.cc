@@ -9,7 +9,7 @@
 #include "assay/core/hash.h"
 #include "assay/formats/igarchive/archive.h"
 #include "assay/formats/igz/graph.h"
-#include "../../../src/formats/igz/report.h"
+#include "../../../src/formats/igz/json.h"
 #include "testing/testing.h"
 
 namespace assay::igz {

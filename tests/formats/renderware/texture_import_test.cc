@@ -51,7 +51,7 @@ ByteBuffer d3d9_dict(std::uint32_t d3d_format, std::uint32_t raster_format, std:
 
 struct Edited {
   ByteBuffer bytes;
-  Json report;
+  rw::DictionaryEditReport report;
 };
 
 Edited edit(ByteView txd, std::vector<EditChange> changes, DictionaryEditOptions opt = {}) {
@@ -118,7 +118,7 @@ TEST(TextureImport, D3d9LosslessFormatsAndKeptFields) {
     const TextureDictionary before = open_ok(txd);
     const ByteView a = native_of(txd, before.textures()[1]), b = native_of(e.bytes, d.textures()[1]);
     EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()));
-    EXPECT_TRUE(e.report["changes"][0]["exact"].get<bool>() == (c.pf == image::PixelFormat::bgra8888));
+    EXPECT_TRUE(rw::dictionary_edit_json(e.report)["changes"][0]["exact"].get<bool>() == (c.pf == image::PixelFormat::bgra8888));
   }
 }
 
@@ -139,7 +139,7 @@ TEST(TextureImport, D3d9LossyFormatsPsnr) {
     const Rgba got = decoded(d, 0);
     ASSERT_EQ(got.width, 128u);
     EXPECT_GE(image::psnr(*c.img, got), c.bar) << c.code;
-    EXPECT_NEAR(e.report["changes"][0]["psnr_db"].get<double>(), image::psnr(*c.img, got), 0.01);
+    EXPECT_NEAR(rw::dictionary_edit_json(e.report)["changes"][0]["psnr_db"].get<double>(), image::psnr(*c.img, got), 0.01);
   }
 }
 
@@ -149,7 +149,7 @@ TEST(TextureImport, Dxt1WithoutAlphaStaysOpaque) {
   const Edited e = edit(txd, {change(EditOp::replace, "tex", &alpha)});
   const TextureDictionary d = open_ok(e.bytes);
   const Rgba got = decoded(d, 0);
-  for (std::size_t i = 3; i < got.pixels.size(); i += 4) ASSERT_EQ(got.pixels[i], 255) << i << " " << e.report.dump();
+  for (std::size_t i = 3; i < got.pixels.size(); i += 4) ASSERT_EQ(got.pixels[i], 255) << i << " " << rw::dictionary_edit_json(e.report).dump();
   EXPECT_EQ(d.textures()[0].raster_format & raster::kPixelMask, raster::k565);  // GTA: DXT1 without alpha
 }
 
@@ -233,11 +233,11 @@ TEST(TextureImport, NonPowerOfTwoRoundedDown) {
   const TextureDictionary d = open_ok(e.bytes);
   EXPECT_EQ(d.textures()[0].width, 64u);
   EXPECT_EQ(d.textures()[0].height, 32u);
-  EXPECT_NE(e.report["changes"][0]["note"].get<std::string>().find("100 x 60 to 64 x 32"), std::string::npos);
+  EXPECT_NE(rw::dictionary_edit_json(e.report)["changes"][0]["note"].get<std::string>().find("100 x 60 to 64 x 32"), std::string::npos);
 }
 
 std::string edit_error(ByteView txd, std::vector<EditChange> changes) {
-  Json report;
+  rw::DictionaryEditReport report;
   auto r = edit_dictionary(txd, changes, {}, report);
   EXPECT_FALSE(r.ok());
   return r ? std::string() : r.error().str();
@@ -349,7 +349,7 @@ TEST(TextureImportSamples, ImgFactoryD3d8SameImageRoundTrip) {
   ASSAY_REQUIRE_SAMPLE(p, "renderware/more/imgfactory_generic.txd");
   const ByteBuffer txd = sample_bytes(p);
   same_image_round_trip(txd, {"door0006", "subridge_side1"}, 115);
-  Json report;
+  rw::DictionaryEditReport report;
   auto door = TextureDictionary::open(txd, 0, {}, {});
   ASSERT_TRUE(door.ok());
   const Rgba img = decoded(*door, 0);
@@ -424,7 +424,7 @@ TEST(TextureImport, TruncationAndMutationSweep) {
   for (const ByteBuffer& full : dicts) {
     const std::vector<EditChange> changes{{EditOp::replace, "tex", png_bytes}};
     for (std::size_t cut = 0; cut < full.size(); cut += 37) {
-      Json report;
+      rw::DictionaryEditReport report;
       auto r = edit_dictionary(ByteView(full.data(), cut), changes, opt, report);
       r ? ++ok : ++refused;
       if (!r) {
@@ -434,7 +434,7 @@ TEST(TextureImport, TruncationAndMutationSweep) {
     for (std::size_t at = 0; at < full.size(); at += 29) {
       ByteBuffer bad = full;
       bad[at] ^= 0xA5;
-      Json report;
+      rw::DictionaryEditReport report;
       auto r = edit_dictionary(bad, changes, opt, report);
       r ? ++ok : ++refused;
     }

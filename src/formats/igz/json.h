@@ -1,5 +1,5 @@
-// Internal: the igz family's JSON (docs/cli.md#igz): info, list, dump (report.cc), a texture's
-// and a model's details (image_report.cc, model_scene.cc) and the edit report (image_edit.cc).
+// Internal: the igz family's JSON (docs/cli.md#igz), all built in json.cc: info, list, dump, a
+// texture's and a model's details and the edit report.
 #pragma once
 
 #include "assay/options.h"
@@ -30,6 +30,17 @@ Json image_details_json(const Image2& img);
 
 // The model entry's details (docs/cli.md#igz): draw calls with counts, vertex format and bounds.
 Json model_details_json(const Model& m);
+
+// One image an edit re-encoded (image_edit.cc), a line of the edit report.
+struct ImageReplaced {
+  std::string name;           // as the change named it
+  const Image2* image = nullptr;
+  std::uint64_t bytes = 0;    // of pixels written over its _data
+  double psnr_db = 0;         // decoded back against the PNG; infinite when exact
+};
+// {"format": "igz", "input", "output", "in_place", "changes": [{"name", "op": "replace", "format",
+// "width", "height", "levels", "bytes", "psnr_db" (null when exact), "exact"}]}
+Json edit_json(std::string_view input, std::string_view output, bool in_place, const std::vector<ImageReplaced>& changes);
 
 // `assay replace X.igz -o OUT IMAGE=PNG` (and --in-place): each named image re-encoded from a PNG
 // into its own format, size and levels (mips box-filtered from the PNG), written over its _data in

@@ -1,8 +1,10 @@
 // JSON views of an igz (docs/cli.md#igz). spec: alchemy.md#igz
-#include "report.h"
+#include "json.h"
 #include "../json_object.h"
 
 #include <fmt/format.h>
+
+#include <cmath>
 #include "formats/serialise.h"
 
 namespace assay::igz {
@@ -244,6 +246,81 @@ Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diag
   for (ListLayout l : g.list_layouts) layouts.push_back(to_string(l));
   j["list_layouts"] = layouts;
   return j;
+}
+
+
+// ---- a texture entry's details ----
+namespace {
+
+Json data_json(const ImageData& d) {
+  switch (d.where) {
+    case ImageData::Where::pool:
+      return {{"where", "pool"}, {"offset", d.offset}, {"size", d.size}, {"memory_handle", d.handle}};
+    case ImageData::Where::external:
+      return {{"where", "external"}, {"reference", d.reference}};
+    case ImageData::Where::none:
+      break;
+  }
+  return {{"where", "none"}};
+}
+
+}  // namespace
+
+Json image_details_json(const Image2& img) {
+  Json j = {{"width", img.width},   {"height", img.height}, {"mips", img.levels},
+            {"format", img.format}, {"platform", img.platform}, {"depth", img.depth},
+            {"images", img.images}};
+  j["image_name"] = img.name ? Json(*img.name) : Json(nullptr);
+  j["data"] = data_json(img.data);
+  if (auto need = data_size(img)) j["data_needed"] = *need;
+  else j["not_decoded"] = need.error().message;
+  if (const std::string_view a = texel_assumption(img); !a.empty()) j["assumed"] = std::string(a);
+  return j;
+}
+
+// ---- a model entry's details ----
+Json model_details_json(const Model& m) {
+  Json j;
+  j["name"] = m.name;
+  j["model_data"] = m.data_object;
+  j["min"] = {m.min[0], m.min[1], m.min[2]};
+  j["max"] = {m.max[0], m.max[1], m.max[2]};
+  j["transforms"] = m.transforms.size();
+  Json draws = Json::array();
+  for (const DrawCall& d : m.draws) {
+    Json x;
+    x["object"] = d.object;
+    if (d.name) x["name"] = *d.name;
+    x["vertices"] = d.vertices.count;
+    x["stride"] = d.vertices.stride;
+    Json els = Json::array();
+    for (const VertexElement& e : d.vertices.elements)
+      els.push_back(fmt::format("{}{} {} +{}", vertex_usage_name(e.usage), e.usage_index, vertex_type_name(e.type), e.offset));
+    x["elements"] = std::move(els);
+    x["indices"] = d.indices.count;
+    x["index_format"] = d.indices.format.empty() ? Json(nullptr) : Json(d.indices.format);
+    x["primitive_count"] = d.primitive_count;
+    x["min"] = {d.min[0], d.min[1], d.min[2]};
+    x["max"] = {d.max[0], d.max[1], d.max[2]};
+    if (!d.material.empty()) x["material"] = d.material;
+    if (d.transform) x["transform"] = *d.transform;
+    draws.push_back(std::move(x));
+  }
+  j["draw_calls"] = std::move(draws);
+  return j;
+}
+
+// ---- the edit report ----
+Json edit_json(std::string_view input, std::string_view output, bool in_place, const std::vector<ImageReplaced>& changes) {
+  Json lines = Json::array();
+  for (const ImageReplaced& r : changes) {
+    const Image2& img = *r.image;
+    lines.push_back(Json{{"name", r.name}, {"op", "replace"}, {"format", img.format}, {"width", img.width},
+                         {"height", img.height}, {"levels", img.levels}, {"bytes", r.bytes},
+                         {"psnr_db", std::isfinite(r.psnr_db) ? Json(r.psnr_db) : Json(nullptr)},
+                         {"exact", !std::isfinite(r.psnr_db)}});
+  }
+  return Json{{"format", "igz"}, {"input", input}, {"output", output}, {"in_place", in_place}, {"changes", std::move(lines)}};
 }
 
 }  // namespace assay::igz
