@@ -6,6 +6,7 @@
 
 #include "assay/formats/oni/oni.h"
 #include "family_parts.h"
+#include "sound_parts.h"
 #include "formats/serialise.h"
 #include "formats/ops_json.h"
 
@@ -96,6 +97,22 @@ Json list_document(const InstanceFile& f) {
     entries.push_back(std::move(e));
   }
   return Json{{"format", "oni"}, {"entries", entries}};
+}
+
+namespace {
+Json group_json(const SoundGroup& g) {
+  Json perms = Json::array();
+  for (const SoundPermutation& p : g.permutations)
+    perms.push_back({{"weight", p.weight}, {"volume", {p.min_volume, p.max_volume}}, {"pitch", {p.min_pitch, p.max_pitch}}, {"sound", p.sound}});
+  return {{"volume", g.volume},   {"pitch", g.pitch},       {"prevent_repeats", g.prevent_repeats}, {"last_selected", g.last_selected},
+          {"channels", g.channels}, {"permutations", perms}};
+}
+}  // namespace
+
+Json sound_binding_json(const SoundBinding& s) {
+  Json j{{"kind", tag_string(s.kind)}, {"version", s.version}, {"size", s.size}};
+  if (s.group) j.update(group_json(*s.group));
+  return j;
 }
 
 Json edit_json(const InstanceEditReport& r) {

@@ -77,14 +77,6 @@ Result<void> read_group_fields(Cursor& c, SoundGroup& g) {
   return {};
 }
 
-Json group_json(const SoundGroup& g) {
-  Json perms = Json::array();
-  for (const SoundPermutation& p : g.permutations)
-    perms.push_back({{"weight", p.weight}, {"volume", {p.min_volume, p.max_volume}}, {"pitch", {p.min_pitch, p.max_pitch}}, {"sound", p.sound}});
-  return {{"volume", g.volume},   {"pitch", g.pitch},       {"prevent_repeats", g.prevent_repeats}, {"last_selected", g.last_selected},
-          {"channels", g.channels}, {"permutations", perms}};
-}
-
 }  // namespace
 
 Result<SoundGroup> read_sound_group(ByteView b, std::uint64_t at) {
@@ -100,7 +92,7 @@ Result<SoundGroup> read_sound_group(ByteView b, std::uint64_t at) {
   return g;
 }
 
-Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i) {
+Result<SoundBinding> read_sound_binding(const LoadedFile& f, std::uint32_t i) {
   if (i >= f.file.instance_count() || f.file.descriptor(i).tag != make_tag("OSBD") || !f.has_data[i])
     return make_error(kFormat, "OSBD", kNoOffset, fmt::format("instance {} is not an OSBD with data", i));
   const Descriptor d = f.file.descriptor(i);
@@ -114,11 +106,15 @@ Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i) {
     return f.file.error(label, f.file.instance_file_offset(d) + c->offset, fmt::format("chunk at 0x{:x}+0x{:x} outside its file (0x{:x} bytes)", c->value, *c->size, comp.size()));
   const ByteView b = comp.subspan(c->value, static_cast<std::size_t>(*c->size));
   const std::uint32_t tag = load<std::uint32_t>(b.data(), Endian::little);
-  Json j{{"kind", tag_string(tag)}, {"version", load<std::uint32_t>(b.data() + 8, Endian::little)}, {"size", *c->size}};
-  if (tag != make_tag("OSGr")) return j;
-  ASSAY_TRY(const SoundGroup g, read_sound_group(b, c->value));
-  j.update(group_json(g));
-  return j;
+  SoundBinding s{tag, load<std::uint32_t>(b.data() + 8, Endian::little), *c->size, std::nullopt};
+  if (tag != make_tag("OSGr")) return s;
+  ASSAY_TRY(s.group, read_sound_group(b, c->value));
+  return s;
+}
+
+Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i) {
+  ASSAY_TRY(const SoundBinding s, read_sound_binding(f, i));
+  return sound_binding_json(s);
 }
 
 Result<ExtractCount> write_sound_binding(const LoadedFile& f, std::uint32_t i, const std::string& stem, const OutputDir& dir) {

@@ -8,6 +8,7 @@
 #include "assay/container.h"
 #include "assay/formats/oni/level_set.h"
 #include "assay/formats/oni/sound.h"
+#include "assay/formats/oni/sound_binding.h"
 #include "formats/serialise.h"
 
 namespace assay::oni {
@@ -33,5 +34,16 @@ std::string sound_path(const Entry& e, std::uint32_t tag, std::uint32_t index, b
 // "volume", "pitch", "prevent_repeats", "last_selected", "channels", "permutations": [{"weight",
 // "volume": [min, max], "pitch": [min, max], "sound"}]}.
 Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i);
+
+// An OSBD's chunk: its kind (the chunk's tag), version and size, and an OSGr's group.
+struct SoundBinding {
+  std::uint32_t kind = 0;
+  std::uint32_t version = 0;
+  std::uint64_t size = 0;
+  std::optional<SoundGroup> group;
+};
+Result<SoundBinding> read_sound_binding(const LoadedFile& f, std::uint32_t i);
+// Its JSON (json.cc), as above.
+Json sound_binding_json(const SoundBinding& s);
 
 }  // namespace assay::oni
