@@ -315,12 +315,7 @@ TEST(OniAkev, FuzzCorpusHoldsTheFixtures) {
   const std::vector<std::pair<std::string, ByteBuffer>> seeds = {{"hand.bin", input(testing::akev_level())},
                                                                   {"two_sided.bin", input(testing::akev_level(two_sided))},
                                                                   {"bad_index.bin", input(testing::akev_level(bad))}};
-  const char* out = std::getenv("ASSAY_WRITE_ONI_AKEV_CORPUS");
-  const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / "oni_akev";
-  for (const auto& [name, bytes] : seeds) {
-    if (out) testing::write_file(dir / name, bytes);
-    EXPECT_EQ(testing::read_file(dir / name), bytes) << name;
-  }
+  testing::check_fuzz_seeds("ASSAY_WRITE_ONI_AKEV_CORPUS", "oni_akev", seeds);
 }
 
 }  // namespace

@@ -443,12 +443,7 @@ TEST(OniCharacter, FuzzCorpusHoldsTheFixtures) {
   no_trac.trac = false;
   const std::vector<std::pair<std::string, ByteBuffer>> seeds = {{"hand.bin", input(testing::character_level())},
                                                                   {"no_trac.bin", input(testing::character_level(no_trac))}};
-  const char* out = std::getenv("ASSAY_WRITE_ONI_CHARACTER_CORPUS");
-  const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / "oni_character";
-  for (const auto& [name, bytes] : seeds) {
-    if (out) write_file(dir / name, bytes);
-    EXPECT_EQ(testing::read_file(dir / name), bytes) << name;
-  }
+  testing::check_fuzz_seeds("ASSAY_WRITE_ONI_CHARACTER_CORPUS", "oni_character", seeds);
 }
 
 }  // namespace

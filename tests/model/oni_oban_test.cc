@@ -343,12 +343,7 @@ TEST(OniObanModel, FuzzCorpusHoldsTheFixtures) {
   const std::vector<std::pair<std::string, ByteBuffer>> seeds = {{"hand.dat", testing::oban_level()},
                                                                   {"unordered.dat", testing::oban_level(unordered)},
                                                                   {"local_unnamed.dat", testing::oban_level(local)}};
-  const char* out = std::getenv("ASSAY_WRITE_ONI_OBAN_CORPUS");
-  const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / "oni_oban";
-  for (const auto& [name, bytes] : seeds) {
-    if (out) testing::write_file(dir / name, bytes);
-    EXPECT_EQ(testing::read_file(dir / name), bytes) << name;
-  }
+  testing::check_fuzz_seeds("ASSAY_WRITE_ONI_OBAN_CORPUS", "oni_oban", seeds);
 }
 
 }  // namespace

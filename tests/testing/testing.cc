@@ -52,6 +52,15 @@ void write_file(const fs::path& p, ByteView data) {
   f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
 }
 
+void check_fuzz_seeds(const char* env, std::string_view target, const std::vector<std::pair<std::string, ByteBuffer>>& seeds) {
+  const char* out = std::getenv(env);
+  const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / target;
+  for (const auto& [name, bytes] : seeds) {
+    if (out) write_file(dir / name, bytes);
+    EXPECT_EQ(read_file(dir / name), bytes) << name;
+  }
+}
+
 ByteBuffer read_file(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   return ByteBuffer(std::istreambuf_iterator<char>(f), {});

@@ -53,6 +53,10 @@ class TempDir {
 
 void write_file(const std::filesystem::path& p, ByteView data);
 ByteBuffer read_file(const std::filesystem::path& p);
+// A fuzz target's seeds, made by the test: each must equal fuzz/corpus/<target>/<name> as
+// committed; with the environment variable `env` set to a folder, they are written there instead
+// (then copied into fuzz/corpus by hand).
+void check_fuzz_seeds(const char* env, std::string_view target, const std::vector<std::pair<std::string, ByteBuffer>>& seeds);
 inline ByteBuffer bytes_of(std::string_view s) { return ByteBuffer(s.begin(), s.end()); }
 // The lines of a CLI's output, without the "assay: memory:" lines ASSAY_REPORT_MEMORY adds (set
 // for the whole test_cli binary by tests/cli/memory_test.cc).
