@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "assay/core/bytes.h"
+#include "assay/formats/oni/names.h"
 #include "assay/formats/oni/writer.h"
 
 namespace assay::testing {

@@ -11,6 +11,7 @@
 #include "running_server.h"
 #include "testing/testing.h"
 #include "formats/serialise.h"
+#include "../model/oni_oban_fixture.h"
 
 namespace assay::serve {
 namespace serve_oni_model_test {
@@ -79,6 +80,24 @@ TEST(ServeOniModel, SoundIsNotAModel) {
   ASSERT_TRUE(bad);
   EXPECT_EQ(bad->status, 422);
   EXPECT_NE(bad->body.find("kind 'sound' is not a model"), std::string::npos) << bad->body;
+}
+
+// The Model tab shows an OBAN (an "animation" entry) as the GLB extract writes: the hand-made level
+// of tests/model/oni_oban_test.cc, whose OBANhand (3 keys) is played by one object.
+TEST(ServeOniModel, ObanIsServedAsAnAnimatedGlb) {
+  testing::TempDir t;
+  fs::create_directories(t / "GameDataFolder");
+  testing::write_file(t / "GameDataFolder" / "level1_Final.dat", testing::oban_level());
+  const RunningServer server({(t / "GameDataFolder").string()});
+  ASSERT_TRUE(server.ok());
+  auto r = server.api("model", "GameDataFolder/level1_Final.dat::OBANhand");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const Json gltf = glb_json(r->body);
+  ASSERT_TRUE(gltf.is_object() && gltf.contains("animations"));
+  EXPECT_EQ(gltf["animations"].size(), 1u);
+  EXPECT_EQ(gltf["animations"][0]["name"], "OBANhand");
+  EXPECT_EQ(gltf["accessors"][gltf["animations"][0]["samplers"][0]["input"].get<int>()]["count"], 3);
 }
 
 }  // namespace

@@ -55,6 +55,8 @@ function tab(name) {
   for (const b of $('tabs').querySelectorAll('button')) b.classList.toggle('on', b.dataset.tab === name);
   for (const p of document.querySelectorAll('.pane')) p.classList.toggle('on', p.id === 'pane-' + name);
 }
+// A model entry, or an Oni OBAN (an object animation exported on its objects' geometry).
+const hasModel = (e) => !!e && (e.kind === 'model' || (e.kind === 'animation' && e.tag === 'OBAN'));
 const isDiscFolder = () => state.format === 'warriors' && !state.container.includes('::') && !state.entries.some((e) => e.kind === 'chunk');
 // Which tabs apply to what is open: Preview for a texture, Model for a model, Links for Oni instances and igz
 // objects, Loader for a Warriors container file or disc entry, Hex where there are bytes.
@@ -63,7 +65,7 @@ function updateTabs() {
   const show = {
     details: true,
     preview: !!(state.selected && state.selected.kind === 'texture'),
-    model: !!(state.selected && state.selected.kind === 'model'),
+    model: hasModel(state.selected),
     sound: !!(state.selected && state.selected.kind === 'sound'),
     hex: open && (!isDiscFolder() || !!state.selected),
     verify: open,
@@ -331,7 +333,7 @@ function selectEntry(e, scroll) {
   }
   const acts = [el('button', { text: 'Hex', 'data-act': 'hex', onclick: () => showHex(full, 0) }),
     el('a', { href: api('entry', { path: full, download: '1' }), text: 'Download', download: '', class: 'button', 'data-act': 'download' })];
-  if (e.kind === 'model') acts.push(el('a', { href: api('model', { path: full }), text: 'GLB', download: e.path || 'model.glb', class: 'button', 'data-act': 'glb' }));
+  if (hasModel(e)) acts.push(el('a', { href: api('model', { path: full }), text: 'GLB', download: e.path || 'model.glb', class: 'button', 'data-act': 'glb' }));
   if (e.kind === 'sound') acts.push(el('a', { href: api('sound', { path: full }), text: 'WAV', download: (e.name || 'sound') + '.wav', class: 'button', 'data-act': 'wav' }));
   if (e.container !== false) acts.push(el('button', { text: e.container ? 'Open' : 'Try to open', 'data-act': 'open', onclick: () => openPath(full, true) }));
   if (state.format === 'warriors' && !state.container.includes('::')) acts.push(el('button', { text: 'Loader trace', 'data-act': 'trace', onclick: () => trace(full) }));
@@ -339,7 +341,7 @@ function selectEntry(e, scroll) {
   $('graph').replaceChildren();
   updateTabs();
   if (e.kind === 'texture') { showTexture(full, e); return; }
-  if (e.kind === 'model') { showModel(full); return; }
+  if (hasModel(e)) { showModel(full); return; }
   if (e.kind === 'sound') { showSound(full, e); return; }
   if (state.format === 'oni') { oniLinks(full); return; }
   if (state.format === 'igz') { igzGraph(state.container, e.index); return; }
