@@ -115,10 +115,18 @@ class Builder {
   }
 
   std::size_t indices(const std::vector<std::uint32_t>& idx, std::size_t vertices) {
-    if (vertices <= 0xFFFF) {
-      std::vector<std::uint16_t> s(idx.begin(), idx.end());
-      const ByteView bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size() * 2);
-      return accessor(bytes, s.size(), kShort, "SCALAR", kElementArrayBuffer);
+    if (vertices <= 0xFFFF) {  // as 16 bits, written straight into the binary chunk
+      while (bin.size() % 4) bin.push_back(0);
+      const std::size_t at = bin.size();
+      bin.resize(at + idx.size() * 2);
+      std::uint8_t* out = bin.data() + at;
+      for (std::uint32_t i : idx) {
+        const auto v = static_cast<std::uint16_t>(i);
+        std::memcpy(out, &v, 2), out += 2;
+      }
+      views.push_back({at, idx.size() * 2, kElementArrayBuffer});
+      accessors.push_back({views.size() - 1, idx.size(), kShort, "SCALAR", false, {}, {}});
+      return accessors.size() - 1;
     }
     const ByteView bytes(reinterpret_cast<const std::uint8_t*>(idx.data()), idx.size() * 4);
     return accessor(bytes, idx.size(), kUint, "SCALAR", kElementArrayBuffer);
@@ -566,7 +574,8 @@ Result<ByteBuffer> write_glb(const Scene& scene) {
   put_u32(out, static_cast<std::uint32_t>(total));
   put_u32(out, static_cast<std::uint32_t>(json.size()));
   put_u32(out, 0x4E4F534A);  // "JSON"
-  out.insert(out.end(), json.begin(), json.end());
+  const auto* text = reinterpret_cast<const std::uint8_t*>(json.data());
+  out.insert(out.end(), text, text + json.size());  // same element type: one memcpy
   if (!b.bin.empty()) {
     put_u32(out, static_cast<std::uint32_t>(b.bin.size()));
     put_u32(out, 0x004E4942);  // "BIN\0"

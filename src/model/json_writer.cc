@@ -3,12 +3,42 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
 
 #include "assay/core/text.h"
 
 namespace assay::model {
+
+namespace {
+
+bool plain(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char ch) {
+    const auto u = static_cast<unsigned char>(ch);
+    return u >= 0x20 && u < 0x80 && ch != '"' && ch != '\\';
+  });
+}
+
+// Appends `parts` to `out` with one size change (keys and numbers: most of a glTF's text).
+template <class... Parts>
+void append(std::string& out, const Parts&... parts) {
+  const std::size_t at = out.size();
+  out.resize(at + (std::string_view(parts).size() + ...));
+  char* p = out.data() + at;
+  ((std::memcpy(p, std::string_view(parts).data(), std::string_view(parts).size()), p += std::string_view(parts).size()), ...);
+}
+
+// The decimal text of an integer, as fmt's "{}" writes it.
+template <class Int>
+void append_int(std::string& out, Int v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  append(out, std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+}
+
+}  // namespace
 
 void JsonWriter::newline() {
   if (indent_ < 0) return;
@@ -29,8 +59,9 @@ void JsonWriter::before_value() {
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   before_value();
-  quoted(k);
-  out_ += indent_ < 0 ? ":" : ": ";
+  const std::string_view colon = indent_ < 0 ? std::string_view(":") : std::string_view(": ");
+  if (plain(k)) append(out_, "\"", k, "\"", colon);
+  else quoted(k), out_ += colon;
   after_key_ = true;
   return *this;
 }
@@ -55,14 +86,12 @@ void JsonWriter::string(std::string_view s) {
 
 // Plain text (printable ASCII without '"' or '\\', most names) is copied whole.
 void JsonWriter::quoted(std::string_view s) {
-  const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
-    const auto u = static_cast<unsigned char>(ch);
-    return u >= 0x20 && u < 0x80 && ch != '"' && ch != '\\';
-  });
+  if (plain(s)) {
+    append(out_, "\"", s, "\"");
+    return;
+  }
   out_ += '"';
-  if (plain) {
-    out_ += s;
-  } else {
+  {
     const std::string fixed = valid_utf8(s) ? std::string(s) : utf8_replace_invalid(s);
     for (char ch : fixed) {
       const auto u = static_cast<unsigned char>(ch);
@@ -80,18 +109,22 @@ void JsonWriter::quoted(std::string_view s) {
 void JsonWriter::number(double v) {
   before_value();
   if (!std::isfinite(v)) v = 0;
-  if (v == std::floor(v) && std::fabs(v) < 1e15) fmt::format_to(std::back_inserter(out_), "{}", static_cast<std::int64_t>(v));
-  else fmt::format_to(std::back_inserter(out_), "{}", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15) append_int(out_, static_cast<std::int64_t>(v));
+  else {
+    char buf[48];  // the shortest text of a double is at most 24 characters
+    const char* end = fmt::format_to(buf, "{}", v);
+    append(out_, std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
 }
 
 void JsonWriter::number(std::uint64_t v) {
   before_value();
-  fmt::format_to(std::back_inserter(out_), "{}", v);
+  append_int(out_, v);
 }
 
 void JsonWriter::number(std::int64_t v) {
   before_value();
-  fmt::format_to(std::back_inserter(out_), "{}", v);
+  append_int(out_, v);
 }
 
 void JsonWriter::boolean(bool v) {

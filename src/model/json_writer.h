@@ -13,7 +13,7 @@ namespace assay::model {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(int indent = -1) : indent_(indent) {}
+  explicit JsonWriter(int indent = -1) : indent_(indent) { out_.reserve(4096); }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }

@@ -74,12 +74,19 @@ Result<std::vector<model::Vec2>> read_uvs(const InstanceFile& f, std::uint32_t i
   return out;
 }
 
-// OBD:IDXA: a set high bit starts a new strip (the first index always starts one).
+// OBD:IDXA: a set high bit starts a new strip (the first index always starts one). Each strip is
+// allocated once at its size (a level's M3GMs have hundreds of strips).
 std::vector<std::vector<std::uint32_t>> split_strips(const std::vector<std::uint32_t>& raw) {
   std::vector<std::vector<std::uint32_t>> strips;
-  for (std::size_t k = 0; k < raw.size(); ++k) {
-    if (k == 0 || (raw[k] & kStripStart)) strips.emplace_back();
-    strips.back().push_back(raw[k] & ~kStripStart);
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < raw.size(); ++k) count += k == 0 || (raw[k] & kStripStart);
+  strips.reserve(count);
+  for (std::size_t k = 0; k < raw.size();) {
+    std::size_t end = k + 1;
+    while (end < raw.size() && !(raw[end] & kStripStart)) ++end;
+    auto& s = strips.emplace_back();
+    s.reserve(end - k);
+    for (; k < end; ++k) s.push_back(raw[k] & ~kStripStart);
   }
   return strips;
 }
@@ -94,7 +101,9 @@ float dot(const model::Vec3& a, const model::Vec3& b) { return a[0] * b[0] + a[1
 // normal (p1 - p0) x (p2 - p0) points away from its stored face normal is turned (goldens
 // oni/README.md "face-normal winding rule"). Face normal k belongs to strip triangle k.
 void make_triangles(M3gmGeometry& g) {
-  std::size_t t = 0;
+  std::size_t t = 0, count = 0;
+  for (const auto& s : g.strips) count += s.size() > 2 ? s.size() - 2 : 0;
+  g.triangles.reserve(count);
   for (const auto& s : g.strips)
     for (std::size_t k = 2; k < s.size(); ++k, ++t) {
       std::array<std::uint32_t, 3> tri = k % 2 == 0 ? std::array{s[k - 2], s[k - 1], s[k]} : std::array{s[k - 1], s[k - 2], s[k]};
@@ -110,7 +119,7 @@ void make_triangles(M3gmGeometry& g) {
 // Sizes agree: one normal and one UV per point, every strip index a point, one face normal
 // index per strip triangle naming a face normal.
 Result<void> check_counts(const InstanceFile& f, const Part& m, const M3gmGeometry& g) {
-  const auto fail = [&](std::uint32_t field, std::string msg) { return m3gm_error(f, m.label, m.at + field, std::move(msg)); };
+  const auto fail = [&](std::uint32_t field, std::string msg) { return m3gm_error(f, m.label(), m.at + field, std::move(msg)); };
   if (g.normals.size() != g.points.size())
     return fail(M3gmLinks::kVertexNormals, fmt::format("{} vertex normals for {} points", g.normals.size(), g.points.size()));
   if (g.uvs.size() != g.points.size())
@@ -137,7 +146,7 @@ Result<Part> m3gm_part(const InstanceFile& f, std::uint32_t i) {
     return make_error(kFormat, "M3GM", kNoOffset, fmt::format("instance {} is not an M3GM with data", i)).with_code("oni.m3gm");
   ASSAY_TRY(const ByteView b, f.instance_bytes(i));
   Part m = part_of(f, i, b);
-  if (b.size() < M3gmLinks::kSize) return m3gm_error(f, m.label, m.at, fmt::format("M3GM instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), M3gmLinks::kSize));
+  if (b.size() < M3gmLinks::kSize) return m3gm_error(f, m.label(), m.at, fmt::format("M3GM instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), M3gmLinks::kSize));
   return m;
 }
 
@@ -149,7 +158,7 @@ Result<void> read_arrays(const InstanceFile& f, const Part& m, M3gmGeometry& g) 
   ASSAY_TRY(const auto strips, link_at(f, m, M3gmLinks::kStrips, "IDXA"));
   ASSAY_TRY(const auto fni, link_at(f, m, M3gmLinks::kFaceNormalIndices, "IDXA"));
   ASSAY_TRY(g.texture, link_at(f, m, M3gmLinks::kTexture, "TXMP", true));
-  if (!pnta || !vn || !txca || !strips) return m3gm_error(f, m.label, m.at, "M3GM without points, vertex normals, texture coordinates or strips");
+  if (!pnta || !vn || !txca || !strips) return m3gm_error(f, m.label(), m.at, "M3GM without points, vertex normals, texture coordinates or strips");
   ASSAY_CHECK(read_points(f, *pnta, g));
   ASSAY_TRY(g.normals, vec3_array(f, *vn, 0x1C));
   ASSAY_TRY(g.uvs, read_uvs(f, *txca));
@@ -167,7 +176,7 @@ Result<void> read_arrays(const InstanceFile& f, const Part& m, M3gmGeometry& g) 
 Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const Part m, m3gm_part(f, i));
   M3gmGeometry g;
-  g.name = m.label;
+  g.name = m.label();
   ASSAY_CHECK(read_arrays(f, m, g));
   if (g.texture) g.texture_name = std::string(name_of(f, *g.texture));
   ASSAY_CHECK(check_counts(f, m, g));
@@ -182,7 +191,7 @@ Result<M3gmCounts> m3gm_counts(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const auto pnta, link_at(f, m, M3gmLinks::kPoints, "PNTA"));
   ASSAY_TRY(const auto strips, link_at(f, m, M3gmLinks::kStrips, "IDXA"));
   ASSAY_TRY(const auto txmp, link_at(f, m, M3gmLinks::kTexture, "TXMP", true));
-  if (!pnta || !strips) return m3gm_error(f, m.label, m.at, "M3GM without points or strips");
+  if (!pnta || !strips) return m3gm_error(f, m.label(), m.at, "M3GM without points or strips");
   M3gmCounts c;
   ASSAY_CHECK(array_part(f, *pnta, 0x3C, 12, c.vertices));
   std::uint32_t n = 0;
