@@ -74,26 +74,42 @@ class Builder {
     return accessors.size() - 1;
   }
 
-  // Finite floats straight into the binary chunk, with the bounds POSITION needs.
+  // Finite floats straight into the binary chunk, with the bounds POSITION needs: copied whole,
+  // then any non-finite one rewritten as 0 (rare: one pass finds whether there is any).
   template <std::size_t N>
   std::size_t floats(const std::vector<std::array<float, N>>& v, std::string_view type, int target,
                      bool bounds = false) {
+    static_assert(sizeof(std::array<float, N>) == N * sizeof(float));
     while (bin.size() % 4) bin.push_back(0);
-    const std::size_t at = bin.size(), length = v.size() * N * sizeof(float);
+    const std::size_t at = bin.size(), n = v.size() * N, length = n * sizeof(float);
     bin.resize(at + length);
-    std::array<float, N> lo, hi;
-    lo.fill(std::numeric_limits<float>::max());
-    hi.fill(std::numeric_limits<float>::lowest());
     std::uint8_t* out = bin.data() + at;
-    for (const auto& e : v)
-      for (std::size_t k = 0; k < N; ++k, out += sizeof(float)) {
-        const float x = finite(e[k]);
-        std::memcpy(out, &x, sizeof x);
-        lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
+    const float* src = v.empty() ? nullptr : v.front().data();
+    bool all_finite = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t bits;
+      std::memcpy(&bits, src + i, sizeof bits);
+      all_finite &= (bits & 0x7F800000u) != 0x7F800000u;  // exponent all ones: inf or NaN
+    }
+    if (n) std::memcpy(out, src, length);
+    if (!all_finite)
+      for (std::size_t i = 0; i < n; ++i) {
+        const float x = finite(src[i]);
+        std::memcpy(out + i * sizeof(float), &x, sizeof x);
       }
     views.push_back({at, length, target});
     Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}};
-    if (bounds && !v.empty()) a.min.assign(lo.begin(), lo.end()), a.max.assign(hi.begin(), hi.end());
+    if (bounds && !v.empty()) {
+      std::array<float, N> lo, hi;
+      lo.fill(std::numeric_limits<float>::max());
+      hi.fill(std::numeric_limits<float>::lowest());
+      for (const auto& e : v)
+        for (std::size_t k = 0; k < N; ++k) {
+          const float x = finite(e[k]);
+          lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
+        }
+      a.min.assign(lo.begin(), lo.end()), a.max.assign(hi.begin(), hi.end());
+    }
     accessors.push_back(std::move(a));
     return accessors.size() - 1;
   }
@@ -148,8 +164,11 @@ Result<void> check_counts(const Mesh& m) {
                bad(m.joints.size()) || m.joints.size() != m.weights.size();
   for (const auto& t : m.texcoords) wrong = wrong || t.size() != n;
   for (const auto& t : m.targets) wrong = wrong || t.positions.size() != n || bad(t.normals.size());
-  for (const auto& p : m.primitives)
-    for (std::uint32_t i : p.indices) wrong = wrong || i >= n;
+  for (const auto& p : m.primitives) {
+    std::uint32_t top = 0;  // the largest index (a plain reduction: no branch per index)
+    for (std::uint32_t i : p.indices) top = std::max(top, i);
+    wrong = wrong || (!p.indices.empty() && top >= n);
+  }
   if (wrong) return make_error("gltf", fmt::format("mesh '{}'", m.name), kNoOffset, "attribute counts disagree");
   return {};
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cstring>
 
 #include "assay/formats/oni/names.h"
 #include "linked_parts.h"
@@ -46,7 +47,11 @@ Result<std::vector<model::Vec3>> vec3_array(const InstanceFile& f, std::uint32_t
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, count_at, 12, n));
   std::vector<model::Vec3> out(n);
-  for (std::uint32_t k = 0; k < n; ++k) out[k] = vec3_at(p.bytes, count_at + 4 + 12ull * k);
+  if constexpr (std::endian::native == std::endian::little && sizeof(model::Vec3) == 12) {
+    if (n) std::memcpy(out.data(), p.bytes.data() + count_at + 4, 12ull * n);  // the stored layout (bounds checked above)
+  } else {
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = vec3_at(p.bytes, count_at + 4 + 12ull * k);
+  }
   return out;
 }
 
@@ -54,7 +59,11 @@ Result<std::vector<std::uint32_t>> index_array(const InstanceFile& f, std::uint3
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, 0x1C, 4, n));
   std::vector<std::uint32_t> out(n);
-  for (std::uint32_t k = 0; k < n; ++k) out[k] = u32_at(p.bytes, 0x20 + 4ull * k);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n) std::memcpy(out.data(), p.bytes.data() + 0x20, 4ull * n);
+  } else {
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = u32_at(p.bytes, 0x20 + 4ull * k);
+  }
   return out;
 }
 
