@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 
 #include "json_writer.h"
 
@@ -49,7 +50,8 @@ struct Accessor {
   int component = 0;
   std::string_view type;
   bool normalized = false;
-  std::vector<float> min, max;
+  std::array<float, 4> min{}, max{};  // POSITION's and animation inputs' bounds: the first `bounds`
+  std::size_t bounds = 0;
 };
 
 class Builder {
@@ -69,8 +71,8 @@ class Builder {
   }
 
   std::size_t accessor(ByteView bytes, std::size_t count, int component, std::string_view type, int target,
-                       bool normalized = false, std::vector<float> min = {}, std::vector<float> max = {}) {
-    accessors.push_back({view(bytes, target), count, component, type, normalized, std::move(min), std::move(max)});
+                       bool normalized = false) {
+    accessors.push_back({view(bytes, target), count, component, type, normalized, {}, {}, 0});
     return accessors.size() - 1;
   }
 
@@ -98,7 +100,8 @@ class Builder {
         std::memcpy(out + i * sizeof(float), &x, sizeof x);
       }
     views.push_back({at, length, target});
-    Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}};
+    static_assert(N <= 4);
+    Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}, 0};
     if (bounds && !v.empty()) {
       std::array<float, N> lo, hi;
       lo.fill(std::numeric_limits<float>::max());
@@ -108,7 +111,7 @@ class Builder {
           const float x = finite(e[k]);
           lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
         }
-      a.min.assign(lo.begin(), lo.end()), a.max.assign(hi.begin(), hi.end());
+      std::copy(lo.begin(), lo.end(), a.min.begin()), std::copy(hi.begin(), hi.end(), a.max.begin()), a.bounds = N;
     }
     accessors.push_back(std::move(a));
     return accessors.size() - 1;
@@ -141,7 +144,7 @@ class Builder {
         std::memcpy(out, &v, 2), out += 2;
       }
       views.push_back({at, idx.size() * 2, kElementArrayBuffer});
-      accessors.push_back({views.size() - 1, idx.size(), kShort, "SCALAR", false, {}, {}});
+      accessors.push_back({views.size() - 1, idx.size(), kShort, "SCALAR", false, {}, {}, 0});
       return accessors.size() - 1;
     }
     const ByteView bytes(reinterpret_cast<const std::uint8_t*>(idx.data()), idx.size() * 4);
@@ -476,7 +479,7 @@ void write_tables(Builder& b) {
       w.key("count").number(a.count);
       w.key("type").string(a.type);
       if (a.normalized) w.key("normalized").boolean(true);
-      if (!a.min.empty()) w.key("min").numbers(a.min), w.key("max").numbers(a.max);
+      if (a.bounds) w.key("min").numbers(std::span(a.min.data(), a.bounds)), w.key("max").numbers(std::span(a.max.data(), a.bounds));
       w.end_object();
     }
     w.end_array();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -14,11 +15,17 @@ namespace assay::model {
 
 namespace {
 
+// Printable ASCII without '"' or '\\': what is copied between quotes as it is.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[c] = c != '"' && c != '\\';
+  return t;
+}();
+
 bool plain(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char ch) {
-    const auto u = static_cast<unsigned char>(ch);
-    return u >= 0x20 && u < 0x80 && ch != '"' && ch != '\\';
-  });
+  for (char ch : s)
+    if (!kPlain[static_cast<unsigned char>(ch)]) return false;
+  return true;
 }
 
 // Appends `parts` to `out` with one size change (keys and numbers: most of a glTF's text).
@@ -53,7 +60,7 @@ void JsonWriter::before_value() {
   }
   if (first_.empty()) return;
   if (!first_.back()) out_ += ',';
-  first_.back() = false;
+  first_.back() = 0;
   newline();
 }
 
@@ -69,11 +76,11 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 void JsonWriter::open(char c) {
   before_value();
   out_ += c;
-  first_.push_back(true);
+  first_.push_back(1);
 }
 
 void JsonWriter::close(char c) {
-  const bool empty = first_.back();
+  const bool empty = first_.back() != 0;
   first_.pop_back();
   if (!empty) newline();
   out_ += c;

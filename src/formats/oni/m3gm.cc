@@ -84,7 +84,7 @@ Result<std::vector<model::Vec2>> read_uvs(const InstanceFile& f, std::uint32_t i
 }
 
 // OBD:IDXA: a set high bit starts a new strip (the first index always starts one). Each strip is
-// allocated once at its size (a level's M3GMs have hundreds of strips).
+// copied whole at its size (a level's M3GMs have hundreds of strips).
 std::vector<std::vector<std::uint32_t>> split_strips(const std::vector<std::uint32_t>& raw) {
   std::vector<std::vector<std::uint32_t>> strips;
   std::size_t count = 0;
@@ -93,9 +93,9 @@ std::vector<std::vector<std::uint32_t>> split_strips(const std::vector<std::uint
   for (std::size_t k = 0; k < raw.size();) {
     std::size_t end = k + 1;
     while (end < raw.size() && !(raw[end] & kStripStart)) ++end;
-    auto& s = strips.emplace_back();
-    s.reserve(end - k);
-    for (; k < end; ++k) s.push_back(raw[k] & ~kStripStart);
+    auto& s = strips.emplace_back(raw.begin() + static_cast<std::ptrdiff_t>(k), raw.begin() + static_cast<std::ptrdiff_t>(end));
+    s.front() &= ~kStripStart;  // only a strip's first index has the bit
+    k = end;
   }
   return strips;
 }
