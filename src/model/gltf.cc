@@ -40,6 +40,22 @@ void write_extras(JsonWriter& w, const Extras& extras) {
   w.end_object();
 }
 
+// No inf or NaN among the n floats at `f` (exponent bits all ones). Two floats per 64-bit word:
+// t = the clear exponent bits of each 32-bit half (at most 0x7F800000, 0 for a non-finite float);
+// t + 0x7FFFFFFF sets a half's top bit unless that half is 0, and never carries out of the half.
+bool all_finite(const float* f, std::size_t n) {
+  constexpr std::uint64_t kExp = 0x7F8000007F800000ull, kAdd = 0x7FFFFFFF7FFFFFFFull, kTop = 0x8000000080000000ull;
+  std::uint64_t bad = 0;
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    std::uint64_t w;
+    std::memcpy(&w, f + i, sizeof w);
+    bad |= ~((~w & kExp) + kAdd) & kTop;
+  }
+  for (; i < n; ++i) bad |= !std::isfinite(f[i]);
+  return bad == 0;
+}
+
 // One bufferView per accessor; both tables are written after everything that makes them.
 struct View {
   std::size_t offset = 0, length = 0;
@@ -87,14 +103,8 @@ class Builder {
     bin.resize(at + length);
     std::uint8_t* out = bin.data() + at;
     const float* src = v.empty() ? nullptr : v.front().data();
-    bool all_finite = true;
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint32_t bits;
-      std::memcpy(&bits, src + i, sizeof bits);
-      all_finite &= (bits & 0x7F800000u) != 0x7F800000u;  // exponent all ones: inf or NaN
-    }
     if (n) std::memcpy(out, src, length);
-    if (!all_finite)
+    if (!all_finite(src, n))
       for (std::size_t i = 0; i < n; ++i) {
         const float x = finite(src[i]);
         std::memcpy(out + i * sizeof(float), &x, sizeof x);
