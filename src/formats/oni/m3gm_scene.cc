@@ -77,9 +77,11 @@ model::Mesh mesh(G&& g) {
   for (std::size_t k = 0; k < uv.size(); ++k) uv[k] = {g.uvs[k][0], 1.0f - g.uvs[k][1]};  // stored V is 1 - V
   m.texcoords.push_back(std::move(uv));
   model::Primitive p;
-  p.indices.reserve(g.triangles.size() * 3);
+  p.indices.resize(g.triangles.size() * 3);
+  std::uint32_t* out = p.indices.data();
   for (const auto& t : g.triangles)
-    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) p.indices.push_back(t[0]), p.indices.push_back(t[1]), p.indices.push_back(t[2]);  // no degenerate
+    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) *out++ = t[0], *out++ = t[1], *out++ = t[2];  // no degenerate
+  p.indices.resize(static_cast<std::size_t>(out - p.indices.data()));
   p.material = 0;
   m.primitives.push_back(std::move(p));
   m.extras["winding_flips"] = static_cast<double>(g.winding_flips);
