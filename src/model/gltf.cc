@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 
 #include "json_writer.h"
 
@@ -39,6 +40,22 @@ void write_extras(JsonWriter& w, const Extras& extras) {
   w.end_object();
 }
 
+// No inf or NaN among the n floats at `f` (exponent bits all ones). Two floats per 64-bit word:
+// t = the clear exponent bits of each 32-bit half (at most 0x7F800000, 0 for a non-finite float);
+// t + 0x7FFFFFFF sets a half's top bit unless that half is 0, and never carries out of the half.
+bool all_finite(const float* f, std::size_t n) {
+  constexpr std::uint64_t kExp = 0x7F8000007F800000ull, kAdd = 0x7FFFFFFF7FFFFFFFull, kTop = 0x8000000080000000ull;
+  std::uint64_t bad = 0;
+  std::size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    std::uint64_t w;
+    std::memcpy(&w, f + i, sizeof w);
+    bad |= ~((~w & kExp) + kAdd) & kTop;
+  }
+  for (; i < n; ++i) bad |= !std::isfinite(f[i]);
+  return bad == 0;
+}
+
 // One bufferView per accessor; both tables are written after everything that makes them.
 struct View {
   std::size_t offset = 0, length = 0;
@@ -49,7 +66,8 @@ struct Accessor {
   int component = 0;
   std::string_view type;
   bool normalized = false;
-  std::vector<float> min, max;
+  std::array<float, 4> min{}, max{};  // POSITION's and animation inputs' bounds: the first `bounds`
+  std::size_t bounds = 0;
 };
 
 class Builder {
@@ -69,31 +87,42 @@ class Builder {
   }
 
   std::size_t accessor(ByteView bytes, std::size_t count, int component, std::string_view type, int target,
-                       bool normalized = false, std::vector<float> min = {}, std::vector<float> max = {}) {
-    accessors.push_back({view(bytes, target), count, component, type, normalized, std::move(min), std::move(max)});
+                       bool normalized = false) {
+    accessors.push_back({view(bytes, target), count, component, type, normalized, {}, {}, 0});
     return accessors.size() - 1;
   }
 
-  // Finite floats straight into the binary chunk, with the bounds POSITION needs.
+  // Finite floats straight into the binary chunk, with the bounds POSITION needs: copied whole,
+  // then any non-finite one rewritten as 0 (rare: one pass finds whether there is any).
   template <std::size_t N>
   std::size_t floats(const std::vector<std::array<float, N>>& v, std::string_view type, int target,
                      bool bounds = false) {
+    static_assert(sizeof(std::array<float, N>) == N * sizeof(float));
     while (bin.size() % 4) bin.push_back(0);
-    const std::size_t at = bin.size(), length = v.size() * N * sizeof(float);
+    const std::size_t at = bin.size(), n = v.size() * N, length = n * sizeof(float);
     bin.resize(at + length);
-    std::array<float, N> lo, hi;
-    lo.fill(std::numeric_limits<float>::max());
-    hi.fill(std::numeric_limits<float>::lowest());
     std::uint8_t* out = bin.data() + at;
-    for (const auto& e : v)
-      for (std::size_t k = 0; k < N; ++k, out += sizeof(float)) {
-        const float x = finite(e[k]);
-        std::memcpy(out, &x, sizeof x);
-        lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
+    const float* src = v.empty() ? nullptr : v.front().data();
+    if (n) std::memcpy(out, src, length);
+    if (!all_finite(src, n))
+      for (std::size_t i = 0; i < n; ++i) {
+        const float x = finite(src[i]);
+        std::memcpy(out + i * sizeof(float), &x, sizeof x);
       }
     views.push_back({at, length, target});
-    Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}};
-    if (bounds && !v.empty()) a.min.assign(lo.begin(), lo.end()), a.max.assign(hi.begin(), hi.end());
+    static_assert(N <= 4);
+    Accessor a{views.size() - 1, v.size(), kFloat, type, false, {}, {}, 0};
+    if (bounds && !v.empty()) {
+      std::array<float, N> lo, hi;
+      lo.fill(std::numeric_limits<float>::max());
+      hi.fill(std::numeric_limits<float>::lowest());
+      for (const auto& e : v)
+        for (std::size_t k = 0; k < N; ++k) {
+          const float x = finite(e[k]);
+          lo[k] = std::min(lo[k], x), hi[k] = std::max(hi[k], x);
+        }
+      std::copy(lo.begin(), lo.end(), a.min.begin()), std::copy(hi.begin(), hi.end(), a.max.begin()), a.bounds = N;
+    }
     accessors.push_back(std::move(a));
     return accessors.size() - 1;
   }
@@ -115,10 +144,18 @@ class Builder {
   }
 
   std::size_t indices(const std::vector<std::uint32_t>& idx, std::size_t vertices) {
-    if (vertices <= 0xFFFF) {
-      std::vector<std::uint16_t> s(idx.begin(), idx.end());
-      const ByteView bytes(reinterpret_cast<const std::uint8_t*>(s.data()), s.size() * 2);
-      return accessor(bytes, s.size(), kShort, "SCALAR", kElementArrayBuffer);
+    if (vertices <= 0xFFFF) {  // as 16 bits, written straight into the binary chunk
+      while (bin.size() % 4) bin.push_back(0);
+      const std::size_t at = bin.size();
+      bin.resize(at + idx.size() * 2);
+      std::uint8_t* out = bin.data() + at;
+      for (std::uint32_t i : idx) {
+        const auto v = static_cast<std::uint16_t>(i);
+        std::memcpy(out, &v, 2), out += 2;
+      }
+      views.push_back({at, idx.size() * 2, kElementArrayBuffer});
+      accessors.push_back({views.size() - 1, idx.size(), kShort, "SCALAR", false, {}, {}, 0});
+      return accessors.size() - 1;
     }
     const ByteView bytes(reinterpret_cast<const std::uint8_t*>(idx.data()), idx.size() * 4);
     return accessor(bytes, idx.size(), kUint, "SCALAR", kElementArrayBuffer);
@@ -140,8 +177,11 @@ Result<void> check_counts(const Mesh& m) {
                bad(m.joints.size()) || m.joints.size() != m.weights.size();
   for (const auto& t : m.texcoords) wrong = wrong || t.size() != n;
   for (const auto& t : m.targets) wrong = wrong || t.positions.size() != n || bad(t.normals.size());
-  for (const auto& p : m.primitives)
-    for (std::uint32_t i : p.indices) wrong = wrong || i >= n;
+  for (const auto& p : m.primitives) {
+    std::uint32_t top = 0;  // the largest index (a plain reduction: no branch per index)
+    for (std::uint32_t i : p.indices) top = std::max(top, i);
+    wrong = wrong || (!p.indices.empty() && top >= n);
+  }
   if (wrong) return make_error("gltf", fmt::format("mesh '{}'", m.name), kNoOffset, "attribute counts disagree");
   return {};
 }
@@ -449,7 +489,7 @@ void write_tables(Builder& b) {
       w.key("count").number(a.count);
       w.key("type").string(a.type);
       if (a.normalized) w.key("normalized").boolean(true);
-      if (!a.min.empty()) w.key("min").numbers(a.min), w.key("max").numbers(a.max);
+      if (a.bounds) w.key("min").numbers(std::span(a.min.data(), a.bounds)), w.key("max").numbers(std::span(a.max.data(), a.bounds));
       w.end_object();
     }
     w.end_array();
@@ -566,7 +606,8 @@ Result<ByteBuffer> write_glb(const Scene& scene) {
   put_u32(out, static_cast<std::uint32_t>(total));
   put_u32(out, static_cast<std::uint32_t>(json.size()));
   put_u32(out, 0x4E4F534A);  // "JSON"
-  out.insert(out.end(), json.begin(), json.end());
+  const auto* text = reinterpret_cast<const std::uint8_t*>(json.data());
+  out.insert(out.end(), text, text + json.size());  // same element type: one memcpy
   if (!b.bin.empty()) {
     put_u32(out, static_cast<std::uint32_t>(b.bin.size()));
     put_u32(out, 0x004E4942);  // "BIN\0"

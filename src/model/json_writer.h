@@ -13,7 +13,7 @@ namespace assay::model {
 
 class JsonWriter {
  public:
-  explicit JsonWriter(int indent = -1) : indent_(indent) {}
+  explicit JsonWriter(int indent = -1) : indent_(indent) { out_.reserve(4096); }
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -50,7 +50,7 @@ class JsonWriter {
 
   int indent_;
   std::string out_;
-  std::vector<bool> first_;  // per open container: no member written yet
+  std::vector<std::uint8_t> first_;  // per open container: 1 while no member is written yet
   bool after_key_ = false;
 };
 

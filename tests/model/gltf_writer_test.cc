@@ -77,6 +77,35 @@ TEST(GltfWriter, NonFiniteFloatsAreWrittenAsZero) {
   EXPECT_EQ(x, 0.0f);
 }
 
+// The JSON text itself (not a parse of it): numbers as the shortest text that reads back (integral
+// values below 1e15 without a fraction, exponents from 1e16 and below 1e-4, as `{}` formats them),
+// bounds from finite values only (a NaN counted as 0), keys escaped. Expected strings by hand:
+// float 1e20 is 100000002004087734272, float 0.1 is 0.100000001490116119384765625.
+TEST(GltfWriter, JsonNumbersAndKeysAsText) {
+  Scene s = one_triangle();
+  s.meshes[0].positions = {{-1.5f, 2, -3}, {4, std::nanf(""), 1e20f}, {0.1f, 0.25f, INFINITY}};
+  s.extras["a"] = 1e-7;
+  s.extras["b"] = -7.0;
+  s.extras["c"] = 123456789012.0;
+  s.extras["d"] = static_cast<double>(0.1f);
+  s.extras["e\"q"] = std::string("x\ty");
+  auto glb = write_glb(s);
+  ASSERT_TRUE(glb.ok());
+  const std::uint32_t json_len = u32(*glb, 12);
+  const std::string json(glb->begin() + 20, glb->begin() + 20 + json_len);
+  EXPECT_NE(json.find(R"("min":[-1.5,0,-3],"max":[4,2,1.0000000200408773e+20])"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("extras":{"a":1e-07,"b":-7,"c":123456789012,"d":0.10000000149011612,"e\"q":"x\ty"})"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"({"bufferView":0,"componentType":5126,"count":3,"type":"VEC3",)"), std::string::npos) << json;
+  const std::uint32_t bin_at = 20 + json_len;
+  float y1, z2, x2;
+  std::memcpy(&y1, glb->data() + bin_at + 8 + 16, 4);  // vertex 1's y (NaN)
+  std::memcpy(&z2, glb->data() + bin_at + 8 + 32, 4);  // vertex 2's z (infinity)
+  std::memcpy(&x2, glb->data() + bin_at + 8 + 24, 4);  // vertex 2's x, kept
+  EXPECT_EQ(y1, 0.0f);
+  EXPECT_EQ(z2, 0.0f);
+  EXPECT_EQ(x2, 0.1f);
+}
+
 TEST(GltfWriter, SeparateFilesNameTheirBinAndImages) {
   Scene s = one_triangle();
   s.images.push_back({"a b/c", {0x89, 'P', 'N', 'G'}});

@@ -45,7 +45,7 @@ Result<Part> akev_part(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const ByteView b, f.instance_bytes(i));
   Part a = part_of(f, i, b);
   if (b.size() < AkevLinks::kSize)
-    return akev_error(f, a.label, a.at, fmt::format("AKEV instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), AkevLinks::kSize));
+    return akev_error(f, a.label(), a.at, fmt::format("AKEV instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), AkevLinks::kSize));
   return a;
 }
 
@@ -70,14 +70,14 @@ Result<void> read_arrays(const InstanceFile& f, const Part& a, AkevGeometry& g) 
   ASSAY_TRY(const auto agqr, link_at(f, a, AkevLinks::kQuadRender, make_tag("AGQR")));
   ASSAY_TRY(const auto txma, link_at(f, a, AkevLinks::kTextures, make_tag("TXMA")));
   if (!pnta || !txca || !agqg || !agqr || !txma)
-    return akev_error(f, a.label, a.at, "AKEV without points, texture coordinates, quads, quad textures or textures");
+    return akev_error(f, a.label(), a.at, "AKEV without points, texture coordinates, quads, quad textures or textures");
   ASSAY_TRY(g.points, elements(f, *pnta, 0x3C, 12, g.point_count));
   ASSAY_TRY(g.uvs, elements(f, *txca, 0x1C, 8, g.uv_count));
   ASSAY_TRY(g.quads, elements(f, *agqg, 0x1C, AkevQuad::kSize, g.quad_count));
   std::uint32_t render = 0;
   ASSAY_TRY(g.render, elements(f, *agqr, 0x1C, 4, render));
   if (render != g.quad_count)
-    return akev_error(f, a.label, a.at + AkevLinks::kQuadRender, fmt::format("{} quad textures (AGQR) for {} quads (AGQG)", render, g.quad_count));
+    return akev_error(f, a.label(), a.at + AkevLinks::kQuadRender, fmt::format("{} quad textures (AGQR) for {} quads (AGQG)", render, g.quad_count));
   return read_textures(f, *txma, g);
 }
 
@@ -90,14 +90,14 @@ Result<void> check_quads(const InstanceFile& f, const AkevGeometry& g, std::uint
       if (q.points[c] < g.point_count && q.uvs[c] < g.uv_count) continue;
       const Part p = part_of(f, agqg, *f.instance_bytes(agqg));
       const bool pt = q.points[c] >= g.point_count;
-      return akev_error(f, p.label, p.at + 0x20 + std::uint64_t{AkevQuad::kSize} * k + (pt ? 0 : 16) + 4 * c,
+      return akev_error(f, p.label(), p.at + 0x20 + std::uint64_t{AkevQuad::kSize} * k + (pt ? 0 : 16) + 4 * c,
                         pt ? fmt::format("quad {} corner {}: point {} outside the {} points", k, c, q.points[c], g.point_count)
                            : fmt::format("quad {} corner {}: texture coordinate {} outside the {}", k, c, q.uvs[c], g.uv_count),
                         "oni.akev-quad");
     }
     if (q.texture >= g.textures.size()) {
       const Part p = part_of(f, agqr, *f.instance_bytes(agqr));
-      return akev_error(f, p.label, p.at + 0x20 + 4ull * k,
+      return akev_error(f, p.label(), p.at + 0x20 + 4ull * k,
                         fmt::format("quad {}: texture {} outside the {} TXMA textures", k, q.texture, g.textures.size()), "oni.akev-texture");
     }
   }
@@ -141,7 +141,7 @@ AkevQuad AkevGeometry::quad(std::uint32_t k) const {
 Result<AkevGeometry> decode_akev(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const Part a, akev_part(f, i));
   AkevGeometry g;
-  g.name = a.label;
+  g.name = a.label();
   ASSAY_CHECK(read_arrays(f, a, g));
   ASSAY_CHECK(check_quads(f, g, u32_at(a.bytes, AkevLinks::kQuads) >> 8, u32_at(a.bytes, AkevLinks::kQuadRender) >> 8));
   return g;
@@ -164,7 +164,7 @@ void verify_akev(const InstanceFile& f, std::uint32_t i, Diagnostics& out) {
   if (!ap) return out.warning(ap.error());
   const Part& a = *ap;
   AkevGeometry g;
-  g.name = a.label;
+  g.name = a.label();
   if (auto r = read_arrays(f, a, g); !r) return out.warning(r.error());
   std::uint32_t bad_index = 0, bad_slot = 0;
   for (std::uint32_t k = 0; k < g.quad_count; ++k) {
@@ -175,11 +175,11 @@ void verify_akev(const InstanceFile& f, std::uint32_t i, Diagnostics& out) {
     bad_slot += q.texture >= g.textures.size();
   }
   if (bad_index)
-    out.warning(akev_error(f, a.label, a.at + AkevLinks::kQuads,
+    out.warning(akev_error(f, a.label(), a.at + AkevLinks::kQuads,
                            fmt::format("{} of {} quads have a point or texture coordinate index outside PNTA ({}) or TXCA ({})", bad_index,
                                        g.quad_count, g.point_count, g.uv_count), "oni.akev-quad"));
   if (bad_slot)
-    out.warning(akev_error(f, a.label, a.at + AkevLinks::kQuadRender,
+    out.warning(akev_error(f, a.label(), a.at + AkevLinks::kQuadRender,
                            fmt::format("{} of {} quads name a texture outside the {} TXMA textures", bad_slot, g.quad_count, g.textures.size()),
                            "oni.akev-texture"));
 }

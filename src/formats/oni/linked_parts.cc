@@ -15,12 +15,13 @@ std::string_view name_of(const InstanceFile& f, std::uint32_t i) {
 }
 
 Part part_of(const InstanceFile& f, std::uint32_t i, ByteView bytes) {
-  const Descriptor d = f.descriptor(i);
-  return {i, bytes, f.instance_file_offset(d), instance_label(i, d.tag, name_of(f, i))};
+  return {&f, i, bytes, f.instance_file_offset(f.descriptor(i))};
 }
 
+std::string Part::label() const { return instance_label(index, file->descriptor(index).tag, name_of(*file, index)); }
+
 Error part_error(const InstanceFile& f, const Part& p, std::uint64_t at_in_part, std::string msg, const char* code) {
-  return f.error(p.label, p.at + at_in_part, std::move(msg)).with_code(code);
+  return f.error(p.label(), p.at + at_in_part, std::move(msg)).with_code(code);
 }
 
 Result<std::optional<std::uint32_t>> link_at(const InstanceFile& f, const Part& p, std::uint64_t field, std::uint32_t tag,

@@ -14,12 +14,14 @@
 
 namespace assay::oni::detail {
 
-// One linked instance: its descriptor index, bytes and absolute offset, and its label for errors.
+// One linked instance: its descriptor index, bytes and absolute offset; its label (for errors and
+// names) is built only when asked for (most parts never report one).
 struct Part {
+  const InstanceFile* file = nullptr;
   std::uint32_t index = 0;
   ByteView bytes;
   std::uint64_t at = 0;
-  std::string label;
+  [[nodiscard]] std::string label() const;
 };
 
 // A descriptor with bytes in the data block (LoadedFile::has_data's rule).

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <cstring>
 
 #include "assay/formats/oni/names.h"
 #include "linked_parts.h"
@@ -46,7 +47,11 @@ Result<std::vector<model::Vec3>> vec3_array(const InstanceFile& f, std::uint32_t
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, count_at, 12, n));
   std::vector<model::Vec3> out(n);
-  for (std::uint32_t k = 0; k < n; ++k) out[k] = vec3_at(p.bytes, count_at + 4 + 12ull * k);
+  if constexpr (std::endian::native == std::endian::little && sizeof(model::Vec3) == 12) {
+    if (n) std::memcpy(out.data(), p.bytes.data() + count_at + 4, 12ull * n);  // the stored layout (bounds checked above)
+  } else {
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = vec3_at(p.bytes, count_at + 4 + 12ull * k);
+  }
   return out;
 }
 
@@ -54,7 +59,11 @@ Result<std::vector<std::uint32_t>> index_array(const InstanceFile& f, std::uint3
   std::uint32_t n = 0;
   ASSAY_TRY(const Part p, array_part(f, i, 0x1C, 4, n));
   std::vector<std::uint32_t> out(n);
-  for (std::uint32_t k = 0; k < n; ++k) out[k] = u32_at(p.bytes, 0x20 + 4ull * k);
+  if constexpr (std::endian::native == std::endian::little) {
+    if (n) std::memcpy(out.data(), p.bytes.data() + 0x20, 4ull * n);
+  } else {
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = u32_at(p.bytes, 0x20 + 4ull * k);
+  }
   return out;
 }
 
@@ -74,12 +83,19 @@ Result<std::vector<model::Vec2>> read_uvs(const InstanceFile& f, std::uint32_t i
   return out;
 }
 
-// OBD:IDXA: a set high bit starts a new strip (the first index always starts one).
+// OBD:IDXA: a set high bit starts a new strip (the first index always starts one). Each strip is
+// copied whole at its size (a level's M3GMs have hundreds of strips).
 std::vector<std::vector<std::uint32_t>> split_strips(const std::vector<std::uint32_t>& raw) {
   std::vector<std::vector<std::uint32_t>> strips;
-  for (std::size_t k = 0; k < raw.size(); ++k) {
-    if (k == 0 || (raw[k] & kStripStart)) strips.emplace_back();
-    strips.back().push_back(raw[k] & ~kStripStart);
+  std::size_t count = 0;
+  for (std::size_t k = 0; k < raw.size(); ++k) count += k == 0 || (raw[k] & kStripStart);
+  strips.reserve(count);
+  for (std::size_t k = 0; k < raw.size();) {
+    std::size_t end = k + 1;
+    while (end < raw.size() && !(raw[end] & kStripStart)) ++end;
+    auto& s = strips.emplace_back(raw.begin() + static_cast<std::ptrdiff_t>(k), raw.begin() + static_cast<std::ptrdiff_t>(end));
+    s.front() &= ~kStripStart;  // only a strip's first index has the bit
+    k = end;
   }
   return strips;
 }
@@ -94,7 +110,9 @@ float dot(const model::Vec3& a, const model::Vec3& b) { return a[0] * b[0] + a[1
 // normal (p1 - p0) x (p2 - p0) points away from its stored face normal is turned (goldens
 // oni/README.md "face-normal winding rule"). Face normal k belongs to strip triangle k.
 void make_triangles(M3gmGeometry& g) {
-  std::size_t t = 0;
+  std::size_t t = 0, count = 0;
+  for (const auto& s : g.strips) count += s.size() > 2 ? s.size() - 2 : 0;
+  g.triangles.reserve(count);
   for (const auto& s : g.strips)
     for (std::size_t k = 2; k < s.size(); ++k, ++t) {
       std::array<std::uint32_t, 3> tri = k % 2 == 0 ? std::array{s[k - 2], s[k - 1], s[k]} : std::array{s[k - 1], s[k - 2], s[k]};
@@ -110,7 +128,7 @@ void make_triangles(M3gmGeometry& g) {
 // Sizes agree: one normal and one UV per point, every strip index a point, one face normal
 // index per strip triangle naming a face normal.
 Result<void> check_counts(const InstanceFile& f, const Part& m, const M3gmGeometry& g) {
-  const auto fail = [&](std::uint32_t field, std::string msg) { return m3gm_error(f, m.label, m.at + field, std::move(msg)); };
+  const auto fail = [&](std::uint32_t field, std::string msg) { return m3gm_error(f, m.label(), m.at + field, std::move(msg)); };
   if (g.normals.size() != g.points.size())
     return fail(M3gmLinks::kVertexNormals, fmt::format("{} vertex normals for {} points", g.normals.size(), g.points.size()));
   if (g.uvs.size() != g.points.size())
@@ -137,7 +155,7 @@ Result<Part> m3gm_part(const InstanceFile& f, std::uint32_t i) {
     return make_error(kFormat, "M3GM", kNoOffset, fmt::format("instance {} is not an M3GM with data", i)).with_code("oni.m3gm");
   ASSAY_TRY(const ByteView b, f.instance_bytes(i));
   Part m = part_of(f, i, b);
-  if (b.size() < M3gmLinks::kSize) return m3gm_error(f, m.label, m.at, fmt::format("M3GM instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), M3gmLinks::kSize));
+  if (b.size() < M3gmLinks::kSize) return m3gm_error(f, m.label(), m.at, fmt::format("M3GM instance of 0x{:x} bytes, smaller than 0x{:x}", b.size(), M3gmLinks::kSize));
   return m;
 }
 
@@ -149,7 +167,7 @@ Result<void> read_arrays(const InstanceFile& f, const Part& m, M3gmGeometry& g) 
   ASSAY_TRY(const auto strips, link_at(f, m, M3gmLinks::kStrips, "IDXA"));
   ASSAY_TRY(const auto fni, link_at(f, m, M3gmLinks::kFaceNormalIndices, "IDXA"));
   ASSAY_TRY(g.texture, link_at(f, m, M3gmLinks::kTexture, "TXMP", true));
-  if (!pnta || !vn || !txca || !strips) return m3gm_error(f, m.label, m.at, "M3GM without points, vertex normals, texture coordinates or strips");
+  if (!pnta || !vn || !txca || !strips) return m3gm_error(f, m.label(), m.at, "M3GM without points, vertex normals, texture coordinates or strips");
   ASSAY_CHECK(read_points(f, *pnta, g));
   ASSAY_TRY(g.normals, vec3_array(f, *vn, 0x1C));
   ASSAY_TRY(g.uvs, read_uvs(f, *txca));
@@ -167,7 +185,7 @@ Result<void> read_arrays(const InstanceFile& f, const Part& m, M3gmGeometry& g) 
 Result<M3gmGeometry> decode_m3gm(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const Part m, m3gm_part(f, i));
   M3gmGeometry g;
-  g.name = m.label;
+  g.name = m.label();
   ASSAY_CHECK(read_arrays(f, m, g));
   if (g.texture) g.texture_name = std::string(name_of(f, *g.texture));
   ASSAY_CHECK(check_counts(f, m, g));
@@ -182,7 +200,7 @@ Result<M3gmCounts> m3gm_counts(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const auto pnta, link_at(f, m, M3gmLinks::kPoints, "PNTA"));
   ASSAY_TRY(const auto strips, link_at(f, m, M3gmLinks::kStrips, "IDXA"));
   ASSAY_TRY(const auto txmp, link_at(f, m, M3gmLinks::kTexture, "TXMP", true));
-  if (!pnta || !strips) return m3gm_error(f, m.label, m.at, "M3GM without points or strips");
+  if (!pnta || !strips) return m3gm_error(f, m.label(), m.at, "M3GM without points or strips");
   M3gmCounts c;
   ASSAY_CHECK(array_part(f, *pnta, 0x3C, 12, c.vertices));
   std::uint32_t n = 0;

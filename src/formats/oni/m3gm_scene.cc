@@ -67,21 +67,26 @@ Result<model::Material> material(const LoadedFile& f, const M3gmGeometry& g, con
   return m;
 }
 
-model::Mesh mesh(const M3gmGeometry& g) {
+// The mesh; its positions moved out of g when g is an rvalue (m3gm_scene) or copied.
+template <class G>
+model::Mesh mesh(G&& g) {
   model::Mesh m;
   m.name = g.name;
-  m.positions = g.points;
   m.normals = unit_normals(g.normals);
   std::vector<model::Vec2> uv(g.uvs.size());
   for (std::size_t k = 0; k < uv.size(); ++k) uv[k] = {g.uvs[k][0], 1.0f - g.uvs[k][1]};  // stored V is 1 - V
   m.texcoords.push_back(std::move(uv));
   model::Primitive p;
+  p.indices.resize(g.triangles.size() * 3);
+  std::uint32_t* out = p.indices.data();
   for (const auto& t : g.triangles)
-    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) p.indices.insert(p.indices.end(), t.begin(), t.end());  // no degenerate
+    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]) *out++ = t[0], *out++ = t[1], *out++ = t[2];  // no degenerate
+  p.indices.resize(static_cast<std::size_t>(out - p.indices.data()));
   p.material = 0;
   m.primitives.push_back(std::move(p));
   m.extras["winding_flips"] = static_cast<double>(g.winding_flips);
   m.extras["strips"] = static_cast<double>(g.strips.size());
+  m.positions = std::forward<G>(g).points;
   return m;
 }
 
@@ -113,12 +118,12 @@ std::optional<M3gmTextureCache::Png> M3gmTextureCache::get(const LoadedFile& f, 
 model::Mesh m3gm_mesh(const M3gmGeometry& g) { return mesh(g); }
 
 Result<model::Scene> m3gm_scene(const LoadedFile& f, std::uint32_t i, const LoadedFile* texture_file, M3gmTextureCache* cache) {
-  ASSAY_TRY(const M3gmGeometry g, decode_m3gm(f, i));
+  ASSAY_TRY(M3gmGeometry g, decode_m3gm(f, i));
   model::Scene s;
   s.name = std::string(f.names[i]);
   ASSAY_TRY(model::Material mat, material(f, g, texture_file, cache, s));
   s.materials.push_back(std::move(mat));
-  s.meshes.push_back(mesh(g));
+  s.meshes.push_back(mesh(std::move(g)));  // only its points are moved: g's other fields stay
   model::Node n;
   n.name = s.name.empty() ? g.name : s.name;
   n.mesh = 0;

@@ -108,7 +108,7 @@ Result<ObanAnimation> decode_oban(const InstanceFile& f, std::uint32_t i) {
   ASSAY_TRY(const detail::Part p, oban_detail::oban_part(f, i));
   const ByteView b = p.bytes;
   ObanAnimation a;
-  a.name = p.label;
+  a.name = p.label();
   a.flags = detail::u32_at(b, ObanFields::kFlags);
   a.initial = oban_detail::matrix_at(b, ObanFields::kInitial);
   a.base = oban_detail::matrix_at(b, ObanFields::kBase);
