@@ -233,13 +233,7 @@ TEST(OniAkev, HandMadeTruncationAndMutationSweep) {
     EXPECT_TRUE(g.error().code.starts_with("oni.akev")) << g.error().str();
     EXPECT_FALSE(g.error().structure.empty()) << g.error().str();
   };
-  for (std::size_t n = 0; n < good.size(); ++n) once(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
-  for (std::size_t k = 0; k < good.size(); ++k)
-    for (std::uint8_t v : {0xFF, 0x80}) {
-      ByteBuffer b = good;
-      b[k] = v;
-      once(b);
-    }
+  testing::sweep_cuts_and_bytes(good, once);
   EXPECT_GT(decoded, good.size() / 4);  // padding and float bytes do not matter
   EXPECT_GT(refused, 20u);              // links, counts and indices are refused
 }

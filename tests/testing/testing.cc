@@ -52,6 +52,16 @@ void write_file(const fs::path& p, ByteView data) {
   f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
 }
 
+void sweep_cuts_and_bytes(const ByteBuffer& good, const std::function<void(const ByteBuffer&)>& once) {
+  for (std::size_t n = 0; n < good.size(); ++n) once(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  for (std::size_t k = 0; k < good.size(); ++k)
+    for (std::uint8_t v : {0xFF, 0x80}) {
+      ByteBuffer b = good;
+      b[k] = v;
+      once(b);
+    }
+}
+
 void check_fuzz_seeds(const char* env, std::string_view target, const std::vector<std::pair<std::string, ByteBuffer>>& seeds) {
   const char* out = std::getenv(env);
   const fs::path dir = out ? fs::path(out) : fs::path(ASSAY_SOURCE_DIR) / "fuzz" / "corpus" / target;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,9 @@ class TempDir {
 
 void write_file(const std::filesystem::path& p, ByteView data);
 ByteBuffer read_file(const std::filesystem::path& p);
+// The truncation and mutation sweep of a parser's test: `once` gets every prefix of `good`
+// (0 .. size-1 bytes), then `good` with each byte set to 0xFF and to 0x80 in turn.
+void sweep_cuts_and_bytes(const ByteBuffer& good, const std::function<void(const ByteBuffer&)>& once);
 // A fuzz target's seeds, made by the test: each must equal fuzz/corpus/<target>/<name> as
 // committed; with the environment variable `env` set to a folder, they are written there instead
 // (then copied into fuzz/corpus by hand).

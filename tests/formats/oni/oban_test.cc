@@ -159,13 +159,7 @@ TEST(OniOban, TruncationAndMutationSweep) {
       EXPECT_FALSE(a.error().structure.empty()) << a.error().str();
     }
   };
-  for (std::size_t n = 0; n < good.size(); ++n) once(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
-  for (std::size_t k = 0; k < good.size(); ++k)
-    for (std::uint8_t v : {0xFF, 0x80}) {
-      ByteBuffer b = good;
-      b[k] = v;
-      once(b);
-    }
+  testing::sweep_cuts_and_bytes(good, once);
   EXPECT_GT(decoded, good.size());  // two OBANs; most bytes do not matter to the decoder
   EXPECT_GT(refused, 5u);           // sizes and key counts are refused
 }
