@@ -3,13 +3,7 @@
 
 #include "formats/serialise.h"
 
-#include <fmt/format.h>
-
 namespace assay::detail {
-
-namespace {
-constexpr std::uint64_t kMaxExactInteger = std::uint64_t{1} << 53;  // docs/cli.md#json: larger as "0x..."
-}  // namespace
 
 JsonPrinter::JsonPrinter(Json& root) {
   if (root.is_null()) root = Json::object();
@@ -26,20 +20,13 @@ Json* JsonPrinter::put(std::string_view key, Json v) {
   return &obj.emplace(std::string(key), std::move(v)).first->second;  // an existing key stays
 }
 
+// Scalars take normalise_json's rules (docs/cli.md#json), the same as a value built as JSON.
 void JsonPrinter::null(std::string_view key) { put(key, nullptr); }
 void JsonPrinter::boolean(std::string_view key, bool v) { put(key, v); }
-void JsonPrinter::integer(std::string_view key, std::int64_t v) {
-  if (v >= 0) return unsigned_integer(key, static_cast<std::uint64_t>(v));
-  const std::uint64_t mag = static_cast<std::uint64_t>(-(v + 1)) + 1;
-  put(key, mag > kMaxExactInteger ? Json(fmt::format("-0x{:x}", mag)) : Json(v));
-}
-void JsonPrinter::unsigned_integer(std::string_view key, std::uint64_t v) {
-  put(key, v > kMaxExactInteger ? Json(fmt::format("0x{:x}", v)) : Json(v));
-}
+void JsonPrinter::integer(std::string_view key, std::int64_t v) { json(key, v); }
+void JsonPrinter::unsigned_integer(std::string_view key, std::uint64_t v) { json(key, v); }
 void JsonPrinter::real(std::string_view key, double v) { put(key, v); }
-void JsonPrinter::string(std::string_view key, std::string_view v) {
-  put(key, v.empty() ? Json(nullptr) : Json(std::string(v)));
-}
+void JsonPrinter::string(std::string_view key, std::string_view v) { json(key, std::string(v)); }
 void JsonPrinter::begin_object(std::string_view key) { open_.push_back(put(key, Json::object())); }
 void JsonPrinter::end_object() { open_.pop_back(); }
 void JsonPrinter::begin_array(std::string_view key) { open_.push_back(put(key, Json::array())); }

@@ -1,35 +1,31 @@
 // The text printer (text_printer.h).
 #include "text_printer.h"
 
-#include <fmt/format.h>
-
 #include "assay/core/text.h"
-#include "json_printer.h"
 
 namespace assay::detail {
 
-template <class Print>
-void TextPrinter::value(std::string_view key, const Print& print) {
-  if (collect_) return print(*collect_);
-  Json v;
-  JsonPrinter p(v);
-  print(p);  // one member: the JSON printer's rules decide the value
-  const Json& x = v.begin().value();
-  line(key, x.is_string() ? escape_terminal(x.get<std::string>()) : x.is_null() ? "-" : dump_json(x));
+std::string scalar_text(const Json& v) {
+  if (v.is_string()) return escape_terminal(v.get_ref<const std::string&>());
+  if (v.is_null()) return "-";
+  return dump_json(v);
+}
+
+void TextPrinter::value(std::string_view key, Json v) {
+  if (collect_) return collect_->json(key, std::move(v));
+  line(key, scalar_text(normalise_json(std::move(v))));  // the JSON printer's rules decide the value
 }
 
 void TextPrinter::line(std::string_view key, const std::string& text) {
   out_ << indent_ << escape_terminal(key) << ": " << text << '\n';
 }
 
-void TextPrinter::null(std::string_view key) { value(key, [&](FieldPrinter& p) { p.null(key); }); }
-void TextPrinter::boolean(std::string_view key, bool v) { value(key, [&](FieldPrinter& p) { p.boolean(key, v); }); }
-void TextPrinter::integer(std::string_view key, std::int64_t v) { value(key, [&](FieldPrinter& p) { p.integer(key, v); }); }
-void TextPrinter::unsigned_integer(std::string_view key, std::uint64_t v) {
-  value(key, [&](FieldPrinter& p) { p.unsigned_integer(key, v); });
-}
-void TextPrinter::real(std::string_view key, double v) { value(key, [&](FieldPrinter& p) { p.real(key, v); }); }
-void TextPrinter::string(std::string_view key, std::string_view v) { value(key, [&](FieldPrinter& p) { p.string(key, v); }); }
+void TextPrinter::null(std::string_view key) { value(key, nullptr); }
+void TextPrinter::boolean(std::string_view key, bool v) { value(key, v); }
+void TextPrinter::integer(std::string_view key, std::int64_t v) { value(key, v); }
+void TextPrinter::unsigned_integer(std::string_view key, std::uint64_t v) { value(key, v); }
+void TextPrinter::real(std::string_view key, double v) { value(key, v); }
+void TextPrinter::string(std::string_view key, std::string_view v) { value(key, std::string(v)); }
 
 void TextPrinter::begin_object(std::string_view key) {
   if (collect_) {

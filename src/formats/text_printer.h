@@ -12,6 +12,7 @@
 
 #include "formats/serialise.h"
 #include "assay/printer.h"
+#include "json_printer.h"
 
 namespace assay::detail {
 
@@ -31,16 +32,19 @@ class TextPrinter final : public FieldPrinter {
 
  private:
   // A value printed inside an array goes to the array being collected; else to its own line.
-  template <class Print>
-  void value(std::string_view key, const Print& print);
+  void value(std::string_view key, Json v);
   void line(std::string_view key, const std::string& text);
 
   std::ostream& out_;
   std::string indent_;
   std::string array_key_;          // the outermost array being collected
   Json array_;                     // its items, printed when it ends
-  std::unique_ptr<FieldPrinter> collect_;  // a JsonPrinter into array_ while collecting
+  std::unique_ptr<JsonPrinter> collect_;  // into array_ while collecting
   unsigned depth_in_array_ = 0;    // arrays and objects open inside the collected array
 };
+
+// A value as one table cell or "key: value" line: text escaped for the terminal, null as "-",
+// anything else as its JSON.
+std::string scalar_text(const Json& v);
 
 }  // namespace assay::detail

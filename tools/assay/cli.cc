@@ -13,6 +13,7 @@
 #include "assay/core/progress.h"
 #include "assay/core/text.h"
 #include "formats/serialise.h"
+#include "formats/text_printer.h"
 #include "core/json_text.h"
 
 namespace assay::cli {
@@ -189,25 +190,9 @@ Result<const Family*> require_family(const Input& in) {
 // Strings that are not UTF-8 are escaped by the one rule of docs/cli.md#escaping (core/text.h).
 void print_json(const Json& j) { std::cout << dump_json(j, 2) << '\n'; }
 
-static std::string scalar_text(const Json& v) {
-  if (v.is_string()) return escape_terminal(v.get<std::string>());
-  if (v.is_null()) return "-";
-  return dump_json(v);
-}
-
-void print_fields(const Json& j, const std::string& indent) {
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const Json& v = it.value();
-    if (v.is_object()) {
-      std::cout << indent << escape_terminal(it.key()) << ":\n";
-      print_fields(v, indent + "  ");
-    } else if (v.is_array() && !v.empty() && v.front().is_object()) {
-      std::cout << indent << escape_terminal(it.key()) << ": (" << v.size() << ")\n";
-      for (const auto& e : v) std::cout << indent << "  " << dump_json(e) << '\n';
-    } else {
-      std::cout << indent << escape_terminal(it.key()) << ": " << scalar_text(v) << '\n';
-    }
-  }
+void print_fields(const Json& j) {
+  detail::TextPrinter text(std::cout);
+  detail::print_json_fields(text, j);
 }
 
 void print_table(const Json& entries, const std::vector<std::string>& columns) {
@@ -217,7 +202,7 @@ void print_table(const Json& entries, const std::vector<std::string>& columns) {
   for (const auto& e : entries) {
     std::vector<std::string> row;
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      row.push_back(e.contains(columns[c]) ? scalar_text(e[columns[c]]) : "-");
+      row.push_back(e.contains(columns[c]) ? detail::scalar_text(e[columns[c]]) : "-");
       width[c] = std::max(width[c], row.back().size());
     }
     rows.push_back(std::move(row));

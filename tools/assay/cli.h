@@ -79,7 +79,7 @@ int exit_code_for(const Error& e);
 
 void print_json(const Json& j);
 // Prints a JSON object as "key: value" lines (nested values compact).
-void print_fields(const Json& j, const std::string& indent = "");
+void print_fields(const Json& j);
 // Prints entries as aligned columns.
 void print_table(const Json& entries, const std::vector<std::string>& columns);
 Json diagnostic_json(const Diagnostic& d);
