@@ -81,10 +81,9 @@ void run_batches(Run& run, const std::vector<std::size_t>& chosen, unsigned thre
       run.one(chosen[i++], threads);
       continue;
     }
-    // Largest first, so that the last to start are small and the workers finish together (the
-    // 1024 x 1024 texture last in zap.pak's order left one of two cores idle for the last third of
-    // `extract --textures`; docs/PERFORMANCE.md, "igz textures to PNG"). Only the start order
-    // changes: failures are reported in item order.
+    // Largest first, so the last to start are small and the workers finish together
+    // (docs/PERFORMANCE.md, "igz textures to PNG"). Only the start order changes: failures are
+    // reported in item order.
     std::vector<std::size_t> order(j - i);
     std::iota(order.begin(), order.end(), i);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return size_of(a) > size_of(b); });

@@ -21,10 +21,6 @@ namespace {
 
 using namespace character_detail;
 
-constexpr double kFramesPerSecond = 60.0;  // issue 27; the TRAM's own field is always 60 (verify)
-
-float frame_time(std::uint32_t frame) { return static_cast<float>(frame / kFramesPerSecond); }
-
 Result<void> oncc_check(const LoadedFile& f, std::uint32_t oncc) {
   if (oncc >= f.has_data.size() || !f.has_data[oncc] || f.file.descriptor(oncc).tag != make_tag("ONCC"))
     return make_error(kFormat, "ONCC", kNoOffset, fmt::format("instance {} is not an ONCC with data", oncc)).with_code("oni.character");

@@ -12,6 +12,12 @@
 
 namespace assay::oni::character_detail {
 
+// The engine's tick: animation frames (TRAM keys, OBAN keys) run at 60 a second; a TRAM's own
+// rate field is always 60 (verify), OBD:OBAN gives "elapsed time in frames".
+inline constexpr double kFramesPerSecond = 60.0;
+// Frame `frame` as glTF key time, in seconds.
+inline float frame_time(std::uint32_t frame) { return static_cast<float>(frame / kFramesPerSecond); }
+
 // Fields the caller has proven inside `b`.
 inline std::uint32_t le32(ByteView b, std::uint64_t at) { return load<std::uint32_t>(b.data() + at, Endian::little); }
 inline std::uint16_t le16(ByteView b, std::uint64_t at) { return load<std::uint16_t>(b.data() + at, Endian::little); }

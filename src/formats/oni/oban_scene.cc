@@ -23,12 +23,10 @@ namespace assay::oni {
 
 namespace oban_scene_detail {  // named: the unity build joins these files
 
+using character_detail::frame_time;
 using character_detail::label_of;
 
 constexpr const char* kObanSceneCode = "oni.oban";
-constexpr double kFramesPerSecond = 60.0;  // issue 27; the engine's tick (OBD:OBAN: "elapsed time in frames")
-
-float seconds(std::uint32_t frame) { return static_cast<float>(frame / kFramesPerSecond); }
 
 Error recoded(Error e) {
   e.code = kObanSceneCode;
@@ -44,7 +42,7 @@ Result<void> exportable(const InstanceFile& f, std::uint32_t i, const ObanAnimat
   if (a.keys.empty()) return detail::part_error(f, p, ObanFields::kKeyCount, "an object animation without keys", "oni.oban-keys");
   for (std::size_t k = 0; k < a.keys.size(); ++k) {
     const ObanKey& key = a.keys[k];
-    if (k > 0 && !(seconds(key.frame) > seconds(a.keys[k - 1].frame)))  // in float seconds, as glTF stores them
+    if (k > 0 && !(frame_time(key.frame) > frame_time(a.keys[k - 1].frame)))  // in float seconds, as glTF stores them
       return at(k, ObanFields::kKeyFrame, fmt::format("key {} at frame {}, not after frame {}", k, key.frame, a.keys[k - 1].frame),
                 "oni.oban-time");
     const auto& q = key.stored;
@@ -130,7 +128,7 @@ model::Animation animation_of(const ObanAnimation& a, const std::string& name, c
   std::vector<float> times;
   std::vector<model::Vec4> translations, rotations;
   for (const ObanKey& k : a.keys) {
-    times.push_back(seconds(k.frame));
+    times.push_back(frame_time(k.frame));
     translations.push_back({k.translation[0], k.translation[1], k.translation[2], 0});
     rotations.push_back(k.rotation());
   }

@@ -1,4 +1,4 @@
-// Oni object animations (issue 27): OBAN keys (Oni wiki OBD:OBAN, XML:OBAN; OniSplit 0.9.99.2
+// Oni object animations: OBAN keys (Oni wiki OBD:OBAN, XML:OBAN; OniSplit 0.9.99.2
 // Oni.Physics/ObjectDatReader.ReadAnimation) and the objects of a level's OBOA ("Starting Object
 // Array", OBD:OBOA; OniSplit InstanceMetadata "OBOAObject") that play them on their M3GA geometry,
 // exported as glTF 2.0 (GLB) with one named animation.
