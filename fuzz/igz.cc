@@ -1,13 +1,14 @@
 // libFuzzer target for the igz reader: open, decode every fixup, build the object graph,
-// verify, and the JSON views (spec: alchemy.md#verify-igz). Must never crash or allocate from
+// verify, and the dump through the JSON and text printers (spec: alchemy.md#verify-igz). Must never crash or allocate from
 // an unchecked count.
 #include <cstddef>
 #include <cstdint>
 
-#include "assay/formats/igz/graph.h"
-#include "../src/formats/igz/json.h"
-#include "formats/serialise.h"
-#include "core/json_text.h"
+#include <sstream>
+
+#include "assay/formats/igz/dump.h"
+#include "formats/json_printer.h"
+#include "formats/text_printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace assay;
@@ -16,8 +17,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Diagnostics d;
     igz::verify(bytes, igz::OpenOptions{ps}, d);
   }
-  (void)igz::list_json(bytes, {});
   Diagnostics d;
-  (void)igz::dump_json(bytes, {}, d);
+  if (auto x = igz::read_dump(bytes, {}, d.sink())) {  // `igz dump`, through both printers
+    Json j;
+    detail::JsonPrinter jp(j);
+    igz::print_dump(*x, jp);
+    std::ostringstream text;
+    detail::TextPrinter tp(text);
+    igz::print_dump(*x, tp);
+  }
   return 0;
 }

@@ -9,7 +9,7 @@
 #include "assay/family.h"
 #include "assay/ops.h"
 #include "assay/options.h"
-#include "../src/formats/igz/json.h"
+#include "formats/json_printer.h"
 #include "assay/formats/oni/oni.h"
 #include "../src/formats/warriors/family_parts.h"
 #include "fuzz_util.h"
@@ -65,13 +65,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::dump_all(out);
   }
   // family JSON views
-  if (auto l = igz::list_json(b, {})) fuzz::dump_all(*l);
   {
     Diagnostics d;
-    if (auto j = igz::dump_json(b, {}, d)) fuzz::dump_all(*j);
+    if (auto x = igz::read_dump(b, {}, d.sink())) {
+      Json j;
+      detail::JsonPrinter p(j);
+      igz::print_dump(*x, p);
+      fuzz::dump_all(j);
+    }
     fuzz::dump_all(diagnostics_json(d));
   }
   static const warriors::HandlerTable table = warriors::HandlerTable::standard();
-  fuzz::dump_all(warriors::load_result_json(warriors::load_container(b, table)));
+  warriors::LoadReport load;
+  load.result = warriors::load_container(b, table);
+  Json j;
+  detail::JsonPrinter p(j);
+  warriors::print_load_report(load, p);
+  fuzz::dump_all(j);
   return 0;
 }

@@ -12,7 +12,9 @@
 #include "assay/document.h"
 #include "assay/core/extract_each.h"
 #include "assay/core/progress.h"
+#include "assay/formats/igz/dump.h"
 #include "assay/formats/oni/level_set.h"
+#include "assay/formats/warriors/load.h"
 #include "assay/formats/renderware/walker.h"
 
 namespace assay {
@@ -108,7 +110,15 @@ Result<oni::CheckReport> oni_check_report(const std::vector<std::filesystem::pat
                                           bool progress = false);
 Result<Report> oni_check(const std::vector<std::filesystem::path>& inputs, const ReadOptions& ro);
 
-// `assay igz dump SPEC`: the document without "problems" (ops_json.h with_problems adds them).
+// `assay igz dump SPEC` read once: igz::print_dump prints it through the text or the JSON printer.
+struct IgzDump {
+  Input input;  // holds the bytes the dump views
+  igz::Dump dump;
+  Diagnostics diags;  // the problems found on the way
+};
+Result<IgzDump> read_igz_dump(const std::string& spec, const ReadOptions& ro);
+Result<IgzDump> read_igz_dump(Input in, const ReadOptions& ro);
+// Its --json document without "problems" (ops_json.h with_problems adds them).
 Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro);
 // The same of an igz already read.
 Result<Report> igz_dump(const Input& in, const ReadOptions& ro);
@@ -118,6 +128,9 @@ Result<Report> rw_tree(const std::string& spec);
 
 // `assay warriors load SPEC`: DISC::NAME, DISC::0xHASH or a container file.
 enum class LoadShape : std::uint8_t { automatic, flat, grouped };
+// The typed report (warriors::print_load_report prints it through any printer).
+Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadShape shape, const ReadOptions& ro);
+// Its --json document.
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro);
 // `assay warriors classify DISC`: {"format", "entries", "counts": {kind: n}, "bytes": {kind: n}}.
 Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro);

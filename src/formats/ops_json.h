@@ -4,6 +4,8 @@
 // ops_reports.cc.
 #pragma once
 
+#include <ostream>
+
 #include "assay/ops.h"
 #include "formats/serialise.h"
 
@@ -17,5 +19,21 @@ Json with_problems(Json j, const Diagnostics& d);
 Json rw_section_json(const rw::Section& s);
 // Where a failed walk stopped: {"message", "offset"}.
 Json walk_error_json(const Error& e);
+
+// `rw tree --json` written as the walk goes, nothing kept but the problems (spec:
+// renderware.md#rw-real "Memory"): {"format", "file", "sections": [...], "stream_end",
+// "padding", "max_depth" | "error", "problems"}, the same document as rw_tree's.
+class RwTreeJsonStream {
+ public:
+  RwTreeJsonStream(std::ostream& out, std::string_view file);
+  void section(const rw::Section& s);
+  void problem(const Diagnostic& d);
+  void finish(const Result<rw::WalkSummary>& walk);
+
+ private:
+  std::ostream& out_;
+  bool first_ = true;
+  Json problems_ = Json::array();
+};
 
 }  // namespace assay

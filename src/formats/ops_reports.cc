@@ -4,6 +4,7 @@
 #include <map>
 
 #include "igz/json.h"
+#include "formats/json_printer.h"
 #include "assay/formats/oni/oni.h"
 #include "warriors/family_parts.h"
 #include "assay/family.h"
@@ -41,22 +42,40 @@ Json with_problems(Json j, const Diagnostics& d) {
   return j;
 }
 
-Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
+Result<IgzDump> read_igz_dump(const std::string& spec, const ReadOptions& ro) {
   ASSAY_TRY(ContainerOptions co, container_options(ro));
   ASSAY_TRY(Input in, resolve_path(spec, co));  // ARCHIVE::INNER reads the igz from its archive
   const Family* f = identify_family(in);
   if (f == nullptr) return unrecognised_error(in.name);
   if (f->name != "igz") return usage_error(fmt::format("{}: dump reads igz files; this is {}", in.name, f->name));
-  return igz_dump(in, ro);
+  return read_igz_dump(std::move(in), ro);
+}
+
+Result<IgzDump> read_igz_dump(Input in, const ReadOptions& ro) {
+  ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));
+  Diagnostics diags;
+  auto d = igz::read_dump(in.bytes, opt, diags.sink());
+  if (!d) return d.error().in_file(in.name);
+  return IgzDump{std::move(in), std::move(*d), std::move(diags)};
+}
+
+namespace {
+Report dump_report(IgzDump d) {
+  Json j;
+  detail::JsonPrinter p(j);
+  igz::print_dump(d.dump, p);
+  return Report{make_document(std::move(j)), std::move(d.diags)};
+}
+}  // namespace
+
+Result<Report> igz_dump(const std::string& spec, const ReadOptions& ro) {
+  ASSAY_TRY(IgzDump d, read_igz_dump(spec, ro));
+  return dump_report(std::move(d));
 }
 
 Result<Report> igz_dump(const Input& in, const ReadOptions& ro) {
-  ASSAY_TRY(igz::OpenOptions opt, igz::open_options(ro));
-  Report r;
-  auto j = igz::dump_json(in.bytes, opt, r.diags);
-  if (!j) return j.error().in_file(in.name);
-  r.document = make_document(std::move(*j));
-  return r;
+  ASSAY_TRY(IgzDump d, read_igz_dump(in, ro));
+  return dump_report(std::move(d));
 }
 
 // ---- rw tree ----
@@ -82,7 +101,7 @@ Result<Report> rw_tree(const std::string& spec) {
 }
 
 // ---- warriors load ----
-Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
+Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
   // DISC::NAME like every verb (the family's load_spec takes DISC:NAME).
   std::string s = spec;
   std::error_code ec;
@@ -91,9 +110,16 @@ Result<Report> warriors_load(const std::string& spec, LoadShape shape, const Rea
   const auto wshape = shape == LoadShape::flat      ? warriors::ContainerShape::flat
                       : shape == LoadShape::grouped ? warriors::ContainerShape::grouped
                                                     : warriors::ContainerShape::automatic;
-  ASSAY_TRY(Json j, warriors::load_spec(s, wshape, ro));
+  return warriors::load_spec(s, wshape, ro);
+}
+
+Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
+  ASSAY_TRY(const warriors::LoadReport x, warriors_load_report(spec, shape, ro));
+  Json j;
+  detail::JsonPrinter p(j);
+  warriors::print_load_report(x, p);
   Report r;
-  r.failed = j.contains("error");
+  r.failed = !x.result.ok() || x.result.diags.has_errors();
   r.document = make_document(std::move(j));
   return r;
 }

@@ -5,7 +5,9 @@
 #include "assay/container.h"
 #include "assay/ops.h"
 #include "cli.h"
+#include "formats/json_printer.h"
 #include "formats/ops_json.h"
+#include "formats/text_printer.h"
 
 namespace assay::cli {
 
@@ -17,16 +19,20 @@ struct DumpArgs {
 };
 
 int do_dump(Cli& cli, const DumpArgs& a) {
-  auto r = igz_dump(a.file, cli.read);
+  auto r = read_igz_dump(a.file, cli.read);
   if (!r) return report(r.error());
   if (a.json) {
-    print_json(with_problems(std::move(json_of(r->document)), r->diags));
+    Json j;
+    detail::JsonPrinter p(j);
+    igz::print_dump(r->dump, p);
+    print_json(with_problems(std::move(j), r->diags));
   } else {
     for (const auto& d : r->diags.items())
       if (d.severity != Severity::note) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());
-    print_fields(json_of(r->document));
+    detail::TextPrinter p(std::cout);
+    igz::print_dump(r->dump, p);
   }
-  return r->ok() ? kExitOk : kExitProblems;
+  return r->diags.has_errors() ? kExitProblems : kExitOk;
 }
 
 void add_dump(Cli& cli, CLI::App& sub, const std::shared_ptr<DumpArgs>& args) {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "assay/container.h"
 #include "assay/core/text.h"
@@ -19,9 +20,6 @@ struct TreeArgs {
   bool json = false;
 };
 
-// Core's dump (docs/cli.md#escaping: a string that is not UTF-8 gets a "<key>_bytes" sibling).
-std::string dump(const Json& j) { return dump_json(normalise_json(j)); }
-
 // Sections are printed as the walk reaches them; nothing is kept (spec: renderware.md#rw-real
 // "Memory"). A plain file is walked by rw::walk_file, which drops the pages behind the walk.
 int do_tree(const TreeArgs& a) {
@@ -31,36 +29,23 @@ int do_tree(const TreeArgs& a) {
   if (!in) return report(in.error());
   const std::string name = plain ? a.file : in->name;
   std::size_t errors = 0;
-  Json problems = Json::array();  // --json: the walk's diagnostics, printed after the sections
+  std::optional<RwTreeJsonStream> json;
+  if (a.json) json.emplace(std::cout, name);
   const DiagSink diag = [&](Diagnostic d) {
     errors += d.severity == Severity::error;
-    if (a.json) problems.push_back(problem_json(d));
+    if (json) json->problem(d);  // printed after the sections
     else std::fprintf(stderr, "%s: %s\n", name.c_str(), diagnostic_text(d).c_str());
   };
-  bool first = true;
-  if (a.json) {
-    std::string head = dump(Json{{"format", "renderware"}, {"file", name}});  // {"format":...,"file":...[,"file_bytes"]}
-    head.pop_back();
-    std::cout << head << ", \"sections\": [";
-  }
   const rw::SectionVisitor print = [&](const rw::Section& s) {
-    if (a.json) {
-      std::cout << (first ? "\n  " : ",\n  ") << dump(rw_section_json(s));
-      first = false;
-      return;
-    }
+    if (json) return json->section(s);
     const std::string_view n = rw::section_name(s.header.type);
     std::cout << fmt::format("{:08x}  {}{:#x} {}  size {}  {}\n", s.offset, std::string(2 * s.depth, ' '),
                              s.header.type, n.empty() ? "(unknown)" : n, s.header.size,
                              rw::decode_stamp_raw(s.header.stamp).str());
   };
   auto w = plain ? rw::walk_file(a.file, diag, {}, print) : rw::walk_each(in->bytes, 0, diag, {}, print);
-  if (a.json) {
-    std::cout << "\n]";
-    if (w) std::cout << fmt::format(", \"stream_end\": {}, \"padding\": {}, \"max_depth\": {}", w->stream_end,
-                                    w->padding, w->max_depth);
-    else std::cout << ", \"error\": " << dump(walk_error_json(w.error()));
-    std::cout << ", \"problems\": " << dump(problems) << "}\n";
+  if (json) {
+    json->finish(w);
   } else if (w && w->padding) {
     std::cout << fmt::format("{:08x}  ({} bytes of zero padding)\n", w->stream_end, w->padding);
   }

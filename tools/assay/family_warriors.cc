@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 
 #include "assay/core/folder.h"
 #include "assay/core/hash.h"
@@ -15,6 +16,7 @@
 #include "assay/formats/warriors/writer.h"
 #include "assay/ops.h"
 #include "cli.h"
+#include "formats/json_printer.h"
 #include "formats/serialise.h"
 
 namespace assay::cli {
@@ -35,30 +37,39 @@ void print_counts(const Json& j) {
   std::cout << fmt::format("{:<18} {:>7}\n", "total", j["entry_count"].get<std::uint64_t>());
 }
 
-void print_load(const Json& j) {
-  if (j.contains("entry")) std::cout << "entry: " << j["entry"].dump() << '\n';
-  if (j.contains("warning")) std::cout << "warning: " << j["warning"].get<std::string>() << '\n';
-  std::cout << "container: " << j["container"].get<std::string>() << "\nchunks: " << j["chunks"] << '\n';
-  for (const auto& c : j["chunk_counts"])
-    std::cout << fmt::format("  0x{:02X} {:<26} {}\n", c["type"].get<unsigned>(), c["name"].get<std::string>(),
-                             c["count"].get<std::uint64_t>());
-  std::cout << "chunk stack (bottom first): " << j["chunk_stack"].size() << '\n';
-  for (const auto& c : j["chunk_stack"])
-    std::cout << fmt::format("  0x{:02X} {} at 0x{:x}, {} bytes\n", c["type"].get<unsigned>(), c["name"].get<std::string>(),
-                             c["offset"].get<std::uint64_t>(), c["size"].get<std::uint64_t>());
-  std::cout << "objects: " << j["objects"].size() << '\n';
-  for (const auto& o : j["objects"]) std::cout << "  " << o.dump() << '\n';
-  std::cout << "stored: " << j["stored"].size() << '\n';
-  for (const auto& s : j["stored"]) std::cout << "  " << s.dump() << '\n';
-  std::cout << "trailing bytes: " << j["trailing"] << '\n';
-  for (const auto& d : j["problems"])
-    std::cout << d["severity"].get<std::string>() << ": "
-              << (d["structure"].is_null() ? std::string() : d["structure"].get<std::string>() + ": ")
-              << d["message"].get<std::string>() << '\n';
-  if (j.contains("error"))
-    std::cout << "error: " << j["error"]["message"].get<std::string>()
-              << (j["error"]["offset"].is_null() ? std::string() : fmt::format(" (offset 0x{:x})", j["error"]["offset"].get<std::uint64_t>()))
-              << '\n';
+// One record as a JSON line of text.
+template <class F>
+std::string json_line(F&& print) {
+  Json j;
+  assay::detail::JsonPrinter p(j);
+  print(p);
+  return j.dump();
+}
+
+void print_load(const warriors::LoadReport& x) {
+  const warriors::LoadResult& r = x.result;
+  if (x.entry) std::cout << "entry: " << json_line([&](FieldPrinter& p) { warriors::print_loaded_entry(*x.entry, p); }) << '\n';
+  if (!x.warning.empty()) std::cout << "warning: " << x.warning << '\n';
+  std::cout << "container: " << warriors::to_string(r.shape) << "\nchunks: " << r.chunks.size() << '\n';
+  std::map<std::uint32_t, std::uint64_t> per_type;
+  for (const auto& c : r.chunks) ++per_type[c.header.type];
+  for (auto [t, n] : per_type) std::cout << fmt::format("  0x{:02X} {:<26} {}\n", t, warriors::chunk_type_name(t), n);
+  std::cout << "chunk stack (bottom first): " << r.stacks.chunks().size() << '\n';
+  for (const auto& c : r.stacks.chunks())
+    std::cout << fmt::format("  0x{:02X} {} at 0x{:x}, {} bytes\n", c.type, warriors::chunk_type_name(c.type), x.base + c.offset, c.data.size());
+  std::cout << "objects: " << r.stacks.objects().size() << '\n';
+  for (const auto& o : r.stacks.objects())
+    std::cout << "  " << json_line([&](FieldPrinter& p) { warriors::print_loaded_object(o, p); }) << '\n';
+  std::cout << "stored: " << r.stored.size() << '\n';
+  for (const auto& s : r.stored)
+    std::cout << "  " << json_line([&](FieldPrinter& p) { warriors::print_stored_item(s, x.base, p); }) << '\n';
+  std::cout << "trailing bytes: " << r.trailing << '\n';
+  for (const auto& d : r.diags.items())
+    std::cout << to_string(d.severity) << ": " << (d.where.structure.empty() ? std::string() : d.where.structure + ": ")
+              << d.where.message << '\n';
+  if (r.error)
+    std::cout << "error: " << (r.error->structure.empty() ? r.error->message : r.error->structure + ": " + r.error->message)
+              << (r.error->offset == kNoOffset ? std::string() : fmt::format(" (offset 0x{:x})", x.base + r.error->offset)) << '\n';
 }
 
 // "0x28=FILE" or "40=FILE": a chunk of that type with the file's bytes.
@@ -173,10 +184,17 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
   load->callback([&cli, a] {
     a->json = a->json || cli.json;
     const LoadShape shape = a->flat ? LoadShape::flat : a->grouped ? LoadShape::grouped : LoadShape::automatic;
-    auto r = warriors_load(a->spec, shape, cli.read);
+    auto r = warriors_load_report(a->spec, shape, cli.read);
     if (!r) return cli.fail(report(r.error()));
-    a->json ? print_json(json_of(r->document)) : print_load(json_of(r->document));
-    if (!r->ok()) cli.fail(kExitProblems);
+    if (a->json) {
+      Json j;
+      assay::detail::JsonPrinter p(j);
+      warriors::print_load_report(*r, p);
+      print_json(j);
+    } else {
+      print_load(*r);
+    }
+    if (!r->result.ok() || r->result.diags.has_errors()) cli.fail(kExitProblems);
   });
 }
 

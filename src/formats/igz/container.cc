@@ -13,6 +13,7 @@
 #include "assay/container.h"
 #include "assay/family.h"
 #include "assay/core/output.h"
+#include "assay/formats/igz/dump.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
 #include "assay/formats/igz/model.h"
@@ -88,16 +89,20 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
-    Json j = igz::info_json(file_, fixups_);
-    j.erase("format");
-    detail::print_json_fields(p, j);
+    igz::print_header(file_, p);
+    p.begin_array("externals");  // spec: #igz-externals, "verify and info list each one"
+    for (std::size_t i = 0; i < fixups_.external_ids.size(); ++i)
+      p.field("", fmt::format("external exid {}: {} unresolved", i, igz::external_id_name(fixups_, i)));
+    for (std::size_t i = 0; i < fixups_.external_names.size(); ++i)
+      p.field("", fmt::format("external exnm {}: {} unresolved", i, igz::external_name_name(fixups_, i)));
+    p.end_array();
     return {};
   }
 
   // The object's pool and type; a texture's image fields, a model's draw calls, or why not.
   void print_details(const Entry& e, FieldPrinter& p) const override {
     const std::size_t i = e.index;
-    detail::print_json_fields(p, igz::object_details_json(file_, objects_[i]));
+    igz::print_object_details(file_, objects_[i], p);
     if (auto it = errors_.find(i); it != errors_.end()) p.field(it->second.first, it->second.second);
     if (images_[i]) detail::print_json_fields(p, igz::image_details_json(*images_[i]));
     for (const auto& [k, note] : edge_notes_)

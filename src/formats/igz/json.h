@@ -1,5 +1,5 @@
-// Internal: the igz family's JSON (docs/cli.md#igz), all built in json.cc: info, list, dump, a
-// texture's and a model's details and the edit report.
+// Internal: the igz family's JSON (docs/cli.md#igz), all built in json.cc: a texture's and a
+// model's details and the edit report (the dump prints through dump.h's printer).
 #pragma once
 
 #include "assay/options.h"
@@ -10,19 +10,6 @@
 #include "core/json_text.h"
 
 namespace assay::igz {
-
-Result<Json> info_json(ByteView bytes, const OpenOptions& opt);
-// The same of a file already opened, with its fixups.
-Json info_json(const IgzFile& f, const Fixups& fx);
-// An object's fields beside index, offset and size in `list` (docs/cli.md#igz): pool, type,
-// pool_index, pool_offset, type_index.
-Json object_details_json(const IgzFile& f, const Object& o);
-// {"format": "igz", "entries": [{index, offset, pool, type, size, ...}]}
-Result<Json> list_json(ByteView bytes, const OpenOptions& opt);
-// Strings, types, dependencies, externals, memory handles, objects with their pointer edges,
-// the root list and the name list. Problems found on the way go to `diags`; a fatal one
-// (header or fixup directory) is the returned Error.
-Result<Json> dump_json(ByteView bytes, const OpenOptions& opt, Diagnostics& diags);
 
 // The texture entry's details (docs/cli.md#igz): width, height, mips, format, platform, depth,
 // images, name, data {where, offset, size | reference}.

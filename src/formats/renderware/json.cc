@@ -271,4 +271,25 @@ Json walk_error_json(const Error& e) {
           {"offset", e.offset == kNoOffset ? Json(nullptr) : Json(e.offset)}};
 }
 
+// Core's dump (docs/cli.md#escaping: a string that is not UTF-8 gets a "<key>_bytes" sibling).
+RwTreeJsonStream::RwTreeJsonStream(std::ostream& out, std::string_view file) : out_(out) {
+  std::string head = dump_json(normalise_json(Json{{"format", "renderware"}, {"file", file}}));
+  head.pop_back();  // {"format":...,"file":...[,"file_bytes"]
+  out_ << head << ", \"sections\": [";
+}
+
+void RwTreeJsonStream::section(const rw::Section& s) {
+  out_ << (first_ ? "\n  " : ",\n  ") << dump_json(normalise_json(rw_section_json(s)));
+  first_ = false;
+}
+
+void RwTreeJsonStream::problem(const Diagnostic& d) { problems_.push_back(problem_json(d)); }
+
+void RwTreeJsonStream::finish(const Result<rw::WalkSummary>& w) {
+  out_ << "\n]";
+  if (w) out_ << fmt::format(", \"stream_end\": {}, \"padding\": {}, \"max_depth\": {}", w->stream_end, w->padding, w->max_depth);
+  else out_ << ", \"error\": " << dump_json(normalise_json(walk_error_json(w.error())));
+  out_ << ", \"problems\": " << dump_json(problems_) << "}\n";
+}
+
 }  // namespace assay

@@ -2,6 +2,8 @@
 // verbs of warriors.h): identify, info, classify, verify, the demo files.
 #pragma once
 
+#include "assay/formats/warriors/load.h"
+
 #include <filesystem>
 #include <span>
 #include <string>
@@ -37,19 +39,14 @@ inline Result<OpenedDisc> open_disc(const Input& in, const Siblings& siblings, c
 std::vector<EntryKind> classify_entries(const Disc& disc, const NameTable& names, unsigned threads);
 
 // JSON (json.cc). `info` fields of a disc (without "format"): source, sizes, a truncated WAD's
-// warning; of a loose container (without "format"); the kinds' counts and bytes (classify);
-// the entry a load read, as list shows it.
+// warning; of a loose container (without "format"); the kinds' counts and bytes (classify).
 Json disc_info_fields(const Disc& disc);
 Result<Json> chunk_info_fields(const Input& in);
 Json kind_counts_json(const Disc& disc, std::span<const EntryKind> kinds);
-Json loaded_entry_json(const DirEntry& e, const NameTable& names, EntryKind kind);
 
 // `assay warriors classify DISC`: {"format","entries","counts":{kind:n},"bytes":{kind:n}}.
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
 
-// What a load left, as JSON (spec: #wr-5-4 step 3): format, header, chunks, chunk_counts,
-// chunk_stack (bottom first), objects, stored, trailing, diagnostics, error {message, offset}.
-Json load_result_json(const LoadResult& r, std::uint64_t base = 0);
 // One change of a disc edit (edit.cc): the row's index and old size for replace and remove, the
 // new size for replace and add.
 struct DiscEditLine {
@@ -68,9 +65,9 @@ Json disc_edit_json(std::string_view input, std::string_view output, bool in_pla
 // [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.
 Json wad_truncation_fields(const Disc& disc);
 
-// `assay warriors load DISC:NAME | DISC:0xHASH | FILE`. The JSON has "ok" false and "error"
-// when the load failed; an Error is returned only for I/O or usage problems.
-Result<Json> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt);
+// `assay warriors load DISC:NAME | DISC:0xHASH | FILE`. A failed load is the report's
+// result.error; an Error is returned only for I/O or usage problems.
+Result<LoadReport> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt);
 
 // The family's edit (assay replace/add/remove DISC -o OUTDIR | --in-place): names are
 // hashed with the WAD hash (spec #wr-2-2; "0x" + hex for a raw hash); --names only labels the

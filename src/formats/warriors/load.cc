@@ -6,11 +6,10 @@
 
 
 #include "family_parts.h"
-#include "formats/serialise.h"
 
 namespace assay::warriors {
 
-Result<Json> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt) {
+Result<LoadReport> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt) {
   std::error_code ec;
   LoadOptions lo;
   lo.shape = shape;
@@ -18,9 +17,10 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
   if (std::filesystem::exists(spec, ec) && !std::filesystem::is_directory(spec, ec)) {
     ASSAY_TRY(Input in, Input::open(spec));
     if (!looks_like_disc(in)) {
-      Json j = load_result_json(load_container(in.bytes, table, lo));
-      j["file"] = spec;
-      return j;
+      LoadReport r;
+      r.file = spec;
+      r.result = load_container(in.bytes, table, lo);
+      return r;
     }
   }
   const auto colon = spec.rfind(':');
@@ -34,12 +34,14 @@ Result<Json> load_spec(const std::string& spec, ContainerShape shape, const Read
   ASSAY_TRY(ByteView bytes, c.disc.entry_bytes(*e));
   const std::string* name = c.names.find(e->hash);
   const EntryKind kind = classify_entry(bytes, name ? std::optional<std::string_view>(*name) : std::nullopt);
-  Json j = load_result_json(load_container(bytes, table, lo), e->offset);
-  // As list shows the entry (entry.json); the first row of a hash is the one found (no "<index>_").
-  j["entry"] = loaded_entry_json(*e, c.names, kind);
+  LoadReport r;
+  r.base = e->offset;
+  r.result = load_container(bytes, table, lo);
+  // As list shows the entry; the first row of a hash is the one found (no "<index>_").
+  r.entry = LoadedEntry{*e, name ? std::optional(*name) : std::nullopt, entry_file_name(*e, c.names), kind};
   if (!is_container(kind))
-    j["warning"] = fmt::format("entry kind is {}, not a resource or pack (spec: warriors.md#wr-5-3)", to_string(kind));
-  return j;
+    r.warning = fmt::format("entry kind is {}, not a resource or pack (spec: warriors.md#wr-5-3)", to_string(kind));
+  return r;
 }
 
 }  // namespace assay::warriors

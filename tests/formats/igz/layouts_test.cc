@@ -95,7 +95,7 @@ TEST(IgzLayouts, RealFileFormsReadBack) {
       EXPECT_EQ(g.namespace_names[0].text.value_or(""), l.name_space);
       EXPECT_TRUE(g.namespace_names[0].hash_ok);
       Diagnostics dd;
-      auto j = dump_json(b, {}, dd);
+      auto j = fixtures::dump_document(b, dd);
       ASSERT_TRUE(j.ok());
       EXPECT_EQ((*j)["namespace"]["name"], l.name_space);
     }

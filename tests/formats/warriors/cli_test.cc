@@ -1,7 +1,10 @@
 // End to end through the built CLI on a synthetic disc with an entry of every kind (made by our
 // writers): list, classify counts, extract (bytes equal), load, verify, pack (byte-identical and
 // with a replacement). Kinds per spec warriors.md#wr-8-1; JSON per docs/cli.md#warriors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "assay/ops.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,6 +113,19 @@ TEST_F(WarriorsCli, LoadEntries) {
   EXPECT_EQ(lev["objects"][0]["type"], "level");
   EXPECT_EQ(lev["stored"].size(), 2u);
   EXPECT_EQ(lev["trailing"], 0);
+  // The text printer over the same typed report (ops.h warriors_load_report).
+  auto text = run_cli("warriors load " + shell_quote(disc + ":level1.lev"));
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  for (const char* line : {"container: flat\n", "chunks: 18\n", "chunk stack (bottom first): 0\n", "objects: 1\n",
+                           "stored: 2\n", "trailing bytes: 0\n"})
+    EXPECT_NE(text.out.find(line), std::string::npos) << line << text.out;
+  auto typed = warriors_load_report(disc + "::level1.lev", LoadShape::automatic, {});
+  ASSERT_TRUE(typed.ok()) << typed.error().str();
+  EXPECT_EQ(typed->result.chunks.size(), 18u);
+  ASSERT_TRUE(typed->entry.has_value());
+  EXPECT_EQ(typed->entry->entry.hash, name_hash("level1.lev"));  // the disc has no name list
+  EXPECT_EQ(typed->entry->path, fmt::format("{:08x}.bin", name_hash("level1.lev")));
+  EXPECT_EQ(typed->base, typed->entry->entry.offset);
   auto pak = run_json("warriors load --json " + shell_quote(disc + ":0xa564c2ad"));
   EXPECT_EQ(pak["container"], "grouped");
   ASSERT_EQ(pak["chunk_stack"].size(), 2u);
