@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`assay extract X.txd -o DIR` against librw decoding the same dictionary to PNG (issue 29 item 8).
 
-Usage: python3 bench/txd_png_bench.py [--assay build/<you>/assay] [--rounds 40] [--librw GIT_DIR]
-                                      [--work /tmp/txd-png-bench] [TXD...]
+Usage: python3 bench/txd_png_bench.py [--assay build/<you>/assay] [--before OTHER_ASSAY] [--rounds 40]
+                                      [--librw GIT_DIR] [--work /tmp/txd-png-bench] [TXD...]
 
 Builds librw (aap/librw, NULL platform, its own CMake, Release) from the git directory --librw
 (default: the fetched mirror /work/.mirror/aap+librw/repo) in --work, then the peer driver
@@ -15,7 +15,8 @@ texture dictionary), runs the three commands in interleaved rounds, each into a 
 and prints the median CPU time (user + system of the child, from wait4) of each and the ratios
 assay / librw. A ratio under 1 means assay used less CPU. Both write the top level of every texture
 (assay's default; librw's toImage takes level 0). Never run in CI (it needs librw's source and a
-build of it); the figures go to docs/PERFORMANCE.md ("Small textures").
+build of it); the figures go to docs/PERFORMANCE.md ("Small textures"). --before runs a second
+assay build (e.g. of an earlier commit) in the same interleaved rounds, with its own ratios.
 """
 import argparse
 import glob
@@ -74,6 +75,7 @@ def run_once(argv, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--assay", default=os.path.join(ROOT, "build", "default", "assay"))
+    ap.add_argument("--before", help="another assay executable, run in the same rounds (before/after)")
     ap.add_argument("--rounds", type=int, default=40)
     ap.add_argument("--librw", default="/work/.mirror/aap+librw/repo")
     ap.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"), "txd-png-bench"))
@@ -88,9 +90,12 @@ def main():
     cmds = [("assay", [assay, "extract", None, "-o", "{out}"]),
             ("librw+lodepng", [driver, "--writer", "lodepng", None, "{out}"]),
             ("librw+spng", [driver, "--writer", "spng", None, "{out}"])]
+    if a.before:
+        cmds.append(("before", [os.path.abspath(a.before), "extract", None, "-o", "{out}"]))
     print(f"{a.rounds} interleaved rounds, median CPU ms (user + sys); {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'dictionary':34} {'assay':>8} {'lodepng':>8} {'spng':>8} {'assay/lodepng':>14} {'assay/spng':>11}")
+    print(f"{'dictionary':34} {'assay':>8} {'lodepng':>8} {'spng':>8} {'assay/lodepng':>14} {'assay/spng':>11}"
+          + (f" {'before':>8} {'before/lodepng':>15} {'before/spng':>12}" if a.before else ""))
     worst = 0.0
     for path in files:
         out = os.path.join(a.work, "out")
@@ -106,7 +111,8 @@ def main():
         r1, r2 = med[0] / med[1], med[0] / med[2]
         worst = max(worst, r1, r2)
         print(f"{os.path.relpath(path, os.path.join(ROOT, '..', 'shared', 'samples', 'renderware')):34} "
-              f"{med[0]:8.2f} {med[1]:8.2f} {med[2]:8.2f} {r1:13.2f}x {r2:10.2f}x")
+              f"{med[0]:8.2f} {med[1]:8.2f} {med[2]:8.2f} {r1:13.2f}x {r2:10.2f}x"
+              + (f" {med[3]:8.2f} {med[3] / med[1]:14.2f}x {med[3] / med[2]:11.2f}x" if a.before else ""))
     print(f"worst ratio {worst:.2f}x")
     return 0
 

@@ -1,6 +1,7 @@
 // `assay serve` as a child process (issue 13 item 1): the first stdout line is the URL with the
 // real port and a 32-hex-digit token, the server answers on it, SIGINT ends it with exit 0; a
 // missing path or a port in use are exit 2 with a message.
+#include <elf.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -109,10 +111,50 @@ TEST(ServeCli, MissingPathIsExit2) {
   EXPECT_TRUE(r.out.empty());
 }
 
+// The ELF program headers of an executable: whether it names a program interpreter (ld.so), and
+// how many DT_NEEDED entries its dynamic section has. Only 64-bit little-endian files.
+struct ElfLinking {
+  bool ok = false, interpreter = false;
+  int needed = 0;
+};
+ElfLinking elf_linking(const std::filesystem::path& path) {
+  const auto b = assay::testing::read_file(path);
+  ElfLinking r;
+  Elf64_Ehdr eh;
+  if (b.size() < sizeof eh) return r;
+  std::memcpy(&eh, b.data(), sizeof eh);
+  if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64) return r;
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    const std::uint64_t at = eh.e_phoff + std::uint64_t{i} * eh.e_phentsize;
+    if (at + sizeof ph > b.size()) return r;
+    std::memcpy(&ph, b.data() + at, sizeof ph);
+    if (ph.p_type == PT_INTERP) r.interpreter = true;
+    if (ph.p_type != PT_DYNAMIC) continue;
+    for (std::uint64_t d = ph.p_offset; d + sizeof(Elf64_Dyn) <= ph.p_offset + ph.p_filesz && d + sizeof(Elf64_Dyn) <= b.size();
+         d += sizeof(Elf64_Dyn)) {
+      Elf64_Dyn dyn;
+      std::memcpy(&dyn, b.data() + d, sizeof dyn);
+      if (dyn.d_tag == DT_NULL) break;
+      if (dyn.d_tag == DT_NEEDED) ++r.needed;
+    }
+  }
+  r.ok = true;
+  return r;
+}
+
 // The viewer is the companion executable assay-serve (docs/serve.md#companion): `assay` itself
 // does not load the HTTP library or OpenSSL (docs/PERFORMANCE.md#start-up). ld.so lists the
-// shared objects a program loads without running it when LD_TRACE_LOADED_OBJECTS is set.
+// shared objects a program loads without running it when LD_TRACE_LOADED_OBJECTS is set. A
+// static-PIE `assay` (the default build, docs/PERFORMANCE.md#small-textures) has no ld.so and no
+// DT_NEEDED at all, so it loads no shared object at start.
 TEST(ServeCli, AssayDoesNotLoadTheHttpLibraryOrOpenSsl) {
+  const ElfLinking elf = elf_linking(ASSAY_CLI);
+  ASSERT_TRUE(elf.ok) << ASSAY_CLI << " is not a 64-bit ELF file";
+  if (!elf.interpreter) {
+    EXPECT_EQ(elf.needed, 0) << "a static executable that names shared libraries";
+    return;
+  }
   assay::testing::TempDir tmp;
   const auto out = tmp / "ldd";
   const std::string cmd = "LD_TRACE_LOADED_OBJECTS=1 " + assay::testing::shell_quote(ASSAY_CLI) + " >" +
