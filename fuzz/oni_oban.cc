@@ -1,7 +1,8 @@
 // libFuzzer target: Oni OBAN object animations (oni/oban.h). The input is a level .dat. Every OBAN
 // (the first 4) is verified, listed and decoded from the instance file alone (a decoded animation
 // holds the key count its bytes hold), then exported after the walk with the OBOA objects that play
-// it; an export is a GLB (or an error).
+// it (or the DOOR/TRIG class that names it); an export is a GLB (or an error). Who names each OBAN
+// (oban_player_index) names OBAN descriptors only.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -32,6 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!b || oni::ObanFields::kKeys + std::uint64_t{oni::ObanFields::kKeySize} * a->keys.size() > b->size()) __builtin_trap();
       for (const auto& k : a->keys) (void)k.rotation();
     }
+  }
+  for (const auto& [oban, players] : oni::oban_player_index(*f)) {
+    if (oban >= f->instance_count() || f->descriptor(oban).tag != oni::make_tag("OBAN")) __builtin_trap();
+    Json j;
+    detail::JsonPrinter p(j);
+    oni::print_oban_players(p, players);
   }
   if (n == 0) return 0;
   auto l = oni::load_file("level1_Final.dat", ByteView(*dat), dat, oni::LayoutSource{}, oni::LoadOptions{true, nullptr});

@@ -7,6 +7,7 @@
 // with --sounds (--adpcm) extract writes them as WAV (the stored data) instead of .oni files.
 #include <fmt/format.h>
 
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -70,11 +71,19 @@ class OniContainer final : public Container {
     const ByteView inst = *file_.instance_bytes(i);  // e.size: the constructor read them
     if (e.kind == EntryKind::texture) print_texture(e, inst, p);
     else if (e.kind == EntryKind::sound) oni::print_sound_details(p, inst, oni::sndd_is_mac(file_));
-    else if (e.kind == EntryKind::animation && d.tag == oni::make_tag("OBAN")) oni::print_oban_details(p, inst);
+    else if (e.kind == EntryKind::animation && d.tag == oni::make_tag("OBAN")) print_oban(i, inst, p);
     else if (e.kind == EntryKind::animation) print_animation(inst, p);
     else if (e.kind == EntryKind::model && d.tag == oni::make_tag("M3GM")) print_model(i, p);
     else if (e.kind == EntryKind::model && d.tag == oni::make_tag("ONCC")) print_character(i, p);
     else if (e.kind == EntryKind::model && d.tag == oni::make_tag("AKEV")) print_level(i, p);
+  }
+
+  // An OBAN's fields and what names it (one pass over the file for all of them).
+  void print_oban(std::uint32_t i, ByteView inst, FieldPrinter& p) const {
+    oni::print_oban_details(p, inst);
+    std::call_once(players_once_, [this] { players_ = oni::oban_player_index(file_); });
+    const auto it = players_.find(i);
+    oni::print_oban_players(p, it == players_.end() ? std::vector<oni::ObanPlayer>{} : it->second);
   }
 
   void verify(Diagnostics& out) const override {
@@ -349,6 +358,8 @@ class OniContainer final : public Container {
 
   oni::InstanceFile file_;
   oni::SiblingFiles sib_;  // taken at open: the walk and verify read no file beside the input
+  mutable std::once_flag players_once_;
+  mutable std::map<std::uint32_t, std::vector<oni::ObanPlayer>> players_;  // OBAN -> who names it (list)
   mutable std::once_flag walked_once_;
   mutable std::unique_ptr<oni::LoadedFile> walked_;
   mutable Error walk_error_;

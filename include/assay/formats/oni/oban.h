@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,45 @@ struct OboaFields {
   static constexpr std::uint32_t kCount = 0x1E, kFirst = 0x20, kElement = 0xF0;
   static constexpr std::uint32_t kGeometry = 0x00, kAnimation = 0x04, kFlags = 0x0C, kOrigin = 0x40, kName = 0x70, kNameSize = 64;
 };
+
+// The classes that name an OBAN (data/oni/templates.txt; OniSplit InstanceMetadata DOORInstance,
+// TRIGInstance, TRGEInstance, OFGAInstance, OBDCElement; the Oni wiki OBD:DOOR, OBD:TRIG, OBD:OBDC):
+// DOOR (0x6C, a door class): two OFGA links (0x08; the wiki: the second is never used), its OBAN
+// (0x10). OFGA (0x20 fixed bytes): u32 count at 0x1C, 12-byte elements from 0x20: gunk flags, M3GM
+// (+0x04), OBLS. TRIG (0x74, a trigger class): the rail M3GM (0x18), its TRGE emitter (0x24) and
+// the OBAN the emitter moves along the rail by (0x28). TRGE (0x28): the emitter's M3GM at 0x20.
+// OBDC (0x20 fixed bytes): u16 count at 0x1E, 24-byte elements from 0x20 with an OBAN at +0x04 and
+// no geometry. TURR and CONS name no OBAN.
+struct DoorFields {
+  static constexpr std::uint32_t kGeometry = 0x08, kGeometryCount = 2, kAnimation = 0x10, kSize = 0x6C;
+};
+struct OfgaFields {
+  static constexpr std::uint32_t kCount = 0x1C, kFirst = 0x20, kElement = 0x0C, kGeometry = 0x04;
+};
+struct TrigFields {
+  static constexpr std::uint32_t kRail = 0x18, kEmitter = 0x24, kAnimation = 0x28, kSize = 0x74;
+};
+struct TrgeFields {
+  static constexpr std::uint32_t kGeometry = 0x20, kSize = 0x28;
+};
+struct ObdcFields {
+  static constexpr std::uint32_t kCount = 0x1E, kFirst = 0x20, kElement = 0x18, kAnimation = 0x04;
+};
+
+// One instance (or array element) whose OBAN link is a given OBAN: tag OBOA (element = the object),
+// DOOR or TRIG (element 0), OBDC (element = the door class entry).
+struct ObanPlayer {
+  std::uint32_t tag = 0, instance = 0, element = 0;
+  bool operator==(const ObanPlayer&) const = default;
+};
+// Who names `oban` in f, in instance order then element order, from the bytes alone (no walk;
+// instances too short for the field, arrays whose count overruns them, are skipped: verify and the
+// walk report those).
+std::vector<ObanPlayer> oban_players(const InstanceFile& f, std::uint32_t oban);
+// Every OBAN of f with what names it, in one pass over f (for `list`): OBAN index -> players.
+std::map<std::uint32_t, std::vector<ObanPlayer>> oban_player_index(const InstanceFile& f);
+// list details: oboa_objects, door_classes, trigger_classes, door_class_entries (counts).
+void print_oban_players(FieldPrinter& p, const std::vector<ObanPlayer>& players);
 
 // A 4x3 matrix as stored: the images of x, y and z, then the translation (the wiki: "composed of 3
 // vectors ... and a 4th vector defining a translation"; OniSplit ReadMatrix4x3, rows M11..M43).
@@ -82,9 +122,14 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> oban_objects(const LoadedFi
 // The animation as a Scene: for each OBOA object that plays it, a root node named after the object
 // with its key-0 placement, animated (translation and rotation, LINEAR, frame / 60 s), and under it
 // one node per M3GM of the object's M3GA with the OBAN's fixed transform and the M3GM's mesh and
-// material (as m3gm_scene makes them); no object: one empty node named after the OBAN (OniSplit's
-// "null node"). Refused with the verify code when the keys cannot be a glTF animation (none, times
-// not increasing, a rotation or translation not finite or of no length).
+// material (as m3gm_scene makes them). No object: the same for the first DOOR or TRIG class that
+// names it and has geometry (a door's OFGA M3GMs, a trigger's emitter M3GM), the node named after
+// the class, extras "oni_class"/"class_instance", the scene's "geometry_from". Nothing with
+// geometry: one empty node named after the OBAN (OniSplit's "null node"). Flag 0x10 (local): an
+// object's origin matrix as the animated node's parent; without an object, a parent turning Z-up
+// to Y-up. The scene's extras count the players (oboa_objects, door_classes, trigger_classes,
+// door_class_entries). Refused with the verify code when the keys cannot be a glTF animation (none,
+// times not increasing, a rotation or translation not finite or of no length).
 Result<model::Scene> oban_scene(const LoadedFile& f, std::uint32_t oban, const LoadedFile* level0 = nullptr,
                                 M3gmTextureCache* cache = nullptr);
 Result<ByteBuffer> export_oban_glb(const LoadedFile& f, std::uint32_t oban, const LoadedFile* level0 = nullptr,
