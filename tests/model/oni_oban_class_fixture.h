@@ -60,19 +60,7 @@ inline ByteBuffer oban_class_level(const ObanClassFixture& x = {}) {
   put32(door_wh, 0x08, link(3)), put32(door_wh, 0x10, link(0));
   ByteBuffer ofga = array(0x1C, 1);
   u32(ofga, 0), u32(ofga, link(4)), u32(ofga, 0);
-  ByteBuffer m(8, 0);  // M3GM: as oni_oban_fixture.h, its parts at 5..8
-  u32(m, 0);
-  u32(m, link(5)), u32(m, link(6)), u32(m, 0), u32(m, link(7)), u32(m, link(8)), u32(m, 0), u32(m, 0), u32(m, 0);
-  ByteBuffer pnta(0x14, 0);
-  for (float v : {0.f, 0.f, 0.f, 1.f, 1.f, 0.f, 0.5f, 0.5f, 0.f, 0.7072f}) f32(pnta, v);
-  u32(pnta, 3);
-  for (float v : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f}) f32(pnta, v);
-  ByteBuffer vn = array(0x1C, 3);
-  for (int k = 0; k < 3; ++k) f32(vn, 0), f32(vn, 0), f32(vn, 1);
-  ByteBuffer uv = array(0x1C, 3);
-  for (int k = 0; k < 3; ++k) f32(uv, 0.5f), f32(uv, 0.5f);
-  ByteBuffer st = array(0x1C, 3);
-  for (std::uint32_t v : {0x80000000u, 1u, 2u}) u32(st, v);
+  const TriangleM3gm t = triangle_m3gm(5);  // M3GM 4, its parts at 5..8
   ByteBuffer obdc(0x1E, 0);  // u16 count at 0x1E, 24-byte entries: u16 id, u16, OBAN, 16 bytes
   u16(obdc, 2);
   for (std::uint32_t k = 0; k < 2; ++k) {
@@ -107,9 +95,9 @@ inline ByteBuffer oban_class_level(const ObanClassFixture& x = {}) {
                              {make_tag("OBDC"), 0x7bd9eca0bull}};
   spec.instances = {{make_tag("OBAN"), "OBANdoor", 0, oban(x.door)},   {make_tag("DOOR"), "DOORbare", 0, door_bare},
                     {make_tag("DOOR"), "DOORwh", 0, door_wh},          {make_tag("OFGA"), "", 0, ofga},
-                    {make_tag("M3GM"), "M3GMtri", 0, m},               {make_tag("PNTA"), "", 0, pnta},
-                    {make_tag("VCRA"), "", 0, vn},                     {make_tag("TXCA"), "", 0, uv},
-                    {make_tag("IDXA"), "", 0, st},                     {make_tag("OBDC"), "", 0, obdc},
+                    {make_tag("M3GM"), "M3GMtri", 0, t.m3gm},          {make_tag("PNTA"), "", 0, t.points},
+                    {make_tag("VCRA"), "", 0, t.normals},              {make_tag("TXCA"), "", 0, t.uvs},
+                    {make_tag("IDXA"), "", 0, t.strips},                  {make_tag("OBDC"), "", 0, obdc},
                     {make_tag("OBAN"), "OBANtrig", 0, oban(x.trig)},   {make_tag("TRIG"), "TRIGlaser", 0, trig},
                     {make_tag("TRGE"), "", 0, trge},                   {make_tag("OBAN"), "OBANlocal", 0, oban(x.local)},
                     {make_tag("OBOA"), "", 0, oboa},                   {make_tag("M3GA"), "", 0, m3ga}};

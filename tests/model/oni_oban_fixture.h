@@ -93,6 +93,24 @@ inline ByteBuffer oboa(const std::string& name) {
   b.resize(b.size() + 0xF0, 0);  // an unused object
   return b;
 }
+// M3GMtri: the triangle p0 (0,0,0) p1 (1,0,0) p2 (0,1,0), normals +z, one strip; its PNTA (with the
+// box and sphere), VCRA, TXCA and IDXA are instances parts .. parts + 3.
+struct TriangleM3gm {
+  ByteBuffer m3gm, points, normals, uvs, strips;
+};
+inline TriangleM3gm triangle_m3gm(std::uint32_t parts) {
+  TriangleM3gm t{ByteBuffer(8, 0), ByteBuffer(0x14, 0), array(0x1C, 3), array(0x1C, 3), array(0x1C, 3)};
+  u32(t.m3gm, 0);
+  u32(t.m3gm, link(parts)), u32(t.m3gm, link(parts + 1)), u32(t.m3gm, 0), u32(t.m3gm, link(parts + 2));
+  u32(t.m3gm, link(parts + 3)), u32(t.m3gm, 0), u32(t.m3gm, 0), u32(t.m3gm, 0);
+  for (float v : {0.f, 0.f, 0.f, 1.f, 1.f, 0.f, 0.5f, 0.5f, 0.f, 0.7072f}) f32(t.points, v);  // box, sphere
+  u32(t.points, 3);
+  for (float v : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f}) f32(t.points, v);
+  for (int k = 0; k < 3; ++k) f32(t.normals, 0), f32(t.normals, 0), f32(t.normals, 1);
+  for (int k = 0; k < 3; ++k) f32(t.uvs, 0.5f), f32(t.uvs, 0.5f);
+  for (std::uint32_t v : {0x80000000u, 1u, 2u}) u32(t.strips, v);
+  return t;
+}
 }  // namespace oni_oban_fixture
 
 inline ByteBuffer oban_level(const ObanFixture& x = {}) {
@@ -100,19 +118,7 @@ inline ByteBuffer oban_level(const ObanFixture& x = {}) {
   using oni::make_tag;
   ByteBuffer m3ga = array(0x1C, 1);
   u32(m3ga, link(3));
-  ByteBuffer m(8, 0);
-  u32(m, 0);
-  u32(m, link(4)), u32(m, link(5)), u32(m, 0), u32(m, link(6)), u32(m, link(7)), u32(m, 0), u32(m, 0), u32(m, 0);
-  ByteBuffer pnta(0x14, 0);
-  for (float v : {0.f, 0.f, 0.f, 1.f, 1.f, 0.f, 0.5f, 0.5f, 0.f, 0.7072f}) f32(pnta, v);  // box, sphere
-  u32(pnta, 3);
-  for (float v : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 1.f, 0.f}) f32(pnta, v);
-  ByteBuffer vn = array(0x1C, 3);
-  for (int k = 0; k < 3; ++k) f32(vn, 0), f32(vn, 0), f32(vn, 1);
-  ByteBuffer uv = array(0x1C, 3);
-  for (int k = 0; k < 3; ++k) f32(uv, 0.5f), f32(uv, 0.5f);
-  ByteBuffer st = array(0x1C, 3);
-  for (std::uint32_t v : {0x80000000u, 1u, 2u}) u32(st, v);
+  const TriangleM3gm t = triangle_m3gm(4);
   oni::LevelFileSpec spec;
   spec.file_id = 0x02000001;  // level 1 (instance file ids: spec oni.md#oni-3-7)
   // template checksums: data/oni/templates.txt (v1.0 = v1.1 for these)
@@ -120,9 +126,9 @@ inline ByteBuffer oban_level(const ObanFixture& x = {}) {
                              {make_tag("M3GM"), 0x27a078e436ull}, {make_tag("PNTA"), 0x37676cull},     {make_tag("VCRA"), 0x54739ull},
                              {make_tag("TXCA"), 0x9141aull},      {make_tag("IDXA"), 0x2708full}};
   spec.instances = {{make_tag("OBAN"), "OBANhand", 0, oban(x.hand)}, {make_tag("OBOA"), "", 0, oboa(x.object_name)},
-                    {make_tag("M3GA"), "", 0, m3ga},                 {make_tag("M3GM"), "M3GMtri", 0, m},
-                    {make_tag("PNTA"), "", 0, pnta},                 {make_tag("VCRA"), "", 0, vn},
-                    {make_tag("TXCA"), "", 0, uv},                   {make_tag("IDXA"), "", 0, st},
+                    {make_tag("M3GA"), "", 0, m3ga},                 {make_tag("M3GM"), "M3GMtri", 0, t.m3gm},
+                    {make_tag("PNTA"), "", 0, t.points},             {make_tag("VCRA"), "", 0, t.normals},
+                    {make_tag("TXCA"), "", 0, t.uvs},                {make_tag("IDXA"), "", 0, t.strips},
                     {make_tag("OBAN"), "OBANcam", 0, oban(x.cam)}};
   auto out = oni::write_level_file(spec);
   return out ? *out : ByteBuffer{};
