@@ -1,0 +1,157 @@
+// igImage2 textures in the console tilings (issue #28 item 1; include/assay/image/tiling.h): an igz
+// built by our own writer holds texels placed at offsets worked out by hand from the published
+// address formulas (tests/image/tiling_test.cc shows the arithmetic), Container::texture() gives
+// them back at their (x, y), `assay replace` encodes into the same layout exactly for a lossless
+// format, and every such entry says what its decoding assumed.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+
+#include "assay/container.h"
+#include "assay/image/png.h"
+#include "formats/serialise.h"
+#include "image_fixture.h"
+#include "testing/testing.h"
+
+namespace assay::igz {
+namespace tiled_image_test {
+namespace {
+
+namespace fs = std::filesystem;
+using A = std::array<int, 4>;
+
+std::unique_ptr<Container> open_spec(const fixtures::ImageSpec& s) {
+  auto igz = fixtures::build_image_igz(s);
+  EXPECT_TRUE(igz.ok());
+  if (!igz) return nullptr;
+  auto c = open(Input::from_buffer("t.igz", std::move(*igz)));
+  EXPECT_TRUE(c.ok()) << c.error().str();
+  return c ? std::move(*c) : nullptr;
+}
+
+const Entry* texture_entry(const Container& c) {
+  for (const Entry& e : c.entries())
+    if (e.kind == EntryKind::texture) return &e;
+  return nullptr;
+}
+
+A px(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
+  const std::uint8_t* p = img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4;
+  return {p[0], p[1], p[2], p[3]};
+}
+
+// r8g8b8a8 "_big": the word R | G << 8 | B << 16 | A << 24 stored big-endian: bytes A, B, G, R.
+void put_rgba_big(ByteBuffer& b, std::uint64_t at, A c) {
+  b[at] = static_cast<std::uint8_t>(c[3]), b[at + 1] = static_cast<std::uint8_t>(c[2]);
+  b[at + 2] = static_cast<std::uint8_t>(c[1]), b[at + 3] = static_cast<std::uint8_t>(c[0]);
+}
+
+// The texture of a fixture igz replaced by `img` through the CLI, then decoded again.
+Result<image::Rgba> replace_and_decode(const fixtures::ImageSpec& s, const image::Rgba& img) {
+  testing::TempDir t;
+  auto igz = fixtures::build_image_igz(s);
+  if (!igz) return igz.error();
+  testing::write_file(t / "in.igz", *igz);
+  ASSAY_TRY(ByteBuffer png, image::encode_png(img));
+  testing::write_file(t / "new.png", png);
+  auto c = open_spec(s);
+  const std::string name = texture_entry(*c)->path;
+  auto r = testing::run_cli("replace " + testing::quote_path(t / "in.igz") + " -o " + testing::quote_path(t / "out.igz") + " " +
+                            name + "=" + testing::quote_path(t / "new.png"));
+  if (r.exit_code != 0) return make_error("test", "replace", kNoOffset, r.err);
+  ASSAY_TRY(auto out, open_path((t / "out.igz").string()));
+  return out->texture(*texture_entry(*out), 0);
+}
+
+image::Rgba random_rgba(std::uint32_t w, std::uint32_t h, unsigned seed) {
+  std::mt19937 rng(seed);
+  image::Rgba img{w, h, ByteBuffer(std::uint64_t{w} * h * 4)};
+  for (auto& b : img.pixels) b = static_cast<std::uint8_t>(rng());
+  return img;
+}
+
+// ---- Xbox 360 ----
+
+// 40 x 8 r8g8b8a8: pitch padded to 64, height to 32: 64 * 32 * 4 = 8192 bytes. Offsets (L = 2) by
+// hand: (3,2) -> 268, (33,1) -> 4116, (5,9) is outside; (39,7) -> 4924, (1,0) -> 4, (0,1) -> 16, (8,0) -> 64.
+TEST(IgzTiled, XenonPixelsAtTheirHandOffsets) {
+  fixtures::ImageSpec s;
+  s.format = "r8g8b8a8_tile_big_xenon", s.width = 40, s.height = 8, s.pixels = ByteBuffer(8192);
+  const std::pair<std::array<std::uint32_t, 2>, std::uint64_t> placed[] = {
+      {{1, 0}, 4}, {{0, 1}, 16}, {{8, 0}, 64}, {{3, 2}, 268}, {{33, 1}, 4116}, {{39, 7}, 4924}};
+  for (const auto& [xy, at] : placed) put_rgba_big(s.pixels, at, A{int(xy[0]), int(xy[1]), 0x5A, 0xC3});
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  auto img = c->texture(*texture_entry(*c), 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (const auto& [xy, at] : placed) EXPECT_EQ(px(*img, xy[0], xy[1]), (A{int(xy[0]), int(xy[1]), 0x5A, 0xC3})) << at;
+  EXPECT_EQ(px(*img, 0, 0), (A{0, 0, 0, 0}));
+  EXPECT_EQ(px(*img, 2, 0), (A{0, 0, 0, 0}));
+  const Json d = details_json(*c, *texture_entry(*c));
+  EXPECT_EQ(d["data_needed"], 8192);
+  EXPECT_NE(d.value("assumed", "").find("Xbox 360 2D tiling"), std::string::npos) << d.dump();
+}
+
+// DXT1 8 x 8 (2 x 2 blocks, padded to 32 x 32 blocks: 8192 bytes): block (1,1) at 8 + 16 = 24,
+// its 16-bit words byte-swapped. The block is zap.pak's block 432, hand-decoded in image_test.cc.
+TEST(IgzTiled, XenonDxtBlockSwappedAndPlaced) {
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_big_xenon", s.width = 8, s.height = 8, s.pixels = ByteBuffer(8192);
+  const std::uint8_t swapped[8] = {0x3b, 0xa8, 0x19, 0x83, 0xff, 0x55, 0x00, 0xaa};  // a8 3b 83 19 55 ff aa 00
+  std::copy(std::begin(swapped), std::end(swapped), s.pixels.begin() + 24);
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  auto img = c->texture(*texture_entry(*c), 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (std::uint32_t x = 4; x < 8; ++x) {
+    EXPECT_EQ(px(*img, x, 4), (A{24, 48, 24, 255}));
+    EXPECT_EQ(px(*img, x, 5), (A{35, 71, 38, 255}));
+    EXPECT_EQ(px(*img, x, 6), (A{46, 94, 52, 255}));
+    EXPECT_EQ(px(*img, x, 7), (A{57, 117, 66, 255}));
+  }
+  EXPECT_EQ(px(*img, 0, 0), (A{0, 0, 0, 255}));  // an all-zero block: colour 0 black
+  // The same block untiled ("dxt1_big_xenon"): 2 x 2 blocks in row order, block 3 at 24.
+  s.format = "dxt1_big_xenon", s.pixels = ByteBuffer(32);
+  std::copy(std::begin(swapped), std::end(swapped), s.pixels.begin() + 24);
+  auto u = open_spec(s);
+  auto ui = u->texture(*texture_entry(*u), 0);
+  ASSERT_TRUE(ui.ok()) << ui.error().str();
+  EXPECT_EQ(px(*ui, 5, 7), (A{57, 117, 66, 255}));
+}
+
+TEST(IgzTiled, XenonReplaceIsExactAndMipsSaySo) {
+  fixtures::ImageSpec s;
+  s.format = "r8g8b8a8_tile_big_xenon", s.width = 40, s.height = 8, s.pixels = ByteBuffer(8192);
+  const image::Rgba want = random_rgba(40, 8, 360);
+  auto back = replace_and_decode(s, want);
+  ASSERT_TRUE(back.ok()) << back.error().str();
+  EXPECT_EQ(back->pixels, want.pixels);
+  // Two levels: the top one decodes, the second is a clear "not decoded".
+  s.levels = 2;
+  auto c = open_spec(s);
+  ASSERT_TRUE(c->texture(*texture_entry(*c), 0).ok());
+  auto m = c->texture(*texture_entry(*c), 1);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().kind, ErrorKind::unsupported);
+  EXPECT_NE(m.error().message.find("not decoded: format r8g8b8a8_tile_big_xenon"), std::string::npos) << m.error().str();
+  EXPECT_NE(details_json(*c, *texture_entry(*c)).value("not_decoded", "").find("only the top level"), std::string::npos);
+}
+
+// What stays not decoded says so: PS4 and Xbox One tilings, 24-bit texels in a tiling.
+TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
+  for (const char* f : {"dxt1_tile_ps4", "dxt5_tile_durango", "r8g8b8_tile_big_xenon"}) {
+    fixtures::ImageSpec s;
+    s.format = f, s.width = 8, s.height = 8, s.pixels = ByteBuffer(16384);
+    auto c = open_spec(s);
+    ASSERT_TRUE(c);
+    auto r = c->texture(*texture_entry(*c), 0);
+    ASSERT_FALSE(r.ok()) << f;
+    EXPECT_EQ(r.error().kind, ErrorKind::unsupported) << f;
+    EXPECT_NE(r.error().message.find(std::string("not decoded: format ") + f), std::string::npos) << r.error().str();
+  }
+}
+
+}  // namespace
+}  // namespace tiled_image_test
+}  // namespace assay::igz
