@@ -85,6 +85,7 @@ std::optional<WiiFormat> wii_format(std::string_view canonical) {
 // (or, PS3 and Wii, decoded by their own rules).
 TexelLayout::Tiling platform_tiling(std::string_view platform) {
   if (platform == "xenon") return TexelLayout::Tiling::xenon;
+  if (platform == "nx") return TexelLayout::Tiling::tegra;
   return TexelLayout::Tiling::none;
 }
 

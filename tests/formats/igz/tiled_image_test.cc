@@ -138,6 +138,63 @@ TEST(IgzTiled, XenonReplaceIsExactAndMipsSaySo) {
   EXPECT_NE(details_json(*c, *texture_entry(*c)).value("not_decoded", "").find("only the top level"), std::string::npos);
 }
 
+// ---- Switch ----
+
+// 20 x 20 r8g8b8a8, 2 levels. Level 0: 80 bytes a row -> 2 GOBs wide; block height 2 GOBs
+// (20 + 10 = 30 >= 16); rows padded to 32: 2 * 64 * 32 = 4096 bytes. Level 1 (10 x 10): 40 bytes -> 1
+// GOB; its block height stays 2 (10 rows do not fit in half a block of 16); 16 rows: 1024 bytes, at 4096.
+// Offsets by hand (x_byte = 4x): (1,0) -> 4, (4,0) -> 32, (0,1) -> 16, (8,0) -> 256, (16,0) -> the
+// second block, 1024; (3,9) -> GOB 1 of the block 512 + 16 + 12 = 540; (19,19) -> block 3 (3072)
+// + 64 + 16 + 12 = 3164; level 1 (9,9) -> 4096 + 512 + 256 + 16 + 4 = 4884.
+TEST(IgzTiled, SwitchBlockLinearLevels) {
+  fixtures::ImageSpec s;
+  s.format = "r8g8b8a8_tile_nx", s.width = 20, s.height = 20, s.levels = 2, s.pixels = ByteBuffer(5120);
+  const std::pair<std::array<std::uint32_t, 2>, std::uint64_t> top[] = {
+      {{1, 0}, 4}, {{4, 0}, 32}, {{0, 1}, 16}, {{8, 0}, 256}, {{16, 0}, 1024}, {{3, 9}, 540}, {{19, 19}, 3164}};
+  const auto put = [&](std::uint64_t at, A c) {
+    for (int k = 0; k < 4; ++k) s.pixels[at + k] = static_cast<std::uint8_t>(c[k]);  // little-endian: R, G, B, A
+  };
+  for (const auto& [xy, at] : top) put(at, A{int(xy[0]), int(xy[1]), 0x11, 0xEE});
+  put(4884, A{9, 9, 0x22, 0xDD});
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  const Entry& e = *texture_entry(*c);
+  auto img = c->texture(e, 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (const auto& [xy, at] : top) EXPECT_EQ(px(*img, xy[0], xy[1]), (A{int(xy[0]), int(xy[1]), 0x11, 0xEE})) << at;
+  EXPECT_EQ(px(*img, 2, 0), (A{0, 0, 0, 0}));
+  auto mip = c->texture(e, 1);
+  ASSERT_TRUE(mip.ok()) << mip.error().str();
+  EXPECT_EQ(mip->width, 10u);
+  EXPECT_EQ(px(*mip, 9, 9), (A{9, 9, 0x22, 0xDD}));
+  EXPECT_EQ(px(*mip, 0, 0), (A{0, 0, 0, 0}));
+  const Json d = details_json(*c, e);
+  EXPECT_EQ(d["data_needed"], 5120);
+  EXPECT_NE(d.value("assumed", "").find("Switch block-linear"), std::string::npos) << d.dump();
+  // replace: the top level comes back exactly, the second is the image's own mip at its size.
+  auto back = replace_and_decode(s, random_rgba(20, 20, 7));
+  ASSERT_TRUE(back.ok()) << back.error().str();
+  EXPECT_EQ(back->pixels, random_rgba(20, 20, 7).pixels);
+}
+
+// DXT1 16 x 16: 4 x 4 blocks of 8 bytes, 32 bytes a row -> 1 GOB, block height 1, 8 rows: 512
+// bytes. Block (3,3), x_byte 24: (3 % 8) / 2 * 64 + (24 % 32) / 16 * 32 + (3 % 2) * 16 + 24 % 16 = 120.
+TEST(IgzTiled, SwitchDxtBlockPlaced) {
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_nx", s.width = 16, s.height = 16, s.pixels = ByteBuffer(512);
+  const std::uint8_t block[8] = {0xa8, 0x3b, 0x83, 0x19, 0x55, 0xff, 0xaa, 0x00};  // zap.pak's block 432
+  std::copy(std::begin(block), std::end(block), s.pixels.begin() + 120);
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  auto img = c->texture(*texture_entry(*c), 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (std::uint32_t x = 12; x < 16; ++x) {
+    EXPECT_EQ(px(*img, x, 12), (A{24, 48, 24, 255}));
+    EXPECT_EQ(px(*img, x, 15), (A{57, 117, 66, 255}));
+  }
+  EXPECT_EQ(px(*img, 11, 12), (A{0, 0, 0, 255}));
+}
+
 // What stays not decoded says so: PS4 and Xbox One tilings, 24-bit texels in a tiling.
 TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
   for (const char* f : {"dxt1_tile_ps4", "dxt5_tile_durango", "r8g8b8_tile_big_xenon"}) {
