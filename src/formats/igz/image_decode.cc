@@ -86,6 +86,9 @@ std::optional<WiiFormat> wii_format(std::string_view canonical) {
 TexelLayout::Tiling platform_tiling(std::string_view platform) {
   if (platform == "xenon") return TexelLayout::Tiling::xenon;
   if (platform == "nx") return TexelLayout::Tiling::tegra;
+  // The igImage2 holds no GX2 tile mode or swizzle: mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2
+  // for a level smaller than a macro tile, is assumed (texel_assumption says so).
+  if (platform == "cafe") return TexelLayout::Tiling::gx2;
   return TexelLayout::Tiling::none;
 }
 

@@ -195,6 +195,58 @@ TEST(IgzTiled, SwitchDxtBlockPlaced) {
   EXPECT_EQ(px(*img, 11, 12), (A{0, 0, 0, 255}));
 }
 
+// ---- Wii U ----
+
+// DXT1 128 x 64: 32 x 16 blocks, one macro tile, mode 4: 4096 bytes. Offsets by hand (64-bit
+// units): block (8,0) -> pipe 1, bank 1: 768; block (7,7) -> element 63 * 8 = 504: (256 << 3) + 248 = 2296.
+TEST(IgzTiled, WiiUMode4DxtBlocksPlaced) {
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_cafe", s.width = 128, s.height = 64, s.pixels = ByteBuffer(4096);
+  const std::uint8_t block[8] = {0xa8, 0x3b, 0x83, 0x19, 0x55, 0xff, 0xaa, 0x00};  // zap.pak's block 432
+  for (std::uint64_t at : {768u, 2296u}) std::copy(std::begin(block), std::end(block), s.pixels.begin() + static_cast<std::ptrdiff_t>(at));
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  auto img = c->texture(*texture_entry(*c), 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (std::uint32_t x0 : {32u, 28u}) {
+    const std::uint32_t y0 = x0 == 32 ? 0 : 28;
+    for (std::uint32_t x = x0; x < x0 + 4; ++x) {
+      EXPECT_EQ(px(*img, x, y0), (A{24, 48, 24, 255})) << x0;
+      EXPECT_EQ(px(*img, x, y0 + 3), (A{57, 117, 66, 255})) << x0;
+    }
+  }
+  EXPECT_EQ(px(*img, 36, 0), (A{0, 0, 0, 255}));
+  EXPECT_NE(details_json(*c, *texture_entry(*c)).value("assumed", "").find("swizzle 0"), std::string::npos);
+}
+
+// r8g8b8a8 32 x 16 (mode 4, 2048 bytes): (1,1) -> index 5 -> 20; (5,3) -> index 1 + 4 + 8 + 16 =
+// 29 -> 116; (8,0) -> 768; (0,8) -> 256. 40 x 8 is under a macro tile's 16 rows: mode 2, pitch 40,
+// 1280 bytes: (9,1) -> micro tile 1 (256) + index 5 * 4 = 276; (39,7) -> tile 4 (1024) + 63 * 4 = 1276.
+TEST(IgzTiled, WiiUPixelsInModes4And2AndReplace) {
+  const auto check = [](std::uint16_t w, std::uint16_t h, std::size_t size,
+                        std::vector<std::pair<std::array<std::uint32_t, 2>, std::uint64_t>> placed) {
+    fixtures::ImageSpec s;
+    s.format = "r8g8b8a8_tile_cafe", s.width = w, s.height = h, s.pixels = ByteBuffer(size);
+    for (const auto& [xy, at] : placed) {
+      s.pixels[at] = static_cast<std::uint8_t>(xy[0]), s.pixels[at + 1] = static_cast<std::uint8_t>(xy[1]);
+      s.pixels[at + 2] = 0x33, s.pixels[at + 3] = 0xCC;
+    }
+    auto c = open_spec(s);
+    ASSERT_TRUE(c);
+    auto img = c->texture(*texture_entry(*c), 0);
+    ASSERT_TRUE(img.ok()) << img.error().str();
+    for (const auto& [xy, at] : placed) EXPECT_EQ(px(*img, xy[0], xy[1]), (A{int(xy[0]), int(xy[1]), 0x33, 0xCC})) << at;
+    EXPECT_EQ(px(*img, 2, 2), (A{0, 0, 0, 0}));
+    EXPECT_EQ(details_json(*c, *texture_entry(*c))["data_needed"], size);
+    const image::Rgba want = random_rgba(w, h, w);
+    auto back = replace_and_decode(s, want);
+    ASSERT_TRUE(back.ok()) << back.error().str();
+    EXPECT_EQ(back->pixels, want.pixels);
+  };
+  check(32, 16, 2048, {{{1, 1}, 20}, {{5, 3}, 116}, {{8, 0}, 768}, {{0, 8}, 256}});
+  check(40, 8, 1280, {{{9, 1}, 276}, {{39, 7}, 1276}});
+}
+
 // What stays not decoded says so: PS4 and Xbox One tilings, 24-bit texels in a tiling.
 TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
   for (const char* f : {"dxt1_tile_ps4", "dxt5_tile_durango", "r8g8b8_tile_big_xenon"}) {
