@@ -14,9 +14,11 @@
 //   tileInfo lists Wii formats only) and the blocks are not in Morton order. The file wins over
 //   the name here.
 // Also decoded, with no sample to show them (image_texels.cc gives the rules): the plain pixel
-// formats (linear; "_big" words big-endian; PS3 "_tile" swizzled) and the Wii GX formats.
-// Everything else (Wii U and Xenon tiling, Xenon byte-swapped blocks, palettes, float and depth
-// formats) is an unsupported error naming the format and platform.
+// formats (linear; "_big" words big-endian; PS3 "_tile" swizzled), the Wii GX formats, and the
+// "_tile" layouts of the Xbox 360, the Switch ("nx") and the Wii U ("cafe") through
+// image/tiling.h (Xbox 360 and Wii U: the top level only; texel_assumption() says what each
+// assumes). Everything else (PS4 and Xbox One tiling, palettes, float and depth formats) is an
+// unsupported error naming the format and platform.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // igImage2 texels other than PS3/PC DXT: plain pixel formats (linear, big-endian words, PS3
-// swizzle) and the Wii GX tiled formats.
+// swizzle), the Wii GX tiled formats, and blocks or pixels in a console GPU tiling (Xbox 360,
+// Switch, Wii U: image/tiling.h untiles a level to rows first, and tiles the encoded rows back).
 //
 // Channel order: a canonical name lists its channels from the texel word's lowest bits up
 // ("r8g8b8a8": R in bits 0-7, so bytes R, G, B, A little-endian). Evidence: igRewrite8's
