@@ -14,9 +14,11 @@
 //   tileInfo lists Wii formats only) and the blocks are not in Morton order. The file wins over
 //   the name here.
 // Also decoded, with no sample to show them (image_texels.cc gives the rules): the plain pixel
-// formats (linear; "_big" words big-endian; PS3 "_tile" swizzled) and the Wii GX formats.
-// Everything else (Wii U and Xenon tiling, Xenon byte-swapped blocks, palettes, float and depth
-// formats) is an unsupported error naming the format and platform.
+// formats (linear; "_big" words big-endian; PS3 "_tile" swizzled), the Wii GX formats, and the
+// "_tile" layouts of the Xbox 360, the Switch ("nx") and the Wii U ("cafe") through
+// image/tiling.h (Xbox 360 and Wii U: the top level only; texel_assumption() says what each
+// assumes). Everything else (PS4 and Xbox One tiling, palettes, float and depth formats) is an
+// unsupported error naming the format and platform.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,9 +49,10 @@ constexpr std::string_view kCanonical[] = {
     "r6g6b6a6", "r8g8", "r8g8b8", "r8g8b8_framebuffer", "r8g8b8_srgb", "r8g8b8a8", "r8g8b8a8_srgb",
     "r8g8b8x8", "r8g8b8x8_srgb", "shadow"};
 // Platform suffixes (igRewrite8 IG_GFX_PLATFORM names, lower case).
+// "nx" (Switch) and "wgl" from igArchiveExtractor's IGZ_TextureFormat names ("dxt1_tile_nx").
 constexpr std::string_view kPlatforms[] = {
     "ps3", "cafe", "wii", "xenon", "aspen", "aspen64", "android", "osx", "durango", "ps4",
-    "dx", "dx11", "win32", "win64", "raspi", "linux", "lgtv", "wp8", "metal"};
+    "dx", "dx11", "win32", "win64", "raspi", "linux", "lgtv", "wp8", "metal", "nx", "wgl"};
 constexpr std::string_view kLayouts[] = {"", "_tile", "_big", "_tile_big"};
 // Platform formats that are no canonical name with a suffix (igGfx.cs tileInfo: the Wii's).
 constexpr std::string_view kPlatformOnly[] = {"a4l4_tile_big_wii", "b4g4r4a3x1_tile_big_wii", "b6g6r6a6_tile_big_wii",
@@ -80,6 +83,17 @@ std::optional<WiiFormat> wii_format(std::string_view canonical) {
   return std::nullopt;
 }
 
+// The GPU tiling of a platform's "_tile" metaimages (image/tiling.h); none where it is not decoded
+// (or, PS3 and Wii, decoded by their own rules).
+TexelLayout::Tiling platform_tiling(std::string_view platform) {
+  if (platform == "xenon") return TexelLayout::Tiling::xenon;
+  if (platform == "nx") return TexelLayout::Tiling::tegra;
+  // The igImage2 holds no GX2 tile mode or swizzle: mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2
+  // for a level smaller than a macro tile, is assumed (texel_assumption says so).
+  if (platform == "cafe") return TexelLayout::Tiling::gx2;
+  return TexelLayout::Tiling::none;
+}
+
 std::optional<image::BlockFormat> block_format(std::string_view c) {
   if (c == "dxt1" || c == "dxt1_srgb") return image::BlockFormat::bc1;
   if (c == "dxt3" || c == "dxt3_srgb") return image::BlockFormat::bc2;
@@ -101,25 +115,42 @@ Result<TexelLayout> texel_layout(const Image2& img) {
     t.kind = TexelLayout::Kind::wii, t.wii = *f;
     return t;
   }
+  if (n.tile) t.tiling = platform_tiling(n.platform);
+  t.height0 = img.height;
   if (const auto bf = block_format(n.canonical)) {
     t.kind = TexelLayout::Kind::blocks, t.block = *bf;
+    t.swap16 = n.big && n.platform == "xenon";
     return t;
   }
   const detail::PixelFormat* pf = detail::pixel_format(n.canonical);
   if (pf == nullptr)
     return unsupported(img, "only DXT1/3/5, DXN (BC5) and 8-32 bit RGBA, RGB, luminance and alpha formats are decoded");
   t.kind = TexelLayout::Kind::pixels, t.pixel = pf, t.big_endian = n.big, t.morton = n.tile && n.platform == "ps3";
+  if (t.tiling != TexelLayout::Tiling::none && !image::tiling_unit_ok(pf->bits / 8u))
+    return unsupported(img, fmt::format("{}-bit texels are not tiled", pf->bits));
   return t;
 }
 
-// The layouts decoded: PS3's, the Wii's, and any untiled one (big-endian words for pixel formats).
+// Whether the layout's mip levels after the first are placed as decoded: not for the Xbox 360
+// (its packed mip tail) nor the Wii U (per-level tile modes and padding), whose top level only
+// is decoded.
+bool mips_decoded(const TexelLayout& t) {
+  return t.tiling != TexelLayout::Tiling::xenon && t.tiling != TexelLayout::Tiling::gx2;
+}
+
+// The layouts decoded: PS3's, the Wii's, any untiled one (big-endian words for pixel formats), and
+// the Xbox 360, Switch and Wii U tilings (image/tiling.h; Xbox 360 blocks byte-swapped).
 Result<void> layout_decoded(const Image2& img, const TexelLayout& t) {
   const MetaImageName n = parse_metaimage_name(img.format);
-  if (n.platform == "ps3" || n.platform == "wii" || !n.tile) {
-    if (t.kind != TexelLayout::Kind::blocks || !n.big || n.platform == "ps3") return {};
+  if (n.tile && n.platform != "ps3" && n.platform != "wii" && t.tiling == TexelLayout::Tiling::none)
+    return unsupported(img, "the platform's tiling is not decoded");
+  if (t.kind == TexelLayout::Kind::blocks && n.big && n.platform != "ps3" && !t.swap16)
     return unsupported(img, "big-endian blocks are not decoded");
-  }
-  return unsupported(img, "the platform's tiling is not decoded");
+  return {};
+}
+
+Error mips_not_decoded(const Image2& img) {
+  return unsupported(img, "only the top level is decoded: how the platform's tiling places the smaller levels is not known here");
 }
 
 std::uint32_t side(std::uint32_t s, unsigned level) { return std::max<std::uint32_t>(1, s >> level); }
@@ -165,6 +196,19 @@ std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
 
 std::string_view texel_assumption(const Image2& img) {
   auto t = texel_layout(img);
+  if (t && t->tiling == TexelLayout::Tiling::xenon)
+    return "Xbox 360 2D tiling (XGAddress2DTiledOffset as Xenia describes it: 32 x 32 units, pitch and height padded to 32), "
+           "\"_big\" DXT blocks byte-swapped in 16-bit words, pixel formats' channels as untiled ones; only the top level is "
+           "decoded (the packed mip tail is not); no sample has shown this format";
+  if (t && t->tiling == TexelLayout::Tiling::tegra)
+    return "Switch block-linear (64-byte x 8-row GOBs, the block height the SDK picks from each level's height, as Ryujinx "
+           "and tegra_swizzle describe it), levels one after another with no padding between them, pixel formats' channels "
+           "as untiled ones; no sample has shown this format";
+  if (t && t->tiling == TexelLayout::Tiling::gx2)
+    return "Wii U GX2 tile mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2 (1D_TILED_THIN1) for a level smaller than a macro "
+           "tile, addrlib's Wii U configuration (2 pipes, 4 banks): the igImage2 holds no tile mode or swizzle; only the top "
+           "level is decoded; no sample has shown this layout";
+  if (t && t->swap16) return "Xbox 360 DXT blocks byte-swapped in 16-bit words; no sample has shown this format";
   if (t && t->kind == TexelLayout::Kind::blocks && t->block == image::BlockFormat::bc5)
     return "dxn as BC5 (red block first, as DirectX's 3Dc/ATI2); blue is the normal's z rebuilt from red and green; no sample has shown this format";
   if (!t || t->kind == TexelLayout::Kind::blocks) return {};
@@ -182,6 +226,8 @@ Result<std::uint64_t> level_size(const Image2& img, unsigned level) {
 }
 
 Result<std::uint64_t> data_size(const Image2& img) {
+  ASSAY_TRY(TexelLayout t, texel_layout(img));
+  if (img.levels > 1 && !mips_decoded(t)) return mips_not_decoded(img);
   ASSAY_TRY(std::uint64_t levels, level_offset(img, img.levels));
   const std::uint64_t copies = std::uint64_t{std::max<std::uint16_t>(img.images, 1)} * std::max<std::uint16_t>(img.depth, 1);
   return levels * copies;  // levels < 2^36, copies < 2^32: no overflow
@@ -193,7 +239,9 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
     return err("igImage2", kNoOffset, fmt::format("the pixels are in another file: {}", img.data.reference));
   if (img.data.where == ImageData::Where::none) return err("igImage2", kNoOffset, "the image has no pixel data");
   ASSAY_TRY(TexelLayout t, texel_layout(img));
-  ASSAY_TRY(std::uint64_t need, data_size(img));
+  if (level > 0 && !mips_decoded(t)) return mips_not_decoded(img);
+  // Where only the top level is decoded, only its bytes are needed.
+  ASSAY_TRY(std::uint64_t need, mips_decoded(t) ? data_size(img) : level_size(img, 0));
   if (img.data.size < need)
     return err("igImage2", img.data.offset,
                fmt::format("_data holds {} bytes; {} {} x {} with {} levels, {} images, depth {} needs {}", img.data.size,
@@ -216,6 +264,7 @@ Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgb
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
   if (levels.size() != img.levels)
     return err("igImage2", kNoOffset, fmt::format("{} levels given, the image has {}", levels.size(), img.levels));
+  if (img.levels > 1 && !mips_decoded(t)) return mips_not_decoded(img);
   ByteBuffer out;
   for (unsigned l = 0; l < img.levels; ++l) {
     const image::Rgba& level = levels[l];

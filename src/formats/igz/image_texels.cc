@@ -1,5 +1,6 @@
 // igImage2 texels other than PS3/PC DXT: plain pixel formats (linear, big-endian words, PS3
-// swizzle) and the Wii GX tiled formats.
+// swizzle), the Wii GX tiled formats, and blocks or pixels in a console GPU tiling (Xbox 360,
+// Switch, Wii U: image/tiling.h untiles a level to rows first, and tiles the encoded rows back).
 //
 // Channel order: a canonical name lists its channels from the texel word's lowest bits up
 // ("r8g8b8a8": R in bits 0-7, so bytes R, G, B, A little-endian). Evidence: igRewrite8's
@@ -114,6 +115,13 @@ Error unsupported(std::string why) {
 
 bool pow2(std::uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+std::uint32_t block_bytes(image::BlockFormat f) { return f == image::BlockFormat::bc1 || f == image::BlockFormat::bc4 ? 8 : 16; }
+
+// Xbox 360 "_big" blocks: each 16-bit word's two bytes swapped (its 8-in-16 endian mode).
+void swap_words16(ByteBuffer& b) {
+  for (std::size_t i = 0; i + 1 < b.size(); i += 2) std::swap(b[i], b[i + 1]);
+}
+
 // ---- Wii ----
 struct WiiTile {
   std::uint8_t w, h, bits;
@@ -218,7 +226,31 @@ std::uint64_t morton_index(std::uint32_t x, std::uint32_t y, std::uint32_t w, st
   return out;
 }
 
+bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image::TiledSurface& out) {
+  const bool blocks = t.kind == TexelLayout::Kind::blocks;
+  const std::uint32_t unit = blocks ? block_bytes(t.block) : t.pixel->bits / 8u;
+  if (t.tiling == TexelLayout::Tiling::none || !image::tiling_unit_ok(unit)) return false;
+  out = {};
+  out.width = blocks ? (w + 3) / 4 : w, out.height = blocks ? (h + 3) / 4 : h, out.unit_bytes = unit;
+  switch (t.tiling) {
+    case TexelLayout::Tiling::xenon: out.tiling = image::Tiling::xenon; break;
+    case TexelLayout::Tiling::tegra: {
+      out.tiling = image::Tiling::tegra;
+      const std::uint32_t h0 = blocks ? (t.height0 + 3) / 4 : t.height0;
+      out.block_height = image::tegra_mip_block_height(out.height, image::tegra_block_height(h0));
+      break;
+    }
+    case TexelLayout::Tiling::gx2: out.tiling = image::gx2_tile_mode(out.width, out.height, unit * 8); break;
+    case TexelLayout::Tiling::none: return false;
+  }
+  return true;
+}
+
 bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, std::uint64_t& out) {
+  if (t.tiling != TexelLayout::Tiling::none) {
+    image::TiledSurface s;
+    return tiled_surface(t, w, h, s) && image::tiled_size(s, out);
+  }
   switch (t.kind) {
     case TexelLayout::Kind::blocks: return image::block_level_size(t.block, w, h, out);
     case TexelLayout::Kind::pixels: out = std::uint64_t{w} * h * (t.pixel->bits / 8); return true;
@@ -236,6 +268,20 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   std::uint64_t need = 0;
   if (!texel_level_size(t, w, h, need) || src.size() < need)
     return err("igImage2", kNoOffset, fmt::format("a {} x {} level needs {} bytes, {} given", w, h, need, src.size()));
+  if (t.tiling != TexelLayout::Tiling::none || t.swap16) {  // to rows of plain units first
+    ByteBuffer rows;
+    if (t.tiling != TexelLayout::Tiling::none) {
+      image::TiledSurface s;
+      if (!tiled_surface(t, w, h, s)) return unsupported(fmt::format("{}-bit texels are not tiled", t.pixel->bits));
+      ASSAY_TRY(rows, image::untile(s, src));
+    } else {
+      rows.assign(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(need));
+    }
+    if (t.swap16) swap_words16(rows);
+    TexelLayout plain = t;
+    plain.tiling = TexelLayout::Tiling::none, plain.swap16 = false;
+    return decode_texels(plain, rows, w, h);
+  }
   if (t.kind == TexelLayout::Kind::blocks) return image::decode_blocks(t.block, src, w, h);
   if (t.kind == TexelLayout::Kind::wii) return decode_wii(t.wii, src, w, h);
   if (t.morton && (!pow2(w) || !pow2(h)))
@@ -252,6 +298,17 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
 }
 
 Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
+  if (t.tiling != TexelLayout::Tiling::none || t.swap16) {  // plain rows, then the inverse of decode's steps
+    image::TiledSurface s;
+    if (t.tiling != TexelLayout::Tiling::none && !tiled_surface(t, img.width, img.height, s))
+      return unsupported(fmt::format("{}-bit texels are not tiled", t.pixel->bits));
+    TexelLayout plain = t;
+    plain.tiling = TexelLayout::Tiling::none, plain.swap16 = false;
+    ASSAY_TRY(ByteBuffer rows, encode_texels(plain, img));
+    if (t.swap16) swap_words16(rows);
+    if (t.tiling == TexelLayout::Tiling::none) return rows;
+    return image::tile(s, rows);
+  }
   if (t.kind == TexelLayout::Kind::blocks) return image::encode_blocks(t.block, img);
   if (t.kind == TexelLayout::Kind::wii)
     return unsupported("Wii tiled textures are not encoded");

@@ -8,6 +8,7 @@
 #include "assay/core/bytes.h"
 #include "assay/image/dxt.h"
 #include "assay/image/png.h"
+#include "assay/image/tiling.h"
 
 namespace assay::igz::detail {
 
@@ -34,7 +35,16 @@ struct TexelLayout {
   bool big_endian = false;                             // pixels: texel words stored big-endian
   bool morton = false;                                 // pixels: PS3 swizzled (Morton order)
   WiiFormat wii = WiiFormat::cmpr;                     // wii
+  // blocks and pixels: the platform's GPU tiling of "_tile" (image/tiling.h), none = rows.
+  enum class Tiling : std::uint8_t { none, xenon, tegra, gx2 };
+  Tiling tiling = Tiling::none;
+  bool swap16 = false;        // blocks: every 16-bit word byte-swapped (Xbox 360 "_big")
+  std::uint32_t height0 = 0;  // tegra: level 0's height in texels (its block height)
 };
+
+// The tiled surface of a w x h level (units: texels, or 4 x 4 blocks); false for a unit size the
+// tilings do not take (24-bit texels).
+bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image::TiledSurface& out);
 
 // Bytes of one w x h level (whole blocks or tiles); false on overflow.
 bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, std::uint64_t& out);

@@ -1,0 +1,72 @@
+// Console GPU tilings of one 2D texture level: where the "unit" (a texel, or a 4 x 4 block of a
+// block-compressed format) at (x, y) sits in the stored bytes, and a whole level to and from rows
+// of units. Family-neutral: the igz textures use it (src/formats/igz/image_texels.cc).
+//
+// - xenon: Xbox 360 2D tiling, XGAddress2DTiledOffset as Xenia describes it
+//   (src/xenia/gpu/texture_util.cc GetTiledOffset2D, after UModel's UnTexture.cpp): 32 x 32-unit
+//   macro tiles, the pitch and the height padded to 32 units.
+// - tegra: Tegra X1 block-linear (Nintendo Switch), as Ryujinx's BlockLinearLayout and
+//   tegra_swizzle describe it: GOBs of 64 bytes x 8 rows (512 bytes, 16-byte x 2-row sectors
+//   inside), stacked `block_height` GOBs tall into blocks, blocks row by row; the row width padded
+//   to 64 bytes and the height to whole blocks.
+// - gx2_1d / gx2_2d: Wii U GX2 tile modes 2 (1D_TILED_THIN1) and 4 (2D_TILED_THIN1) from AMD's
+//   R600 addrlib (decaf-emu's and AboodXD's GTX tools describe the Wii U configuration: 2 pipes,
+//   4 banks, 256-byte pipe interleave): 8 x 8-unit micro tiles with the per-size pixel order;
+//   mode 4 spreads the micro tiles of each 32 x 16 macro tile over the pipes and banks.
+#pragma once
+
+#include <cstdint>
+
+#include "assay/core/bytes.h"
+#include "assay/core/error.h"
+
+namespace assay::image {
+
+enum class Tiling : std::uint8_t { xenon, tegra, gx2_1d, gx2_2d };
+
+struct TiledSurface {
+  Tiling tiling = Tiling::xenon;
+  std::uint32_t width = 0, height = 0;  // in units
+  std::uint32_t unit_bytes = 0;         // 1, 2, 4, 8 or 16
+  std::uint32_t block_height = 1;       // tegra: GOBs per block (1, 2, 4, 8, 16)
+  std::uint32_t pipe_swizzle = 0, bank_swizzle = 0;  // gx2_2d (0..1, 0..3)
+};
+
+// Xbox 360: the byte offset of unit (x, y) in a level `pitch` units wide (padded to 32 here),
+// units of 2^log2_bytes bytes.
+std::uint64_t xenon_offset(std::uint32_t x, std::uint32_t y, std::uint32_t pitch, unsigned log2_bytes);
+
+// Switch: the GOBs per block the SDK picks for a level 0 `height` units tall (16 when
+// height + height / 2 >= 128, 8 from 64, 4 from 32, 2 from 16, else 1), and for a smaller level
+// (halved while the level fits in half a block).
+std::uint32_t tegra_block_height(std::uint32_t height);
+std::uint32_t tegra_mip_block_height(std::uint32_t height, std::uint32_t block_height0);
+// The byte offset of byte column `x_byte` of row `y` in a surface `width_bytes` wide.
+std::uint64_t tegra_offset(std::uint32_t x_byte, std::uint32_t y, std::uint32_t width_bytes, std::uint32_t block_height);
+
+// Wii U: the 8 x 8 micro tile's pixel index of (x, y) for `bits` per unit; the byte offsets of
+// tile modes 2 and 4 for a surface `pitch` units wide (already padded: gx2_pitch).
+unsigned gx2_pixel_index(std::uint32_t x, std::uint32_t y, unsigned bits);
+std::uint64_t gx2_offset_1d(std::uint32_t x, std::uint32_t y, unsigned bits, std::uint32_t pitch);
+std::uint64_t gx2_offset_2d(std::uint32_t x, std::uint32_t y, unsigned bits, std::uint32_t pitch,
+                            std::uint32_t pipe_swizzle, std::uint32_t bank_swizzle);
+// The padded pitch and height (units) of a mode-2 or mode-4 surface: pitch to max(8, 256 / bits)
+// and height to 8 (mode 2); pitch to 32 * max(1, 32 / bits) and height to 16 (mode 4).
+std::uint32_t gx2_pitch(Tiling t, std::uint32_t width, unsigned bits);
+std::uint32_t gx2_height(Tiling t, std::uint32_t height);
+// Mode 4 for a surface of at least one macro tile (its padded pitch by 16 rows), else mode 2
+// (addrlib degrades a 2D tile mode to 1D for a level smaller than a macro tile).
+Tiling gx2_tile_mode(std::uint32_t width, std::uint32_t height, unsigned bits);
+
+// Unit sizes every tiling here takes: 1, 2, 4, 8 and 16 bytes.
+bool tiling_unit_ok(std::uint32_t unit_bytes);
+// Bytes of the padded level; false on overflow or a unit size not taken.
+bool tiled_size(const TiledSurface& s, std::uint64_t& out);
+// The byte offset of unit (x, y) (x < width, y < height).
+std::uint64_t tiled_offset(const TiledSurface& s, std::uint32_t x, std::uint32_t y);
+// The level as rows of units (width * unit_bytes a row), from tiled_size() bytes of `tiled`.
+Result<ByteBuffer> untile(const TiledSurface& s, ByteView tiled);
+// The inverse: `linear` (width * height units) into tiled_size() bytes, padding zero.
+Result<ByteBuffer> tile(const TiledSurface& s, ByteView linear);
+
+}  // namespace assay::image
