@@ -4,6 +4,7 @@
 // Input checks before decoding: formats/edit_input.h.
 #include "assay/formats/renderware/edit.h"
 #include "codes.h"
+#include "records.h"
 
 #include <fmt/format.h>
 
@@ -203,14 +204,16 @@ Result<ByteBuffer> assemble(ByteView txd, const TextureDictionary& d, const std:
     first = false;
     at = next;
   }
-  if (!have_struct || struct_at + SectionHeader::kSize + 2 > body.size())
+  if (!have_struct || struct_at + SectionHeader::kSize + records::DictionaryStruct::kSize > body.size())
     return edit_error("texture dictionary", "no struct child holding the texture count");
   ByteBuffer tail(body.begin() + static_cast<std::ptrdiff_t>(after_natives), body.end());
   body.resize(after_natives);
   for (const Job* j : adds) body.insert(body.end(), j->native.begin(), j->native.end()), ++count;
   body.insert(body.end(), tail.begin(), tail.end());
   if (count > 0xFFFF) return edit_error("texture dictionary", "more than 65,535 textures");
-  store<std::uint16_t>(body.data() + struct_at + SectionHeader::kSize, static_cast<std::uint16_t>(count), Endian::little);
+  records::DictionaryStruct head = records::decode_at<records::DictionaryStruct>(body, struct_at + SectionHeader::kSize);
+  head.count = static_cast<std::uint16_t>(count);
+  store_in(body, struct_at + SectionHeader::kSize, head);
   if (body.size() > 0xFFFFFFFFull) return edit_error("texture dictionary", "larger than 4 GiB");
   ByteBuffer out = writer::section(id::kTextureDictionary, body, top.stamp);
   // Bytes after the dictionary: zero padding to 2,048 (GTA IMG) is redone; anything else kept.

@@ -41,9 +41,7 @@ template <Record T>
 struct DictionaryStruct {
   static constexpr std::size_t kSize = 4;
   std::uint16_t count = 0, device_id = 0;
-  static constexpr DictionaryStruct decode(RecordCursor& c) {
-    return {.count = c.u16(), .device_id = c.u16()};  // a braced list reads left to right
-  }
+  static constexpr void fields(auto& r, auto&& f) { f(r.count, r.device_id); }  // read and written
 };
 
 // The platform id that opens every texture native's first Struct (#rw-5-2, #rw-6-1).

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "assay/formats/renderware/section.h"
+#include "assay/formats/renderware/writer.h"
 #include "codes.h"
 #include "texture_encode_internal.h"
 
@@ -45,11 +46,11 @@ Result<ByteBuffer> keep_extension(ByteBuffer made, ByteView original) {
   ASSAY_TRY(auto o, last_child(original));
   ASSAY_TRY(auto m, last_child(made));
   if (o.second == 0 || m.second == 0 || m.second != made.size()) return made;
-  made.resize(m.first);
-  made.insert(made.end(), original.begin() + static_cast<std::ptrdiff_t>(o.first),
+  ASSAY_TRY(const SectionHeader top, read_section_header(made, 0));
+  ByteBuffer body(made.begin() + SectionHeader::kSize, made.begin() + static_cast<std::ptrdiff_t>(m.first));
+  body.insert(body.end(), original.begin() + static_cast<std::ptrdiff_t>(o.first),
               original.begin() + static_cast<std::ptrdiff_t>(o.second));
-  store<std::uint32_t>(made.data() + 4, static_cast<std::uint32_t>(made.size() - SectionHeader::kSize), Endian::little);
-  return made;
+  return writer::section(top.type, body, top.stamp);  // the header again, with the body's new size
 }
 
 }  // namespace detail

@@ -291,9 +291,8 @@ Result<ByteBuffer> d3d9_texture_native(const D3d9Texture& t) {  // spec: #rw-6-1
 }
 
 ByteBuffer texture_dictionary(const std::vector<ByteBuffer>& natives, std::uint16_t device_id, std::uint32_t stamp) {
-  ByteWriter st;
-  st.u16(static_cast<std::uint16_t>(natives.size())), st.u16(device_id);
-  std::vector<ByteBuffer> kids{section(id::kStruct, st.buffer(), stamp)};
+  const auto st = encode_record(records::DictionaryStruct{static_cast<std::uint16_t>(natives.size()), device_id});
+  std::vector<ByteBuffer> kids{section(id::kStruct, st, stamp)};
   kids.insert(kids.end(), natives.begin(), natives.end());
   kids.push_back(container(id::kExtension, {}, stamp));
   return container(id::kTextureDictionary, kids, stamp);
