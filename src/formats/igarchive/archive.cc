@@ -74,16 +74,15 @@ Result<void> Archive::parse_header(const DiagSink& diags) {
   const Endian endian = h.endian;
   if (h.version == 4) {
     ASSAY_TRY(auto v4, read_record<records::HeaderV4>(r, 0, "header"));
-    h = v4.h;
-    h.endian = endian;
+    h = v4.header();
     ASSAY_CHECK(report(diags, Severity::warning,
                        error("header", 4, "version 4 layout is uncertain (spec #iga-header-v4: ig-workshop only)")));
   } else if (h.version == 8) {
     ASSAY_TRY(auto v8, read_record<records::HeaderV8>(r, 0, "header"));
-    h = v8.h;
+    h = v8.header();
   } else {
     ASSAY_TRY(auto v10, read_record<records::HeaderV10>(r, 0, "header"));
-    h = v10.h;
+    h = v10.header();
   }
   h.endian = endian;
   if (h.sector_size == 0 || (h.sector_size & (h.sector_size - 1)) != 0)

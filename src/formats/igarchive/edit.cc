@@ -14,6 +14,7 @@
 
 #include "assay/core/thread_pool.h"
 #include "assay/formats/edit_data.h"
+#include "records.h"
 #include "assay/formats/igarchive/writer.h"
 
 namespace assay::igarchive {
@@ -118,17 +119,6 @@ ByteBuffer name_entry(const FileEntry* tmpl, std::uint32_t version, Endian e, co
     default: w.cstr(path), w.cstr(name), w.u32(0); break;  // path_name_time
   }
   return w.take();
-}
-
-// Header field offsets by version (spec: alchemy.md#iga-header-v4, -v8, -v10).
-struct HeaderFields {
-  std::uint32_t toc = 0x08, n = 0x0C, divider, slop, nto, nts, large, medium, small;
-  bool nto64 = false;
-};
-HeaderFields fields_for(std::uint32_t v) {
-  if (v == 4) return {.divider = 0x10, .slop = 0x14, .nto = 0x18, .nts = 0x1C, .large = 0x20, .medium = 0x24, .small = 0x28};
-  if (v == 8) return {.divider = 0x14, .slop = 0x18, .nto = 0x1C, .nts = 0x20, .large = 0x24, .medium = 0x28, .small = 0x2C};
-  return {.divider = 0x14, .slop = 0x18, .nto = 0x28, .nts = 0x30, .large = 0x1C, .medium = 0x20, .small = 0x24, .nto64 = true};
 }
 
 class Editor {
@@ -501,7 +491,6 @@ Result<EditResult> Editor::run(const EditOutput& sink) {
   // Header: only the sizes, counts, offsets, divider and slop change (rule 10).
   const Endian E = h_.endian;
   auto put32 = [&](std::uint64_t at, std::uint64_t v) { store<std::uint32_t>(out.data() + at, static_cast<std::uint32_t>(v), E); };
-  const HeaderFields hf = fields_for(h_.version);
   std::vector<std::uint32_t> hashes(n);
   for (std::size_t i = 0; i < n; ++i) hashes[i] = slots_[i].hash;
   std::uint32_t divider = h_.divider, slop = h_.slop;
@@ -511,16 +500,13 @@ Result<EditResult> Editor::run(const EditOutput& sink) {
     const std::uint32_t need = n == 0 ? 0 : minimal_slop(hashes, divider);
     slop = was_minimal ? need : std::max(need, h_.slop);
   }
-  put32(hf.toc, toc);
-  put32(hf.n, n);
-  put32(hf.divider, divider);
-  put32(hf.slop, slop);
-  if (hf.nto64) store<std::uint64_t>(out.data() + hf.nto, new_nto, E);
-  else put32(hf.nto, new_nto);
-  put32(hf.nts, names.size());
-  put32(hf.large, tabs[2].size());
-  put32(hf.medium, tabs[1].size());
-  put32(hf.small, tabs[0].size());
+  Header nh = h_;  // magic, version, sectorSize and flags as they were
+  nh.toc_size = static_cast<std::uint32_t>(toc), nh.num_files = static_cast<std::uint32_t>(n);
+  nh.divider = divider, nh.slop = slop, nh.name_table_offset = new_nto;
+  nh.name_table_size = static_cast<std::uint32_t>(names.size()), nh.num_large = static_cast<std::uint32_t>(tabs[2].size());
+  nh.num_medium = static_cast<std::uint32_t>(tabs[1].size()), nh.num_small = static_cast<std::uint32_t>(tabs[0].size());
+  const ByteBuffer header = records::encode_header(nh);
+  std::copy(header.begin(), header.end(), out.begin());
 
   // TOC: hashes, file infos (the original words with offset and block index patched), tables.
   std::uint64_t at = H;

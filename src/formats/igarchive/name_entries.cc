@@ -2,6 +2,7 @@
 // spec: alchemy.md#iga-name-table, #corrections C1; docs/alchemy-readers.md (igArchiveExtractor)
 #include <fmt/format.h>
 
+#include "records.h"
 #include "assay/formats/igarchive/names.h"
 
 namespace assay::igarchive {
@@ -41,8 +42,10 @@ Result<ByteBuffer> with_name_entries(ByteView archive, const std::vector<ByteBuf
   ByteBuffer out(archive.begin(), archive.begin() + static_cast<std::ptrdiff_t>(h.name_table_offset));
   const ByteBuffer& table = t.buffer();
   out.insert(out.end(), table.begin(), table.end());
-  const std::uint64_t size_field = h.version == 4 ? 0x1C : h.version == 8 ? 0x20 : 0x30;
-  store<std::uint32_t>(out.data() + size_field, static_cast<std::uint32_t>(table.size()), h.endian);
+  Header nh = h;
+  nh.name_table_size = static_cast<std::uint32_t>(table.size());
+  const ByteBuffer header = records::encode_header(nh);
+  std::copy(header.begin(), header.end(), out.begin());
   return out;
 }
 

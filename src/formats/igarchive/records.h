@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <type_traits>
 
 #include "assay/core/record.h"
 #include "assay/formats/igarchive/archive.h"
@@ -19,38 +20,57 @@ inline std::optional<MagicVersion> read_prefix(ByteView b, Endian& endian) {
   return p ? std::optional<MagicVersion>(p->prefix) : std::nullopt;
 }
 
-// The header of version V: 0x30 bytes for 4 (#iga-header-v4 [uncertain]: no sectorSize, 0x800),
-// 0x34 for 8 (#iga-header-v8), 0x38 for 0x0A-0x0D (#iga-header-v10: the block counts come before
-// a 64-bit name table offset).
+// The header of version V, one field list read and written (core/record.h): 0x30 bytes for 4
+// (#iga-header-v4 [uncertain]: no sectorSize, 0x800), 0x34 for 8 (#iga-header-v8), 0x38 for
+// 0x0A-0x0D (#iga-header-v10: the block counts come before a 64-bit name table offset).
 template <unsigned V>
 struct HeaderLayout {
   static constexpr std::size_t kSize = V == 4 ? 0x30 : V == 8 ? 0x34 : 0x38;
-  Header h;
-  static constexpr HeaderLayout decode(RecordCursor& c) {
-    HeaderLayout r;
-    c.skip(4);  // magic
-    r.h.version = c.u32();
-    r.h.toc_size = c.u32();
-    r.h.num_files = c.u32();
-    r.h.sector_size = V == 4 ? 0x800 : c.u32();
-    r.h.divider = c.u32();
-    r.h.slop = c.u32();
-    if constexpr (V >= 10) block_counts(c, r.h);
-    r.h.name_table_offset = V >= 10 ? c.u64() : c.u32();
-    r.h.name_table_size = c.u32();
-    if constexpr (V < 10) block_counts(c, r.h);
-    r.h.flags = c.u32();
-    return r;
+  using Offset = std::conditional_t<(V >= 10), std::uint64_t, std::uint32_t>;
+  std::uint32_t magic = 0, version = 0, toc_size = 0, num_files = 0, sector_size = 0x800, divider = 0, slop = 0;
+  std::uint32_t num_large = 0, num_medium = 0, num_small = 0;
+  Offset name_table_offset = 0;
+  std::uint32_t name_table_size = 0, flags = 0;
+
+  static constexpr void fields(auto& r, auto&& f) {
+    if constexpr (V == 4)
+      f(r.magic, r.version, r.toc_size, r.num_files, r.divider, r.slop, r.name_table_offset, r.name_table_size,
+        r.num_large, r.num_medium, r.num_small, r.flags);
+    else if constexpr (V == 8)
+      f(r.magic, r.version, r.toc_size, r.num_files, r.sector_size, r.divider, r.slop, r.name_table_offset,
+        r.name_table_size, r.num_large, r.num_medium, r.num_small, r.flags);
+    else
+      f(r.magic, r.version, r.toc_size, r.num_files, r.sector_size, r.divider, r.slop, r.num_large, r.num_medium,
+        r.num_small, r.name_table_offset, r.name_table_size, r.flags);
   }
-  static constexpr void block_counts(RecordCursor& c, Header& h) {
-    h.num_large = c.u32();
-    h.num_medium = c.u32();
-    h.num_small = c.u32();
+  // The header it holds (the byte order is the caller's).
+  [[nodiscard]] constexpr Header header() const {
+    Header h;
+    h.version = version, h.toc_size = toc_size, h.num_files = num_files, h.sector_size = sector_size;
+    h.divider = divider, h.slop = slop, h.name_table_offset = name_table_offset, h.name_table_size = name_table_size;
+    h.num_large = num_large, h.num_medium = num_medium, h.num_small = num_small, h.flags = flags;
+    return h;
+  }
+  // h as this layout (a name table offset past the field's width is the caller's check).
+  [[nodiscard]] static constexpr HeaderLayout of(const Header& h) {
+    return {kMagic,      h.version,   h.toc_size,  h.num_files,  h.sector_size, h.divider, h.slop,
+            h.num_large, h.num_medium, h.num_small, static_cast<Offset>(h.name_table_offset), h.name_table_size, h.flags};
   }
 };
 using HeaderV4 = HeaderLayout<4>;
 using HeaderV8 = HeaderLayout<8>;
 using HeaderV10 = HeaderLayout<10>;
+
+// h's header_size(h.version) bytes in h.endian: the writer's and the editor's header.
+inline ByteBuffer encode_header(const Header& h) {
+  const auto bytes = [&](const auto& layout) {
+    const auto a = encode_record(layout, h.endian);
+    return ByteBuffer(a.begin(), a.end());
+  };
+  if (h.version == 4) return bytes(HeaderV4::of(h));
+  if (h.version == 8) return bytes(HeaderV8::of(h));
+  return bytes(HeaderV10::of(h));
+}
 
 // File info, versions 4 and 8 (#iga-file-info): offset, length, block word.
 struct FileInfo12 {

@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "assay/core/thread_pool.h"
+#include "records.h"
 
 namespace assay::igarchive {
 
@@ -256,40 +257,13 @@ Result<ByteBuffer> write_archive(const std::vector<WriterFile>& in, const Writer
   w.bytes(nt.buffer());
 
   // Rule 10: header and TOC last.
-  w.patch<std::uint32_t>(0, kMagic);
-  w.patch<std::uint32_t>(4, v);
-  w.patch<std::uint32_t>(8, static_cast<std::uint32_t>(toc));
-  w.patch<std::uint32_t>(0x0C, static_cast<std::uint32_t>(N));
-  if (v == 4) {
-    w.patch<std::uint32_t>(0x10, divider);
-    w.patch<std::uint32_t>(0x14, slop);
-    w.patch<std::uint32_t>(0x18, static_cast<std::uint32_t>(nto));
-    w.patch<std::uint32_t>(0x1C, static_cast<std::uint32_t>(nt.size()));
-    w.patch<std::uint32_t>(0x20, static_cast<std::uint32_t>(n_large));
-    w.patch<std::uint32_t>(0x24, static_cast<std::uint32_t>(n_medium));
-    w.patch<std::uint32_t>(0x28, static_cast<std::uint32_t>(n_small));
-    w.patch<std::uint32_t>(0x2C, opt.flags);
-  } else if (v == 8) {
-    w.patch<std::uint32_t>(0x10, static_cast<std::uint32_t>(S));
-    w.patch<std::uint32_t>(0x14, divider);
-    w.patch<std::uint32_t>(0x18, slop);
-    w.patch<std::uint32_t>(0x1C, static_cast<std::uint32_t>(nto));
-    w.patch<std::uint32_t>(0x20, static_cast<std::uint32_t>(nt.size()));
-    w.patch<std::uint32_t>(0x24, static_cast<std::uint32_t>(n_large));
-    w.patch<std::uint32_t>(0x28, static_cast<std::uint32_t>(n_medium));
-    w.patch<std::uint32_t>(0x2C, static_cast<std::uint32_t>(n_small));
-    w.patch<std::uint32_t>(0x30, opt.flags);
-  } else {
-    w.patch<std::uint32_t>(0x10, static_cast<std::uint32_t>(S));
-    w.patch<std::uint32_t>(0x14, divider);
-    w.patch<std::uint32_t>(0x18, slop);
-    w.patch<std::uint32_t>(0x1C, static_cast<std::uint32_t>(n_large));
-    w.patch<std::uint32_t>(0x20, static_cast<std::uint32_t>(n_medium));
-    w.patch<std::uint32_t>(0x24, static_cast<std::uint32_t>(n_small));
-    w.patch<std::uint64_t>(0x28, nto);
-    w.patch<std::uint32_t>(0x30, static_cast<std::uint32_t>(nt.size()));
-    w.patch<std::uint32_t>(0x34, opt.flags);
-  }
+  Header h;
+  h.endian = w.endian(), h.version = v, h.toc_size = static_cast<std::uint32_t>(toc), h.num_files = static_cast<std::uint32_t>(N);
+  h.sector_size = static_cast<std::uint32_t>(S), h.divider = divider, h.slop = slop, h.name_table_offset = nto;
+  h.name_table_size = static_cast<std::uint32_t>(nt.size()), h.num_large = static_cast<std::uint32_t>(n_large);
+  h.num_medium = static_cast<std::uint32_t>(n_medium), h.num_small = static_cast<std::uint32_t>(n_small), h.flags = opt.flags;
+  const ByteBuffer header = records::encode_header(h);
+  for (std::size_t k = 0; k < header.size(); ++k) w.patch<std::uint8_t>(k, header[k]);
   std::uint64_t at = H;
   for (std::size_t i = 0; i < N; ++i, at += 4) w.patch<std::uint32_t>(at, items[i].hash);
   for (std::size_t i = 0; i < N; ++i, at += F) {

@@ -37,23 +37,50 @@ TEST(IgArchiveRecords, HeaderV10FieldsAtTheSpecOffsets) {
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(e, Endian::big);
   EXPECT_EQ(p->version, 0x0Bu);
-  auto h = read_record<records::HeaderV10>(ByteReader(b, Endian::big, kFormatName), 0, "header");
-  ASSERT_TRUE(h.ok());
-  EXPECT_EQ(h->h.toc_size, 0x08u);
-  EXPECT_EQ(h->h.num_files, 0x0Cu);
-  EXPECT_EQ(h->h.sector_size, 0x10u);
-  EXPECT_EQ(h->h.divider, 0x14u);
-  EXPECT_EQ(h->h.slop, 0x18u);
-  EXPECT_EQ(h->h.num_large, 0x1Cu);
-  EXPECT_EQ(h->h.num_medium, 0x20u);
-  EXPECT_EQ(h->h.num_small, 0x24u);
-  EXPECT_EQ(h->h.name_table_offset, 0x100000028ull);
-  EXPECT_EQ(h->h.name_table_size, 0x30u);
-  EXPECT_EQ(h->h.flags, 0x34u);
+  auto r = read_record<records::HeaderV10>(ByteReader(b, Endian::big, kFormatName), 0, "header");
+  ASSERT_TRUE(r.ok());
+  const Header hh = r->header();
+  const Header* h = &hh;
+  EXPECT_EQ(h->toc_size, 0x08u);
+  EXPECT_EQ(h->num_files, 0x0Cu);
+  EXPECT_EQ(h->sector_size, 0x10u);
+  EXPECT_EQ(h->divider, 0x14u);
+  EXPECT_EQ(h->slop, 0x18u);
+  EXPECT_EQ(h->num_large, 0x1Cu);
+  EXPECT_EQ(h->num_medium, 0x20u);
+  EXPECT_EQ(h->num_small, 0x24u);
+  EXPECT_EQ(h->name_table_offset, 0x100000028ull);
+  EXPECT_EQ(h->name_table_size, 0x30u);
+  EXPECT_EQ(h->flags, 0x34u);
   // One byte short: an error naming the header, never a read past the end.
   auto cut = read_record<records::HeaderV10>(ByteReader(ByteView(b).first(0x37), Endian::big, kFormatName), 0, "header");
   ASSERT_FALSE(cut.ok());
   EXPECT_EQ(cut.error().structure, "header");
+}
+
+// The writers' and editors' header is the same field list: the hand-made bytes above come back.
+TEST(IgArchiveRecords, HeaderEncodesToTheSameBytes) {
+  const ByteBuffer b = v10_header_be();
+  auto r = read_record<records::HeaderV10>(ByteReader(b, Endian::big, kFormatName), 0, "header");
+  ASSERT_TRUE(r.ok());
+  Header h = r->header();
+  h.endian = Endian::big;
+  EXPECT_EQ(records::encode_header(h), b);
+  // Version 8, little-endian, by hand: magic, version, then each u32 field holds its own offset
+  // (#iga-header-v8: sectorSize 0x10, divider, slop, nameTableOffset 0x1C, size, large, medium,
+  // small, flags 0x30).
+  ByteBuffer v8(0x34);
+  for (std::size_t o = 0; o < v8.size(); o += 4) {
+    const std::uint32_t v = o == 0 ? kMagic : o == 4 ? 8u : static_cast<std::uint32_t>(o);
+    for (int i = 0; i < 4; ++i) v8[o + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  }
+  auto r8 = read_record<records::HeaderV8>(ByteReader(v8, Endian::little, kFormatName), 0, "header");
+  ASSERT_TRUE(r8.ok());
+  Header h8 = r8->header();
+  EXPECT_EQ(h8.name_table_offset, 0x1Cu);
+  EXPECT_EQ(h8.num_small, 0x2Cu);
+  h8.endian = Endian::little;
+  EXPECT_EQ(records::encode_header(h8), v8);
 }
 
 TEST(IgArchiveRecords, FileInfo16SplitsOffsetAndOrdinal) {
