@@ -511,27 +511,18 @@ Result<EditResult> Editor::run(const EditOutput& sink) {
   // TOC: hashes, file infos (the original words with offset and block index patched), tables.
   std::uint64_t at = H;
   for (std::size_t i = 0; i < n; ++i, at += 4) put32(at, hashes[i]);
-  const ByteView old = a_.data();
-  const std::uint64_t old_info = H + 4ull * h_.num_files;
   for (std::size_t i = 0; i < n; ++i, at += F) {
     const Slot& s = slots_[i];
     const std::uint64_t off = s.keep_offset ? s.offset : s.offset + base;
-    if (s.orig) std::copy_n(old.begin() + old_info + s.orig->index * F, F, out.begin() + at);
     std::uint32_t word = s.orig ? s.orig->word : 0;
     const std::uint32_t length = s.data ? static_cast<std::uint32_t>(s.src->size()) : s.orig->length;
     if (s.data) word = s.compression == Compression::stored ? kStoredWord : static_cast<std::uint32_t>(s.compression) << 28;
     if (word != kStoredWord) word = (word & 0xF0000000u) | s.first;
-    if (F == 12) {
-      if (off > 0xFFFFFFFFull) return edit_error("file offset does not fit the u32 field");
-      put32(at, off);
-    } else {
-      if (off > 0xFFFFFFFFFFull) return edit_error("file offset does not fit 40 bits");
-      // The build ordinal above the 40-bit offset (#iga-file-info): the original's, parsed at open.
-      const std::uint64_t raw = std::uint64_t{s.orig ? s.orig->ordinal : s.ordinal} << 40;
-      store<std::uint64_t>(out.data() + at, (raw & ~0xFFFFFFFFFFull) | off, E);
-    }
-    put32(at + F - 8, length);
-    put32(at + F - 4, word);
+    if (F == 12 && off > 0xFFFFFFFFull) return edit_error("file offset does not fit the u32 field");
+    if (F == 16 && off > 0xFFFFFFFFFFull) return edit_error("file offset does not fit 40 bits");
+    // The build ordinal above a 40-bit offset (#iga-file-info): the original's, parsed at open.
+    const ByteBuffer info = records::encode_file_info(F, off, s.orig ? s.orig->ordinal : s.ordinal, length, word, E);
+    std::copy(info.begin(), info.end(), out.begin() + static_cast<std::ptrdiff_t>(at));
   }
   for (int t : {2, 1, 0}) {
     const std::uint32_t eb = entry_bytes(static_cast<BlockTable>(t));

@@ -76,9 +76,7 @@ inline ByteBuffer encode_header(const Header& h) {
 struct FileInfo12 {
   static constexpr std::size_t kSize = 12;
   std::uint32_t offset = 0, length = 0, word = 0;
-  static constexpr FileInfo12 decode(RecordCursor& c) {
-    return {.offset = c.u32(), .length = c.u32(), .word = c.u32()};
-  }
+  static constexpr void fields(auto& r, auto&& f) { f(r.offset, r.length, r.word); }
 };
 
 // File info, versions 0x0A+ (#iga-file-info): 40-bit offset with the build ordinal above it.
@@ -86,10 +84,18 @@ struct FileInfo16 {
   static constexpr std::size_t kSize = 16;
   std::uint64_t offset_ordinal = 0;
   std::uint32_t length = 0, word = 0;
-  static constexpr FileInfo16 decode(RecordCursor& c) {
-    return {.offset_ordinal = c.u64(), .length = c.u32(), .word = c.u32()};
-  }
+  static constexpr void fields(auto& r, auto&& f) { f(r.offset_ordinal, r.length, r.word); }
 };
+
+// A file's info in its version's form (file_info_size: 12 or 16 bytes) in byte order e: the
+// offset (checked by the caller to fit 32 or 40 bits), the build ordinal above a 40-bit offset.
+inline ByteBuffer encode_file_info(std::uint64_t size, std::uint64_t offset, std::uint32_t ordinal,
+                                   std::uint32_t length, std::uint32_t word, Endian e) {
+  const auto bytes = [](const auto& a) { return ByteBuffer(a.begin(), a.end()); };
+  if (size == FileInfo12::kSize) return bytes(encode_record(FileInfo12{static_cast<std::uint32_t>(offset), length, word}, e));
+  const std::uint64_t offset_ordinal = (offset & 0xFFFFFFFFFFull) | std::uint64_t{ordinal & 0xFFFFFFu} << 40;
+  return bytes(encode_record(FileInfo16{offset_ordinal, length, word}, e));
+}
 
 // The 5 LZMA property bytes at the start of a block's payload: lc/lp/pb byte, dictionary size
 // (always little-endian, #iga-lzma).

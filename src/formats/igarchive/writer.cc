@@ -271,15 +271,11 @@ Result<ByteBuffer> write_archive(const std::vector<WriterFile>& in, const Writer
     const Compression c = it.f->compression;
     const std::uint32_t word = c == Compression::stored ? kStoredWord
                                                         : (static_cast<std::uint32_t>(c) << 28) | it.first;
-    if (F == 12) {
-      if (it.offset > 0xFFFFFFFFull) return fail("file offset does not fit the u32 field");
-      w.patch<std::uint32_t>(at, static_cast<std::uint32_t>(it.offset));
-    } else {
-      if (it.offset > 0xFFFFFFFFFFull) return fail("file offset does not fit 40 bits");
-      w.patch<std::uint64_t>(at, it.offset | (std::uint64_t{static_cast<std::uint32_t>(it.ordinal) & 0xFFFFFFu} << 40));
-    }
-    w.patch<std::uint32_t>(at + F - 8, static_cast<std::uint32_t>(it.f->data.size()));
-    w.patch<std::uint32_t>(at + F - 4, word);
+    if (F == 12 && it.offset > 0xFFFFFFFFull) return fail("file offset does not fit the u32 field");
+    if (F == 16 && it.offset > 0xFFFFFFFFFFull) return fail("file offset does not fit 40 bits");
+    const ByteBuffer info = records::encode_file_info(F, it.offset, static_cast<std::uint32_t>(it.ordinal),
+                                                      static_cast<std::uint32_t>(it.f->data.size()), word, w.endian());
+    for (std::size_t k = 0; k < info.size(); ++k) w.patch<std::uint8_t>(at + k, info[k]);
   }
   const std::uint64_t tab[3] = {at + 4 * n_large + 2 * n_medium, at + 4 * n_large, at};  // small, medium, large
   for (const Item& it : items) {
