@@ -130,6 +130,7 @@ Result<ImageData> memory_data(const IgzFile& f, std::uint32_t field, std::string
   if (ptr > 0xFFFFFFFFu) return err(what, pos + ps, fmt::format("igMemory pointer 0x{:x} exceeds 32 bits", ptr));
   ImageData d;
   d.where = ImageData::Where::pool;
+  d.in_place = true;
   d.size = memory_size(f, word);
   ASSAY_TRY(d.offset, resolve(f, static_cast<std::uint32_t>(ptr), d.size, std::string(what) + " data"));
   return d;

@@ -25,7 +25,8 @@ namespace {
 Json data_json(const ImageData& d) {
   switch (d.where) {
     case ImageData::Where::pool:
-      return {{"where", "pool"}, {"offset", d.offset}, {"size", d.size}, {"memory_handle", d.handle}};
+      return {{"where", "pool"}, {"offset", d.offset}, {"size", d.size},
+              {"memory_handle", d.in_place ? Json(nullptr) : Json(d.handle)}};  // null: an igMemory in place
     case ImageData::Where::external:
       return {{"where", "external"}, {"reference", d.reference}};
     case ImageData::Where::none:

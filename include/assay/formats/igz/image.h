@@ -45,6 +45,7 @@ struct ImageData {
   std::uint64_t size = 0;    // bytes the igMemory holds (pool)
   std::uint32_t handle = 0;  // TMHN index (pool)
   std::string reference;     // "namespace::name" of the file holding them (external)
+  bool in_place = false;     // an igMemory in the object (no memory handle; pool)
 };
 
 struct Image2 {
