@@ -156,6 +156,7 @@ Result<ImageData> find_data(const IgzFile& f, const Fixups& fx, const Graph& g, 
   for (std::uint32_t after : data_after(ps)) {
     const std::uint32_t off = img.format_field + after;
     if (o.size != 0 && std::uint64_t{off} + ps > o.size) continue;
+    if (std::uint64_t{o.offset} + off + 2 * ps > 0x07FFFFFFu) continue;  // past any pool (spec: #igz-pointers)
     if (!first) first = off;
     if (auto d = marked_data(f, fx, g, o, off, what)) {
       img.data_field = off;

@@ -228,8 +228,8 @@ TEST(IgzImage64, InsideAnArchive) {
   EXPECT_TRUE(listed) << l.out;
 }
 
-// Every truncation and a byte mutation at every offset of the 64-bit fixtures: no crash; a
-// texture that still decodes has the size its fields give.
+// Every third truncation and a byte mutation at every offset of the 64-bit fixtures (but the
+// header's padding): no crash; a texture that still decodes has the size its fields give.
 TEST(IgzImage64, TruncationAndMutationSweep) {
   for (Layout64 layout : {Layout64::nst, Layout64::nst_rmhn, Layout64::v9_64}) {
     auto good = fixtures::build_image_igz64(dxt1_8x8(layout == Layout64::v9_64 ? "dxt1_win64" : "dxt1_dx11"), layout);
@@ -247,6 +247,7 @@ TEST(IgzImage64, TruncationAndMutationSweep) {
     };
     for (std::size_t n = 0; n < good->size(); n += 3) exercise(ByteBuffer(good->begin(), good->begin() + n));
     for (std::size_t i = 0; i < good->size(); ++i) {
+      if (i == 0x260) i = 0x800;  // the zero padding after the pool names (spec: #igz-header-v7): kept fast under ASan
       ByteBuffer b = *good;
       b[i] ^= 0xA5;
       exercise(std::move(b));
