@@ -9,6 +9,8 @@
 //   v9_64    version 9, little-endian, platform 8 (win64): igImage2 0x90 bytes, _width 0x48,
 //            _format 0x58, _data 0x68 an RMHN handle (igRewrite8 igLibrary/Gfx/igImage2.cs,
 //            igMemoryRefHandleMetaField, 64-bit column)
+//            (the same offsets as a CTR Switch reader's: width 0x18, height 0x1A, _format 0x28,
+//            size u32 0x38, pointer 0x40; Eden DSMod fork ctr_alchemy.cc, formats "dxt5_nx", "l8a8_nx")
 //   dims_0c  the nst object with _width .. _imageCount 0x0C before _format (at 0x1C) instead of
 //            0x10: the other placement 8-byte alignment allows (no known layout has it)
 #pragma once
@@ -37,6 +39,9 @@ inline Result<ByteBuffer> build_image_igz64(const ImageSpec& s, Layout64 layout,
   w.put_u32(img + width_at + 4, std::uint32_t{s.levels} << 16 | s.depth);
   w.put_u32(img + width_at + 8, s.images);
   w.set_external(img + format_at, w.add_external_id(fnv1a32(s.format, true), 0x843CD0C2));
+  // Version 10 keeps the reference flag in bit 63 (a CTR Switch reader, Eden DSMod fork
+  // ctr_alchemy.cc, finds the u32 at _format + 4 with bit 31 set): EXID 0 | 1 << 63.
+  if (!v9) w.put_word(img + format_at, std::uint64_t{1} << 63);
   if (!v9) w.put_u32(img + 0x48, 0xFFFFFFFFu);  // _texHandle = -1
   const auto bytes = static_cast<std::uint32_t>(s.pixels.size());
   const std::uint32_t data = w.alloc(pixels, (bytes + 3) & ~3u, 128);

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "assay/container.h"
+#include "assay/core/hash.h"
 #include "assay/formats/igarchive/writer.h"
 #include "assay/image/png.h"
 #include "formats/serialise.h"
@@ -159,6 +160,27 @@ TEST(IgzImage64, NstRgbaTexelsAreTheBytes) {
   EXPECT_EQ(texel(*img, 3, 0), (Px{31, 2, 33, 203}));
   EXPECT_EQ(texel(*img, 1, 1), (Px{11, 22, 32, 201}));
   EXPECT_EQ(texel(*img, 3, 1), (Px{31, 22, 34, 203}));
+}
+
+// CTR on the Switch: "l8a8_nx" (FNV-1a 0x44E04333, the hash a CTR Switch reader, Eden DSMod fork
+// ctr_alchemy.cc, matches) untiled, two bytes a texel: luminance first, then alpha, as that reader
+// reads them (its FormatLa8: l = byte 0, a = byte 1).
+TEST(IgzImage64, CtrSwitchLuminanceAlpha) {
+  EXPECT_EQ(fnv1a32("l8a8_nx", true), 0x44E04333u);
+  EXPECT_EQ(fnv1a32("dxt5_nx", true), 0x37456ECDu);  // its BC3 hash
+  fixtures::ImageSpec s;
+  s.format = "l8a8_nx", s.width = 4, s.height = 2;
+  for (std::uint8_t i = 0; i < 8; ++i) s.pixels.push_back(static_cast<std::uint8_t>(16 * i + 3)), s.pixels.push_back(static_cast<std::uint8_t>(250 - i));
+  auto c = open_bytes(fixtures::build_image_igz64(s, Layout64::nst));
+  ASSERT_TRUE(c);
+  const Entry* e = texture_entry(*c);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(details_json(*c, *e)["format"], "l8a8_nx");
+  auto img = c->texture(*e, 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  EXPECT_EQ(texel(*img, 0, 0), (Px{3, 3, 3, 250}));
+  EXPECT_EQ(texel(*img, 1, 0), (Px{19, 19, 19, 249}));
+  EXPECT_EQ(texel(*img, 3, 1), (Px{115, 115, 115, 243}));
 }
 
 // `assay replace` on the NST igz: the file keeps its size, only the _data bytes change, they are
