@@ -15,6 +15,10 @@
 //     kishimisu/Crash-NST-Modding-Tool src/app/components/utils/igObjectExtension.js (extractTexture):
 //       _width u16 at 0x18, _height 0x1A, _data at 0x38 {u32 size, u32 bitfield (bit 24 active),
 //       pointer at +8}; formats "dxt1_dx11", "r8g8b8a8_dx11" (bytes R, G, B, A)
+//     a CTR (Switch) reader, ctr_alchemy.cc of the "Eden DSMod fork" (GPL-3.0; the index names no
+//       repository): _width 0x18, _height 0x1A, _format 0x28 (the u32 at 0x2C has bit 31 set: the
+//       reference flag is bit 63 of the 64-bit REXT word), _data size u32 0x38, pointer 0x40;
+//       formats "dxt5_nx" and "l8a8_nx" (EXID hashes 0x37456ECD, 0x44E04333) read untiled
 //     NSTLib igStructures/Gfx/igImage2.cs: the same fields 0x10 after the object header
 //       (_width 8, _format 24, _data 40); its igMemoryRefMetaField: size +0, active byte +7, offset +8
 //     NoesisPlugins fmt_alchemy_igz.py: a 64-bit memory handle index and igMemory pointer are u64,
