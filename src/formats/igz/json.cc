@@ -25,7 +25,8 @@ namespace {
 Json data_json(const ImageData& d) {
   switch (d.where) {
     case ImageData::Where::pool:
-      return {{"where", "pool"}, {"offset", d.offset}, {"size", d.size}, {"memory_handle", d.handle}};
+      return {{"where", "pool"}, {"offset", d.offset}, {"size", d.size},
+              {"memory_handle", d.in_place ? Json(nullptr) : Json(d.handle)}};  // null: an igMemory in place
     case ImageData::Where::external:
       return {{"where", "external"}, {"reference", d.reference}};
     case ImageData::Where::none:
@@ -44,7 +45,10 @@ Json image_details_json(const Image2& img) {
   j["data"] = data_json(img.data);
   if (auto need = data_size(img)) j["data_needed"] = *need;
   else j["not_decoded"] = need.error().message;
-  if (const std::string_view a = texel_assumption(img); !a.empty()) j["assumed"] = std::string(a);
+  j["fields"] = {{"width", img.field_base}, {"format", img.format_field}, {"data", img.data_field}};
+  std::string assumed(texel_assumption(img));
+  if (!img.field_assumption.empty()) assumed = assumed.empty() ? img.field_assumption : img.field_assumption + "; " + assumed;
+  if (!assumed.empty()) j["assumed"] = std::move(assumed);
   return j;
 }
 

@@ -4,8 +4,9 @@
 // igMetaImage* _format, i32 _usageDeprecated, u16 _paddingDeprecated, pad, igMemory _data, ...}
 // (field order: igRewrite8 igLibrary/Gfx/igImage2.cs). _format is an external reference (REXT)
 // to namespace "metaimages" (FNV-1a 0x843CD0C2) naming the format ("dxt1_tile_big_ps3"); _data
-// is a memory handle (RMHN -> TMHN) into a pool of the same file. Where the fields sit differs per
-// game, so they are found from the _format field (the object's REXT field) — see image.cc.
+// is a memory handle (RMHN -> TMHN) into a pool of the same file, or an igMemory in place. Where the
+// fields sit differs per game and pointer size, so they are found from the _format field (the
+// object's REXT field) and the fixups that mark _data — see image.cc.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,7 @@ struct ImageData {
   std::uint64_t size = 0;    // bytes the igMemory holds (pool)
   std::uint32_t handle = 0;  // TMHN index (pool)
   std::string reference;     // "namespace::name" of the file holding them (external)
+  bool in_place = false;     // an igMemory in the object (no memory handle; pool)
 };
 
 struct Image2 {
@@ -51,6 +53,11 @@ struct Image2 {
   std::string type;                // "igImage2"
   std::optional<std::string> name; // igNamedObject::_name
   std::uint32_t field_base = 0;    // offset of _width inside the object
+  std::uint32_t format_field = 0;  // offset of _format inside the object
+  std::uint32_t data_field = 0;    // offset of _data inside the object
+  // Where the field offsets come from when no real file of this pointer size has shown them
+  // ("" for the 32-bit layout the samples prove); image_details_json adds it to "assumed".
+  std::string field_assumption;
   std::uint16_t width = 0, height = 0, depth = 0, levels = 0, images = 0;
   std::string format;              // the metaimage name, or "namespace::name" hashes when unknown
   bool format_known = false;
