@@ -1,6 +1,8 @@
 // pack_igarchive and warriors_resource_hash (assay/ops.h): the pack rules the CLI and Python share.
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "assay/core/hash.h"
 #include "assay/formats/igarchive/edit.h"
 #include "assay/formats/igarchive/extract.h"
@@ -16,11 +18,36 @@ namespace iga = igarchive;
 
 namespace {
 
+namespace fs = std::filesystem;
+
+// OUT's path relative to DIR ('/' separators) when OUT lies inside DIR, else empty: a pack never
+// takes its own earlier output (`pack igarchive -o DIR/x.arc DIR --force`).
+std::string output_inside(const fs::path& out, const fs::path& dir) {
+  std::error_code ec;
+  const fs::path o = fs::weakly_canonical(fs::absolute(out, ec), ec), d = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  if (ec) return {};
+  const fs::path rel = o.lexically_relative(d);
+  const std::string r = rel.generic_string();
+  return rel.empty() || r == "." || r.starts_with("..") ? std::string() : r;
+}
+
+template <class T>
+void drop_named(std::vector<T>& v, const std::string& name, auto get) {
+  if (name.empty()) return;
+  std::erase_if(v, [&](const T& x) { return get(x) == name; });
+}
+
+void drop_output(const IgArchivePack& p, std::vector<std::string>& added) {
+  drop_named(added, output_inside(p.out, p.dir), [](const std::string& s) { return s; });
+}
+
 // `--like` without converting options: an edit of the original. Files whose bytes equal the
 // original's keep their stored bytes; only the others are encoded.
 Result<PackReport> pack_like(const IgArchivePack& p, const iga::Archive& a) {
   PackReport r;
   ASSAY_TRY(iga::EditPlan plan, iga::plan_like(a, p.dir, std::nullopt, p.threads, &r.added));
+  drop_named(plan.add, output_inside(p.out, p.dir), [](const iga::EditFile& f) { return f.name; });
+  drop_output(p, r.added);
   std::uint64_t total = 0;
   for (const auto& f : plan.replace) total += f.data.size();
   for (const auto& f : plan.add) total += f.data.size();
@@ -64,6 +91,7 @@ Result<PackReport> pack_igarchive(const IgArchivePack& p) {
     if (p.big_endian.value_or(false)) opt.endian = Endian::big;
     if (p.case_insensitive.value_or(false)) opt.flags |= iga::kFlagCaseInsensitive;
     ASSAY_TRY(files, iga::files_like(a, p.dir, *comp, &r.added));
+    drop_output(p, r.added);
     if (p.compression)
       for (auto& w : files) w.compression = *comp;
   } else {
@@ -72,6 +100,7 @@ Result<PackReport> pack_igarchive(const IgArchivePack& p) {
     opt.flags = p.case_insensitive.value_or(false) ? iga::kFlagCaseInsensitive : 0;
     ASSAY_TRY(files, iga::files_from_directory(p.dir, *comp));
   }
+  drop_named(files, output_inside(p.out, p.dir), [](const iga::WriterFile& f) { return f.name; });
   opt.threads = p.threads;
   std::uint64_t total = 0;
   for (const auto& f : files) total += f.data.size();

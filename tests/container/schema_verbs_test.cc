@@ -175,7 +175,43 @@ TEST_F(SchemaVerbs, EditVerbsOnRealSamples) {
     ledger.check(doc, args);
     EXPECT_EQ(doc["format"], "renderware");
   }
+  // zap.pak's igz texture (DXT1, PS3) replaced by the PNG extract wrote of it: `format` is the
+  // family, the texel format is pixel_format (docs/cli.md#json).
+  if (const auto zap = testing::shared_sample("alchemy/skylanders_zap.pak"); !zap.empty()) {
+    any = true;
+    const auto member = run_cli("cat " + quote_path(zap.string() + "::textures/colormap_electric_02_d_11.igz"));
+    ASSERT_EQ(member.exit_code, 0) << member.err;
+    testing::write_file(dir / "c.igz", ByteView(reinterpret_cast<const std::uint8_t*>(member.out.data()), member.out.size()));
+    ASSERT_EQ(run_cli("extract -q " + quote_path(dir / "c.igz") + " -o " + quote_path(dir / "igzpng")).exit_code, 0);
+    const std::string args = "replace --json " + quote_path(dir / "c.igz") + " -o " + quote_path(dir / "d.igz") +
+                             " _electric_02_D=" + quote_path(dir / "igzpng" / "0002__electric_02_D.png");
+    const json doc = run_json(args, 0);
+    ledger.check(doc, args);
+    EXPECT_EQ(doc["format"], "igz");
+    EXPECT_EQ(doc["changes"][0]["pixel_format"], "dxt1_tile_big_ps3");
+    EXPECT_FALSE(doc["changes"][0].contains("format"));
+  }
   if (!any) GTEST_SKIP() << "no shared samples";
+}
+
+// An empty TSTR string (a user zeroed the first byte of one in the NST sample) is null in the
+// dump, by the JSON rule (docs/cli.md#json: no empty string); the schema takes it.
+TEST_F(SchemaVerbs, IgzDumpOfAnEmptyTableString) {
+  ASSAY_REQUIRE_SAMPLE(path, "alchemy/nst_pc_v10le_music_bank_CB2_L200_Hub_WarpRoom.igz");
+  testing::TempDir dir;
+  ByteBuffer b = testing::read_file(path);
+  ASSERT_GT(b.size(), 3442u);
+  b[3442] = 0;
+  testing::write_file(dir / "e.igz", b);
+  SchemaLedger ledger("igz-dump");
+  const std::string args = "igz dump --json " + quote_path(dir / "e.igz");
+  const auto r = run_cli(args);
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  const json doc = json::parse(r.out);
+  ledger.check(doc, args);
+  bool null_string = false;
+  for (const auto& t : doc["strings"]["table"]) null_string = null_string || t.is_null();
+  EXPECT_TRUE(null_string);
 }
 
 TEST_F(SchemaVerbs, IgzDump) {

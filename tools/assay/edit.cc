@@ -68,13 +68,13 @@ void print_text(const Json& j) {
     std::string line = c["op"].get<std::string>() + " " + (c["name"].is_string() ? c["name"].get<std::string>() : "-");
     for (auto it = c.begin(); it != c.end(); ++it)
       if (it.key() != "op" && it.key() != "name" && !it.value().is_null())
-        line += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+        line += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : dump_json(it.value()));
     std::cout << escape_terminal(line) << '\n';
   }
   std::string tail = j["output"].get<std::string>() + ":";
   for (auto it = j.begin(); it != j.end(); ++it)
     if (it.key() != "changes" && it.key() != "output" && it.key() != "input" && it.key() != "format")
-      tail += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+      tail += " " + it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : dump_json(it.value()));
   std::cout << escape_terminal(tail) << '\n';
 }
 

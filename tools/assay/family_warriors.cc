@@ -43,7 +43,7 @@ std::string json_line(F&& print) {
   Json j;
   assay::detail::JsonPrinter p(j);
   print(p);
-  return j.dump();
+  return dump_json(j);  // names not UTF-8: docs/cli.md#escaping
 }
 
 void print_load(const warriors::LoadReport& x) {

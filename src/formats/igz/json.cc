@@ -39,7 +39,7 @@ Json data_json(const ImageData& d) {
 
 Json image_details_json(const Image2& img) {
   Json j = {{"width", img.width},   {"height", img.height}, {"mips", img.levels},
-            {"format", img.format}, {"platform", img.platform}, {"depth", img.depth},
+            {"format", img.format}, {"pixel_format", img.format}, {"platform", img.platform}, {"depth", img.depth},
             {"images", img.images}};
   j["image_name"] = img.name ? Json(*img.name) : Json(nullptr);
   j["data"] = data_json(img.data);
@@ -89,7 +89,7 @@ Json edit_json(std::string_view input, std::string_view output, bool in_place, c
   Json lines = Json::array();
   for (const ImageReplaced& r : changes) {
     const Image2& img = *r.image;
-    lines.push_back(Json{{"name", r.name}, {"op", "replace"}, {"format", img.format}, {"width", img.width},
+    lines.push_back(Json{{"name", r.name}, {"op", "replace"}, {"pixel_format", img.format}, {"width", img.width},
                          {"height", img.height}, {"levels", img.levels}, {"bytes", r.bytes},
                          {"psnr_db", std::isfinite(r.psnr_db) ? Json(r.psnr_db) : Json(nullptr)},
                          {"exact", !std::isfinite(r.psnr_db)}});

@@ -25,7 +25,7 @@ struct ImageReplaced {
   std::uint64_t bytes = 0;    // of pixels written over its _data
   double psnr_db = 0;         // decoded back against the PNG; infinite when exact
 };
-// {"format": "igz", "input", "output", "in_place", "changes": [{"name", "op": "replace", "format",
+// {"format": "igz", "input", "output", "in_place", "changes": [{"name", "op": "replace", "pixel_format",
 // "width", "height", "levels", "bytes", "psnr_db" (null when exact), "exact"}]}
 Json edit_json(std::string_view input, std::string_view output, bool in_place, const std::vector<ImageReplaced>& changes);
 

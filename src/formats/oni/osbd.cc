@@ -5,6 +5,7 @@
 // (weight, min/max volume, min/max pitch, char[32] sound name).
 #include <fmt/format.h>
 
+#include "core/json_text.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
 #include "sound_parts.h"
@@ -119,7 +120,7 @@ Result<Json> sound_binding_json(const LoadedFile& f, std::uint32_t i) {
 
 Result<ExtractCount> write_sound_binding(const LoadedFile& f, std::uint32_t i, const std::string& stem, const OutputDir& dir) {
   ASSAY_TRY(const Json j, sound_binding_json(f, i));
-  const std::string text = j.dump(1) + "\n";
+  const std::string text = dump_json(j, 1) + "\n";  // names not UTF-8: docs/cli.md#escaping
   ASSAY_CHECK(dir.write(stem + ".json", ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())));
   return ExtractCount{1, text.size()};
 }

@@ -178,3 +178,30 @@ TEST(IgArchiveCli, MemberCapAndOpenFile) {
 
 }  // namespace
 }  // namespace assay::igarchive
+
+namespace assay::igarchive {
+namespace {
+
+// `pack igarchive -o DIR/x.arc DIR --force` run again: the archive written the first time is not
+// packed into the second (a user found 2 files where the folder holds 1), nor added with --like.
+TEST(IgArchiveCli, PackNeverTakesItsOwnOutput) {
+  testing::TempDir t;
+  const std::string hello = "hello\n";
+  testing::write_file(t / "in" / "a.txt", ByteView(reinterpret_cast<const std::uint8_t*>(hello.data()), hello.size()));
+  const std::string arc = testing::quote_path(t / "in" / "x.arc"), in = testing::quote_path(t / "in");
+  for (int k = 0; k < 2; ++k) ASSERT_EQ(testing::run_cli("pack igarchive -o " + arc + " " + in + " --force").exit_code, 0);
+  auto names = [](const std::string& a) {
+    const auto l = nlohmann::json::parse(testing::run_cli("list --json " + a).out);
+    std::vector<std::string> out;
+    for (const auto& e : l["entries"]) out.push_back(e["name"].get<std::string>());
+    return out;
+  };
+  EXPECT_EQ(names(arc), std::vector<std::string>{"a.txt"});
+  fs::copy_file(t / "in" / "x.arc", t / "orig.arc");
+  const auto like = testing::run_cli("pack igarchive -o " + arc + " --like " + testing::quote_path(t / "orig.arc") + " " + in + " --force");
+  ASSERT_EQ(like.exit_code, 0) << like.err;
+  EXPECT_EQ(names(arc), std::vector<std::string>{"a.txt"});
+}
+
+}  // namespace
+}  // namespace assay::igarchive

@@ -4,6 +4,9 @@
 // noise_s22), in the PC level's .raw and the Mac level's .sep; and hand-made chunks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound_binding.h"
 #include "../../../src/formats/oni/sound_parts.h"
@@ -88,6 +91,31 @@ TEST(OniOsbd, WritesTheBindingAsJson) {
   const Json j = Json::parse(b.begin(), b.end());
   EXPECT_EQ(j["permutations"][1]["sound"], "noise_s22");
   EXPECT_EQ(j, *sound_binding_json(*f, i));
+}
+
+// A sound name that is not UTF-8 (one byte of "sine440_m22" in the .raw set to 0xFF, as a user
+// damaged it): the extract writes the JSON by the escaping rule (docs/cli.md#escaping: U+FFFD in
+// the text, the raw bytes beside it) instead of failing with an internal error.
+TEST(OniOsbd, ANameThatIsNotUtf8IsEscapedInTheJson) {
+  ASSAY_REQUIRE_GOLDEN(src, "oni/sounds/GameDataFolder/level0_Final.dat");
+  testing::TempDir t;
+  for (const char* ext : {".dat", ".raw"})
+    std::filesystem::copy_file(src.parent_path() / (std::string("level0_Final") + ext), t / (std::string("level0_Final") + ext));
+  ByteBuffer raw = testing::read_file(t / "level0_Final.raw");
+  const std::string needle = "sine440_m22";
+  const auto at = std::search(raw.begin(), raw.end(), needle.begin(), needle.end());
+  ASSERT_NE(at, raw.end());
+  at[3] = 0xFF;
+  testing::write_file(t / "level0_Final.raw", raw);
+  const auto r = testing::run_cli("extract " + testing::shell_quote((t / "level0_Final.dat").string()) + " --sounds -o " +
+                                  testing::shell_quote((t / "out").string()));
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  const ByteBuffer b = testing::read_file(t / "out" / "OSBDgrp_sine.json");
+  ASSERT_FALSE(b.empty()) << r.err;
+  const std::string text(b.begin(), b.end());
+  EXPECT_NE(text.find("\"sin\xef\xbf\xbd" "440_m22\""), std::string::npos) << text;  // U+FFFD for the byte
+  EXPECT_NE(text.find("_bytes"), std::string::npos) << text;                           // and the bytes beside it
+  EXPECT_NO_THROW((void)Json::parse(text));
 }
 
 }  // namespace
