@@ -63,7 +63,10 @@ Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, s
     if (!family.empty()) return usage_error(fmt::format("unknown format '{}' (`assay formats` lists them)", family));
     return unrecognised(in);
   }
-  return f->open(OpenContext{std::move(in), opt, siblings});
+  const std::string name = in.name;
+  auto c = f->open(OpenContext{std::move(in), opt, siblings});
+  if (!c) return c.error().in_file(name);  // every open error names the file
+  return c;
 }
 
 Result<std::unique_ptr<Container>> open(Input in, const ContainerOptions& opt, std::string_view family) {

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "assay/options.h"
+#include "assay/image/encode.h"
 #include "assay/image/resize.h"
 
 namespace assay {
@@ -32,6 +33,15 @@ inline Result<void> require_png(const EditRequest& req, const EditChange& c, std
   if (kind.empty()) return usage_error(fmt::format("{} is not a PNG ({} takes a PNG)", src, what));
   const bool an = kind == "ICO";  // "an ICO"
   return usage_error(fmt::format("{} is {} {}, not a PNG ({} takes a PNG)", src, an ? "an" : "a", kind, what));
+}
+
+// The PNG `source` holds, decoded: one that does not decode is the user's FILE, so a usage error
+// naming it (exit 2), not a problem of the container.
+inline Result<image::Rgba> read_source_png(ByteView png, const std::string& source, std::string_view what,
+                                           const image::PngLimits& limits = {}) {
+  auto img = image::read_png(png, limits);
+  if (!img) return usage_error(fmt::format("{}: {} (the PNG for {})", source, img.error().str(), what));
+  return img;
 }
 
 // How a replacement PNG of another size than the texture is taken: family["size"] is "resize"

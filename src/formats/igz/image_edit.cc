@@ -33,7 +33,7 @@ const Image2* image_named(const std::vector<Image2>& images, std::string_view na
 Result<image::Rgba> image_pixels(const EditRequest& req, const EditChange& c, const Image2& img) {
   const std::string what = fmt::format("the image '{}'", c.name);
   ASSAY_CHECK(require_png(req, c, what));
-  ASSAY_TRY(image::Rgba top, image::read_png(c.data));
+  ASSAY_TRY(image::Rgba top, read_source_png(c.data, edit_source(req, c), what));
   if (top.width == img.width && top.height == img.height) return top;
   switch (edit_size_rule(req)) {
     case EditSizeRule::resize: return image::resize(top, img.width, img.height);

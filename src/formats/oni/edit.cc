@@ -279,7 +279,7 @@ Result<void> Editor::replace_png(std::uint32_t i, ByteView png, const std::strin
   image::PngLimits lim;
   lim.max_width = lim.max_height = kTxmpMaxDim;
   lim.max_pixels = std::uint64_t{8192} * 8192;
-  ASSAY_TRY(image::Rgba top, image::read_png(png, lim));
+  ASSAY_TRY(image::Rgba top, read_source_png(png, source, lab, lim));
   // Another size than the TXMP's is refused unless --resize or --png-size.
   if ((top.width != t.width || top.height != t.height) && size != EditSizeRule::png) {
     if (size == EditSizeRule::refuse)

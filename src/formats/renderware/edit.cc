@@ -71,6 +71,15 @@ ByteView native_bytes(ByteView txd, const TextureNative& t) {
 
 // The spec of an added texture: --format (or the first texture's format) on the dictionary's
 // platform, the first texture's filter/addressing and mip-ness, the dictionary's stamp.
+// A name extract can write as a file of its own: no separator, no control character, not "."
+// or "..", not empty (the texture's name is the PNG's file name).
+bool is_texture_name(std::string_view n) {
+  if (n.empty() || n == "." || n == ".." || n.find("..") != std::string_view::npos) return false;
+  return std::none_of(n.begin(), n.end(), [](char ch) {
+    return ch == '/' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F;
+  });
+}
+
 Result<NativeSpec> spec_for_new(const TextureDictionary& d, std::string name, const DictionaryEditOptions& opt) {
   NativeSpec s;
   if (!d.textures().empty()) {
@@ -108,6 +117,8 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
       if ((idx && j.replaces == idx) || same_name(j.spec.name, c.name)) return edit_usage(what + ": named twice");
     if (c.op == EditOp::add && idx) return edit_usage(what + ": the dictionary already has it (use replace)");
     if (c.op != EditOp::add && !idx) return edit_usage(what + ": no texture has that name");
+    if (c.op == EditOp::add && !is_texture_name(c.name))  // docs/cli.md#edit: a NAME that escapes is refused
+      return edit_usage(what + ": a texture name holds no '/', '\\', control character or '..', and is not empty");
     if (c.op == EditOp::remove) {
       if (removed[*idx]) return edit_usage(what + ": named twice");
       removed[*idx] = true;
@@ -130,8 +141,9 @@ Result<std::vector<Job>> plan(ByteView txd, const TextureDictionary& d, const st
     } else {
       ASSAY_TRY(j.spec, spec_for_new(d, c.name, opt));
     }
-    auto img = image::read_png(c.data, opt.png);
-    if (!img) return edit_error(what, img.error().str());
+    const std::string png_source = k < opt.sources.size() && !opt.sources[k].empty() ? opt.sources[k] : "the PNG for " + c.name;
+    auto img = read_source_png(c.data, png_source, what, opt.png);
+    if (!img) return img.error();
     std::string resized;  // a PNG of another size than the texture it replaces
     if (idx && opt.size_rule != DictionaryEditOptions::SizeRule::keep) {
       const TextureNative& t = d.textures()[*idx];

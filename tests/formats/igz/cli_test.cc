@@ -173,5 +173,20 @@ TEST(IgzCli, InvalidUtf8NameNeverAborts) {
   EXPECT_TRUE(j["names"][1]["hash_ok"].get<bool>());
 }
 
+// A file cut inside its fixup section: every verb's error names the file (a user saw
+// "assay: igz: section[0] ..." with no file in it), exit 1.
+TEST(IgzCli, AnOpenErrorNamesTheFile) {
+  testing::TempDir dir;
+  ByteBuffer b = sample();
+  b.resize(100);
+  const std::string path = (dir / "cut.igz").string();
+  testing::write_file(path, b);
+  for (const char* verb : {"info ", "list ", "extract -o out "}) {
+    auto r = run_cli(std::string(verb) + shell_quote(path));
+    EXPECT_EQ(r.exit_code, 1) << verb << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << verb << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace assay::igz

@@ -274,6 +274,9 @@ TEST(TextureImport, NamesChecked) {
   EXPECT_NE(edit_error(pc, {change(EditOp::add, "TEX", &img)}).find("already"), std::string::npos);  // case-insensitive
   EXPECT_NE(edit_error(pc, {change(EditOp::replace, "tex", &img), change(EditOp::replace, "tex", &img)}).find("twice"),
             std::string::npos);
+  // A new name that would escape the folder extract writes to (a user added "../evil").
+  for (const char* bad : {"../evil", "a/b", "a\\b", "..", "x\x01y"})
+    EXPECT_NE(edit_error(pc, {change(EditOp::add, bad, &img)}).find("texture name"), std::string::npos) << bad;
 }
 
 // ---- add / remove ----
@@ -401,6 +404,14 @@ TEST(TextureImportCli, ReplaceAddAndOptions) {
   ASSERT_EQ(inplace.exit_code, 0) << inplace.err;
   EXPECT_EQ(::assay::testing::read_file(dir / "in.txd"), ::assay::testing::read_file(dir / "out.txd"));  // same encode, same bytes
   EXPECT_EQ(run_cli("verify " + in).exit_code, 0);
+  // A PNG cut short is the user's FILE: exit 2, naming it (not a problem of the dictionary).
+  ByteBuffer cut = png(testimg::photo(64, 64));
+  cut.resize(cut.size() / 2);
+  ::assay::testing::write_file(dir / "cut.png", cut);
+  auto bad = run_cli("replace " + in + " -o " + shell_quote((dir / "z.txd").string()) + " tex=" + shell_quote((dir / "cut.png").string()));
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("cut.png"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "z.txd"));
 }
 
 }  // namespace
