@@ -83,7 +83,10 @@ py::list extract_to(const py::object& source, const py::object& out_dir, const p
   return written;
 }
 
-py::dict report_dict(Result<Report> r) { return to_python(json_of(unwrap(std::move(r)).document)); }
+py::dict report_dict(Result<Report> r) {
+  Report rep = unwrap(std::move(r));
+  return to_python(std::move(json_of(rep.document)));  // moved: to_python takes the tree by value
+}
 
 std::vector<fs::path> paths_of(const py::object& o) {
   std::vector<fs::path> out;
