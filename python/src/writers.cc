@@ -47,10 +47,6 @@ py::object deliver(ByteBuffer data, const py::object& out, bool force) {
   return py::none();
 }
 
-// pack("igarchive", source, out=None, version=11, compression="lzma", big_endian=False,
-// case_insensitive=False, threads=0, force=False): source is a folder, or {name: bytes|path}.
-// pack("igarchive", folder, out=PATH, like=ORIGINAL, [converting options], threads=, force=): as
-// `assay pack igarchive --like`; returns {"files", "bytes", "kept", "encoded", "added", "converted"}.
 // pack()'s shared options, checked (docs/python.md: a bad value is a ValueError naming it).
 std::uint32_t version_of(const py::handle& v) {
   return static_cast<std::uint32_t>(uint_arg(v, "version", 0xFFFFFFFFu, "4, 8, 10, 11, 12 or 13"));
@@ -61,6 +57,10 @@ unsigned pack_threads(const py::dict& o) {
 }
 bool force_of(const py::dict& o) { return o.contains("force") && flag_arg(o["force"]); }
 
+// pack("igarchive", source, out=None, version=11, compression="lzma", big_endian=False,
+// case_insensitive=False, threads=0, force=False): source is a folder, or {name: bytes|path}.
+// pack("igarchive", folder, out=PATH, like=ORIGINAL, [converting options], threads=, force=): as
+// `assay pack igarchive --like`; returns {"files", "bytes", "kept", "encoded", "added", "converted"}.
 py::object pack_igarchive_like(const py::object& source, const py::object& out, const py::dict& o) {
   if (out.is_none() || py::isinstance<py::dict>(source))
     throw py::value_error("pack('igarchive', folder, out=PATH, like=ORIGINAL): like= takes a folder and out=");
@@ -187,8 +187,8 @@ py::object pack_warriors_disc(const py::object& source, const py::object& out, c
   return r;
 }
 
-// The keywords each pack format takes (an unknown one is a TypeError, as Python's own).
-bool pack_takes(const std::string& format, const std::string& key) {
+// The keywords each pack format takes: any other is Python's TypeError, before anything is done.
+const std::set<std::string>* pack_keywords(const std::string& format) {
   static const std::map<std::string, std::set<std::string>> kKeys = {
       {"igarchive", {"version", "compression", "big_endian", "case_insensitive", "threads", "force", "like"}},
       {"oni", {"sep", "force", "layouts", "exe"}},
@@ -196,23 +196,23 @@ bool pack_takes(const std::string& format, const std::string& key) {
       {"warriors", {"like", "force"}},
   };
   const auto it = kKeys.find(format);
-  return it != kKeys.end() && it->second.count(key) != 0;
+  return it == kKeys.end() ? nullptr : &it->second;
 }
 
 py::object pack(const std::string& format, const py::object& source, const py::object& out, const py::kwargs& kw) {
+  const std::set<std::string>* keys = pack_keywords(format);
+  if (keys == nullptr)
+    throw py::value_error(shown("pack: format must be igarchive, oni, warriors or warriors-container (got '" + format + "')"));
   py::dict o;
   for (const auto& [k, v] : kw) {
     const std::string key = k.cast<std::string>();
-    if (!pack_takes(format, key) && (format == "igarchive" || format == "oni" || format == "warriors" ||
-                                     format == "warriors-container"))
-      unexpected_keyword("pack", key);
+    if (keys->count(key) == 0) unexpected_keyword("pack", key);
     o[k] = v;
   }
   if (format == "igarchive") return pack_igarchive(source, out, o);
   if (format == "oni") return pack_oni(source, out, o);
   if (format == "warriors-container") return pack_warriors_container(source, out, o);
-  if (format == "warriors") return pack_warriors_disc(source, out, o);
-  throw py::value_error("pack: format must be igarchive, oni, warriors or warriors-container (got '" + format + "')");
+  return pack_warriors_disc(source, out, o);
 }
 
 // replace/add/remove: Format::edit with an EditRequest, as `assay replace|add|remove`.
