@@ -38,15 +38,16 @@ const Entry& entry_of(const ContainerPtr& c, const py::handle& which) {
     return *r.e;
   }
   if (py::isinstance<py::int_>(which)) {
-    auto i = which.cast<std::int64_t>();
+    int overflow = 0;
+    auto i = static_cast<std::int64_t>(PyLong_AsLongLongAndOverflow(which.ptr(), &overflow));
     const auto n = static_cast<std::int64_t>(c->entries().size());
     if (i < 0) i += n;
-    if (i < 0 || i >= n) throw py::index_error(fmt::format("entry index out of range ({} entries)", n));
+    if (overflow != 0 || i < 0 || i >= n) throw py::index_error(fmt::format("entry index out of range ({} entries)", n));
     return c->entries()[static_cast<std::size_t>(i)];
   }
-  const std::string name = which.cast<std::string>();
+  const std::string name = name_of(which, "entry");  // a str, or the name's bytes (Entry.name_bytes)
   const Entry* e = c->find(name);
-  if (e == nullptr) throw py::key_error(fmt::format("{}: no entry named '{}'", c->input().name, name));
+  if (e == nullptr) throw py::key_error(shown(fmt::format("{}: no entry named '{}'", c->input().name, name)));
   return *e;
 }
 
@@ -66,16 +67,26 @@ std::vector<Problem> problems_of(const Diagnostics& d, const std::string& file) 
     Problem p;
     p.severity = std::string(to_string(x.severity));
     p.code = j["code"].is_string() ? j["code"].get<std::string>() : "";
-    p.structure = x.where.structure;
-    p.message = x.where.message;
-    p.file = x.where.file.empty() ? file : x.where.file;
+    p.structure = shown(x.where.structure);  // names from the file: U+FFFD for bytes not UTF-8
+    p.message = shown(x.where.message);
+    p.file = shown(x.where.file.empty() ? file : x.where.file);
     if (x.where.offset != kNoOffset) p.offset = x.where.offset;
     out.push_back(std::move(p));
   }
   return out;
 }
 
-std::vector<Problem> verify_container(const ContainerPtr& c, bool deep, unsigned depth) {
+unsigned depth_of(const py::handle& depth) {
+  return static_cast<unsigned>(uint_arg(depth, "depth", 0xFFFFFFFFu, "a non-negative integer (levels of inner files)"));
+}
+
+std::optional<unsigned> threads_of(const py::handle& threads) {
+  if (threads.is_none()) return std::nullopt;
+  return static_cast<unsigned>(uint_arg(threads, "threads", 0xFFFFFFFFu, "0 (all cores) or a positive integer"));
+}
+
+std::vector<Problem> verify_container(const ContainerPtr& c, bool deep, const py::object& depth_arg) {
+  const unsigned depth = depth_of(depth_arg);
   Diagnostics d;
   {
     py::gil_scoped_release nogil;
@@ -87,8 +98,9 @@ std::vector<Problem> verify_container(const ContainerPtr& c, bool deep, unsigned
 
 // Module-level verify: like `assay verify FILE`, also for files that do not open (the family's
 // own verify then says why).
-std::vector<Problem> verify_path(const py::handle& src, bool deep, unsigned depth, const py::kwargs& kw) {
-  const ContainerOptions opt = container_options_of(kw);
+std::vector<Problem> verify_path(const py::handle& src, bool deep, const py::object& depth_arg, const py::kwargs& kw) {
+  const ContainerOptions opt = container_options_of(kw, "verify");
+  const unsigned depth = depth_of(depth_arg);
   const std::string spec = path_of(src);
   Result<VerifyOutcome> v = Error{};
   {
@@ -103,8 +115,9 @@ std::vector<Problem> verify_path(const py::handle& src, bool deep, unsigned dept
   return problems_of(d, spec);
 }
 
-ContainerPtr open_source(const py::handle& src, const std::string& format, const py::kwargs& kw) {
-  const ContainerOptions opt = container_options_of(kw);
+ContainerPtr open_source(const py::handle& src, const py::object& format_arg, const py::kwargs& kw) {
+  const ContainerOptions opt = container_options_of(kw, "open");
+  const std::string format = format_arg.is_none() ? "" : str_arg(format_arg, "format");
   Result<std::unique_ptr<Container>> c = Error{};
   if (is_path_like(src)) {
     const std::string spec = path_of(src);
@@ -130,17 +143,18 @@ std::optional<std::string> identify_source(const py::handle& src) {
   return f ? std::optional<std::string>(std::string(f->name)) : std::nullopt;
 }
 
-std::string entry_repr(const EntryRef& r) {
+py::str entry_repr(const EntryRef& r) {
   const Entry& e = *r.e;
   std::string s = fmt::format("<assay.Entry #{} '{}'", e.index, e.name.value_or(e.path));
   if (e.size) s += fmt::format(" size={}", *e.size);
   if (e.offset) s += fmt::format(" offset={:#x}", *e.offset);
-  return s + " kind='" + std::string(e.kind_name()) + "'>";
+  return text(s + " kind='" + std::string(e.kind_name()) + "'>");
 }
 
 // Reads every entry (or `which`) in parallel, in order: small entries one per core, large ones
 // with their blocks on all cores (the CLI's extract plan without the output).
-py::list read_many(const ContainerPtr& c, const std::optional<py::iterable>& which, unsigned threads) {
+py::list read_many(const ContainerPtr& c, const std::optional<py::iterable>& which, const py::object& threads_arg) {
+  const unsigned threads = threads_of(threads_arg).value_or(0);
   std::vector<const Entry*> sel;
   if (which)
     for (const auto& w : *which) sel.push_back(&entry_of(c, w));
@@ -185,9 +199,18 @@ py::list read_many(const ContainerPtr& c, const std::optional<py::iterable>& whi
 void bind_entry(py::module_& m) {
   py::class_<EntryRef>(m, "Entry", "One entry of a Container (a file, resource, texture, chunk...).")
       .def_property_readonly("index", [](const EntryRef& r) { return r.e->index; }, "position in Container.entries")
-      .def_property_readonly("name", [](const EntryRef& r) { return r.e->name; }, "name in the file's own terms, or None")
-      .def_property_readonly("path", [](const EntryRef& r) { return opt_str(r.e->path); },
-                             "relative path `assay extract` writes (None: nothing of its own to write)")
+      .def_property_readonly("name", [](const EntryRef& r) { return opt_text(r.e->name); },
+                             "name in the file's own terms, or None (bytes that are not UTF-8 shown as U+FFFD: name_bytes has them)")
+      .def_property_readonly("name_bytes", [](const EntryRef& r) -> std::optional<py::bytes> {
+        if (!r.e->name) return std::nullopt;
+        return py::bytes(*r.e->name);
+      }, "the name's bytes as stored, or None")
+      .def_property_readonly("path", [](const EntryRef& r) { return opt_text(opt_str(r.e->path)); },
+                             "relative path `assay extract` writes (None: nothing of its own to write; U+FFFD as name)")
+      .def_property_readonly("path_bytes", [](const EntryRef& r) -> std::optional<py::bytes> {
+        if (r.e->path.empty()) return std::nullopt;
+        return py::bytes(r.e->path);
+      }, "the path's bytes (os.path.join(os.fsencode(out_dir), e.path_bytes) is the file extract writes), or None")
       .def_property_readonly("offset", [](const EntryRef& r) { return r.e->offset; }, "absolute offset in the container, or None")
       .def_property_readonly("size", [](const EntryRef& r) { return r.e->size; }, "bytes read() returns, or None")
       .def_property_readonly("stored_size", [](const EntryRef& r) { return r.e->stored_size; }, "bytes stored (compressed), or None")
@@ -202,7 +225,7 @@ void bind_entry(py::module_& m) {
 
 void bind_problem(py::module_& m) {
   py::class_<Problem>(m, "Problem", "One finding of verify(): severity 'error', 'warning' or 'note'.")
-      .def_readonly("severity", &Problem::severity)
+      .def_readonly("severity", &Problem::severity)  // Problem's strings are made valid UTF-8 in problems_of
       .def_property_readonly("code", [](const Problem& p) { return opt_str(p.code); }, "rule id such as 'V13', or None")
       .def_property_readonly("structure", [](const Problem& p) { return opt_str(p.structure); })
       .def_readonly("offset", &Problem::offset, "absolute byte offset, or None")
@@ -271,7 +294,7 @@ void bind_container(py::module_& m) {
   py::class_<Container, std::shared_ptr<Container>>(m, "Container",
                                                      "An open container file: assay.open(path_or_bytes).")
       .def_property_readonly("format", [](const Container& c) { return std::string(c.format()); }, "the family: 'igarchive', ...")
-      .def_property_readonly("name", [](const Container& c) { return c.input().name; }, "the file (A::B for inner files)")
+      .def_property_readonly("name", [](const Container& c) { return text(c.input().name); }, "the file (A::B for inner files)")
       .def("info", [](const Container& c) { return to_python(unwrap(info_json(c))); }, "header fields, as `assay info --json`")
       .def("list", [](const Container& c) { return to_python(list_json(c)); }, "everything `assay list --json` prints")
       .def_property_readonly("entries", [](const ContainerPtr& c) {
@@ -285,12 +308,13 @@ void bind_container(py::module_& m) {
         for (const Entry& e : c->entries()) l.append(EntryRef{c, &e});
         return py::iter(l);
       })
-      .def("find", [](const ContainerPtr& c, const std::string& name) -> std::optional<EntryRef> {
-        const Entry* e = c->find(name);
+      .def("find", [](const ContainerPtr& c, const py::handle& name) -> std::optional<EntryRef> {
+        const Entry* e = c->find(name_of(name));
         if (e == nullptr) return std::nullopt;
         return EntryRef{c, e};
       }, py::arg("name"), "the entry by name, path, '#INDEX' or a hash spelling; None if absent")
-      .def("read", [](const ContainerPtr& c, const py::handle& which, std::optional<unsigned> threads) {
+      .def("read", [](const ContainerPtr& c, const py::handle& which, const py::object& threads_arg) {
+        const std::optional<unsigned> threads = threads_of(threads_arg);
         const Entry& e = entry_of(c, which);
         Result<Input> r = Error{};
         {
@@ -300,7 +324,7 @@ void bind_container(py::module_& m) {
         return bytes_from(unwrap(std::move(r)));
       }, py::arg("entry"), py::arg("threads") = py::none(),
          "the entry's bytes (decoded; a large entry's blocks on all cores unless threads=N)")
-      .def("read_many", &read_many, py::arg("entries") = py::none(), py::arg("threads") = 0,
+      .def("read_many", &read_many, py::arg("entries") = py::none(), py::arg("threads") = py::int_(0),
            "the bytes of every entry (or of `entries`), decoded in parallel, in order (list[bytes])")
       .def("open", [](const ContainerPtr& c, const py::handle& which) {
         const Entry& e = entry_of(c, which);
@@ -311,9 +335,10 @@ void bind_container(py::module_& m) {
         }
         return child_of(c, unwrap(std::move(r)));
       }, py::arg("entry"), "a Container over the entry's bytes (its family found from its content)")
-      .def("verify", &verify_container, py::arg("deep") = false, py::arg("depth") = 1,
+      .def("verify", &verify_container, py::arg("deep") = false, py::arg("depth") = py::int_(1),
            "every problem (list[Problem]); deep=True also verifies inner files, `depth` levels down")
-      .def("texture", [](const ContainerPtr& c, const py::handle& which, unsigned mip) {
+      .def("texture", [](const ContainerPtr& c, const py::handle& which, const py::object& mip_arg) {
+        const auto mip = static_cast<unsigned>(uint_arg(mip_arg, "mip", 0xFFFFFFFFu, "a non-negative integer (0 = the full-size level)"));
         const Entry& e = entry_of(c, which);
         Result<image::Rgba> r = Error{};
         {
@@ -321,7 +346,7 @@ void bind_container(py::module_& m) {
           r = c->texture(e, mip);
         }
         return unwrap(std::move(r));
-      }, py::arg("entry"), py::arg("mip") = 0, "mip level `mip` of a texture entry, decoded to RGBA (Image)")
+      }, py::arg("entry"), py::arg("mip") = py::int_(0), "mip level `mip` of a texture entry, decoded to RGBA (Image)")
       .def("model", [](const ContainerPtr& c, const py::handle& which) {
         const Entry& e = entry_of(c, which);
         Result<ByteBuffer> r = Error{};
@@ -342,7 +367,7 @@ void bind_container(py::module_& m) {
         return unwrap(std::move(r));
       }, py::arg("entry"), "a sound entry (kind 'sound') decoded to 16-bit PCM (Sound)")
       .def("__repr__", [](const Container& c) {
-        return fmt::format("<assay.Container {} '{}' entries={}>", c.format(), c.input().name, c.entries().size());
+        return text(fmt::format("<assay.Container {} '{}' entries={}>", c.format(), c.input().name, c.entries().size()));
       });
 }
 
@@ -354,13 +379,13 @@ void register_container(py::module_& m) {
   bind_image(m);
   bind_sound(m);
   bind_container(m);
-  m.def("open", [](const py::object& src, const std::string& format, const py::kwargs& kw) {
+  m.def("open", [](const py::object& src, const py::object& format, const py::kwargs& kw) {
     return open_source(src, format, kw);
-  }, py::arg("source"), py::kw_only(), py::arg("format") = "",
+  }, py::arg("source"), py::kw_only(), py::arg("format") = py::none(),
      "Opens a file, 'A::B::C' path or bytes; options: names=, threads=, igarchive_max_member=, "
      "igz_pointer_size=, layouts=, exe=, textures=, models=, sounds=, adpcm=");
   m.def("identify", &identify_source, py::arg("source"), "the family of a file, 'A::B' path or bytes, or None");
-  m.def("verify", &verify_path, py::arg("path"), py::arg("deep") = false, py::arg("depth") = 1,
+  m.def("verify", &verify_path, py::arg("path"), py::arg("deep") = false, py::arg("depth") = py::int_(1),
         "every problem of a file or 'A::B' path, as `assay verify` (also for files that do not open)");
 }
 

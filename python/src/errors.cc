@@ -78,21 +78,22 @@ int errno_of(const Error& e) {
 
 void set_format_error(const Error& e) {
   py::object cls = py::reinterpret_borrow<py::object>(g_format_error);
-  py::object exc = cls(py::str(python_names(e.str())));
-  exc.attr("file") = e.file.empty() ? py::object(py::none()) : py::object(py::str(e.file));
-  exc.attr("format") = e.format.empty() ? py::object(py::none()) : py::object(py::str(e.format));
-  exc.attr("structure") = e.structure.empty() ? py::object(py::none()) : py::object(py::str(e.structure));
+  // Text from files may not be UTF-8: U+FFFD as the CLI's JSON; .file is the path as given.
+  py::object exc = cls(text(python_names(e.str())));
+  exc.attr("file") = e.file.empty() ? py::object(py::none()) : py::object(fs_path(e.file));
+  exc.attr("format") = e.format.empty() ? py::object(py::none()) : py::object(text(e.format));
+  exc.attr("structure") = e.structure.empty() ? py::object(py::none()) : py::object(text(e.structure));
   exc.attr("offset") = e.offset == kNoOffset ? py::object(py::none()) : py::object(py::int_(e.offset));
-  exc.attr("message") = py::str(python_names(e.message));
+  exc.attr("message") = text(python_names(e.message));
   exc.attr("unsupported") = py::bool_(e.kind == ErrorKind::unsupported);
   PyErr_SetObject(g_format_error, exc.ptr());
 }
 
 void set_os_error(const Error& e) {
   const int code = errno_of(e);
-  const std::string message = python_names(e.message);
+  const py::str message = text(python_names(e.message));
   py::object exc = e.file.empty() ? py::reinterpret_borrow<py::object>(PyExc_OSError)(code, message)
-                                  : py::reinterpret_borrow<py::object>(PyExc_OSError)(code, message, e.file);
+                                  : py::reinterpret_borrow<py::object>(PyExc_OSError)(code, message, fs_path(e.file));
   PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exc.ptr())), exc.ptr());
 }
 
@@ -113,7 +114,7 @@ void register_errors(py::module_& m) {
     } catch (const ErrorException& x) {
       const Error& e = x.error;
       if (e.kind == ErrorKind::io) return set_os_error(e);
-      if (e.kind == ErrorKind::usage) return PyErr_SetString(PyExc_ValueError, python_names(e.str()).c_str());
+      if (e.kind == ErrorKind::usage) return PyErr_SetString(PyExc_ValueError, shown(python_names(e.str())).c_str());
       set_format_error(e);
     }
   });

@@ -44,7 +44,7 @@ std::map<std::string, ino_t> files_under(const fs::path& root) {
 py::list extract_to(const py::object& source, const py::object& out_dir, const py::object& patterns, bool mips,
                  bool stored, bool force, bool skip_existing, const py::object& exclude, const py::kwargs& kw) {
   if (force && skip_existing) throw py::value_error("force=True and skip_existing=True exclude each other");
-  const ContainerOptions opt = container_options_of(kw);
+  const ContainerOptions opt = container_options_of(kw, "extract");
   const std::string spec = path_of(source);
   const fs::path root = path_of(out_dir);
   ExtractOptions x;
@@ -78,11 +78,15 @@ py::list extract_to(const py::object& source, const py::object& out_dir, const p
   }
   py::list written;
   for (const auto& [path, inode] : after)
-    if (auto it = before.find(path); it == before.end() || it->second != inode) written.append(py::str(path));
+    if (auto it = before.find(path); it == before.end() || it->second != inode)
+      written.append(fs_path(path));  // os.fsdecode: a name that is not UTF-8 still opens (surrogate escapes)
   return written;
 }
 
-py::dict report_dict(Result<Report> r) { return to_python(json_of(unwrap(std::move(r)).document)); }
+py::dict report_dict(Result<Report> r) {
+  Report rep = unwrap(std::move(r));
+  return to_python(std::move(json_of(rep.document)));  // moved: to_python takes the tree by value
+}
 
 std::vector<fs::path> paths_of(const py::object& o) {
   std::vector<fs::path> out;
@@ -100,7 +104,7 @@ void register_ops(py::module_& m) {
         "the bytes as stored); patterns: names or globs. Returns the paths written. An entry that cannot be "
         "extracted raises FormatError after the others are written.");
   m.def("oni_check", [](const py::object& paths, const py::kwargs& kw) {
-    const ReadOptions ro = read_options_of(kw);
+    const ReadOptions ro = read_options_of(kw, "oni_check");
     const auto in = paths_of(paths);
     Result<Report> r = Error{};
     {
@@ -111,7 +115,7 @@ void register_ops(py::module_& m) {
   }, py::arg("paths"), "`assay oni check --json`: a GameDataFolder and/or level files (layouts=, exe=)");
   m.def("warriors_load", [](const py::object& path, const std::string& shape, const py::kwargs& kw) {
     if (shape != "auto" && shape != "flat" && shape != "grouped") throw py::value_error("shape must be 'auto', 'flat' or 'grouped'");
-    const ReadOptions ro = read_options_of(kw);
+    const ReadOptions ro = read_options_of(kw, "warriors_load");
     const std::string spec = path_of(path);
     const LoadShape s = shape == "flat" ? LoadShape::flat : shape == "grouped" ? LoadShape::grouped : LoadShape::automatic;
     Result<Report> r = Error{};
@@ -123,7 +127,7 @@ void register_ops(py::module_& m) {
   }, py::arg("path"), py::kw_only(), py::arg("shape") = "auto",
      "`assay warriors load --json`: 'DISC::NAME', 'DISC::0xHASH' or a container file");
   m.def("igz_dump", [](const py::object& path, const py::kwargs& kw) {
-    const ReadOptions ro = read_options_of(kw);
+    const ReadOptions ro = read_options_of(kw, "igz_dump");
     const std::string spec = path_of(path);
     Result<Report> r = Error{};
     {

@@ -3,6 +3,9 @@
 // (tools/assay/edit.cc, Format::edit) make, with the GIL released while writing.
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "assay/family.h"
 #include "assay/core/folder.h"
 #include "assay/core/hash.h"
@@ -44,6 +47,16 @@ py::object deliver(ByteBuffer data, const py::object& out, bool force) {
   return py::none();
 }
 
+// pack()'s shared options, checked (docs/python.md: a bad value is a ValueError naming it).
+std::uint32_t version_of(const py::handle& v) {
+  return static_cast<std::uint32_t>(uint_arg(v, "version", 0xFFFFFFFFu, "4, 8, 10, 11, 12 or 13"));
+}
+unsigned pack_threads(const py::dict& o) {
+  if (!o.contains("threads") || o["threads"].is_none()) return 0;
+  return static_cast<unsigned>(uint_arg(o["threads"], "threads", 0xFFFFFFFFu, "0 (all cores) or a positive integer"));
+}
+bool force_of(const py::dict& o) { return o.contains("force") && flag_arg(o["force"]); }
+
 // pack("igarchive", source, out=None, version=11, compression="lzma", big_endian=False,
 // case_insensitive=False, threads=0, force=False): source is a folder, or {name: bytes|path}.
 // pack("igarchive", folder, out=PATH, like=ORIGINAL, [converting options], threads=, force=): as
@@ -55,12 +68,12 @@ py::object pack_igarchive_like(const py::object& source, const py::object& out, 
   p.out = path_of(out);
   p.dir = path_of(source);
   p.like = path_of(o["like"]);
-  if (o.contains("compression")) p.compression = o["compression"].cast<std::string>();
-  if (o.contains("version")) p.version = o["version"].cast<std::uint32_t>();
-  if (o.contains("big_endian")) p.big_endian = o["big_endian"].cast<bool>();
-  if (o.contains("case_insensitive")) p.case_insensitive = o["case_insensitive"].cast<bool>();
-  p.threads = o.contains("threads") ? o["threads"].cast<unsigned>() : 0;
-  p.force = o.contains("force") && o["force"].cast<bool>();
+  if (o.contains("compression")) p.compression = str_arg(o["compression"], "compression");
+  if (o.contains("version")) p.version = version_of(o["version"]);
+  if (o.contains("big_endian")) p.big_endian = flag_arg(o["big_endian"]);
+  if (o.contains("case_insensitive")) p.case_insensitive = flag_arg(o["case_insensitive"]);
+  p.threads = pack_threads(o);
+  p.force = force_of(o);
   Result<PackReport> r = Error{};
   {
     py::gil_scoped_release nogil;
@@ -80,19 +93,19 @@ py::object pack_igarchive_like(const py::object& source, const py::object& out, 
 py::object pack_igarchive(const py::object& source, const py::object& out, const py::dict& o) {
   namespace iga = igarchive;
   if (o.contains("like")) return pack_igarchive_like(source, out, o);
-  const std::string comp_text = o.contains("compression") ? o["compression"].cast<std::string>() : "lzma";
+  const std::string comp_text = o.contains("compression") ? str_arg(o["compression"], "compression") : "lzma";
   auto comp = iga::compression_from_string(comp_text);
   if (!comp) throw py::value_error("compression must be lzma, deflate, lz4, none or stored");
   iga::WriterOptions opt;
-  opt.version = o.contains("version") ? o["version"].cast<std::uint32_t>() : 0x0B;
+  opt.version = o.contains("version") ? version_of(o["version"]) : 0x0B;
   if (!iga::is_known_version(opt.version)) throw py::value_error("version must be 4, 8, 10, 11, 12 or 13");
-  opt.endian = o.contains("big_endian") && o["big_endian"].cast<bool>() ? Endian::big : Endian::little;
-  opt.flags = o.contains("case_insensitive") && o["case_insensitive"].cast<bool>() ? iga::kFlagCaseInsensitive : 0;
-  opt.threads = o.contains("threads") ? o["threads"].cast<unsigned>() : 0;
+  opt.endian = o.contains("big_endian") && flag_arg(o["big_endian"]) ? Endian::big : Endian::little;
+  opt.flags = o.contains("case_insensitive") && flag_arg(o["case_insensitive"]) ? iga::kFlagCaseInsensitive : 0;
+  opt.threads = pack_threads(o);
   std::vector<iga::WriterFile> files;
   if (py::isinstance<py::dict>(source)) {
     for (const auto& [k, v] : source.cast<py::dict>())
-      files.push_back(iga::WriterFile{.name = k.cast<std::string>(), .data = change_data(v), .compression = *comp});
+      files.push_back(iga::WriterFile{.name = name_of(k, "a file name"), .data = change_data(v), .compression = *comp});
   } else {
     files = unwrap(iga::files_from_directory(path_of(source), *comp));
   }
@@ -101,7 +114,7 @@ py::object pack_igarchive(const py::object& source, const py::object& out, const
     py::gil_scoped_release nogil;
     bytes = iga::write_archive(files, opt);
   }
-  return deliver(unwrap(std::move(bytes)), out, o.contains("force") && o["force"].cast<bool>());
+  return deliver(unwrap(std::move(bytes)), out, force_of(o));
 }
 
 // pack("oni", folder, out="levelN_X.dat", sep=False, force=False, layouts=None, exe=None)
@@ -112,8 +125,8 @@ py::object pack_oni(const py::object& source, const py::object& out, const py::d
   if (o.contains("layouts")) fam["layouts"] = path_of(o["layouts"]);
   if (o.contains("exe")) fam["exe"] = path_of(o["exe"]);
   oni::PackOptions po;
-  po.sep = o.contains("sep") && o["sep"].cast<bool>();
-  po.force = o.contains("force") && o["force"].cast<bool>();
+  po.sep = o.contains("sep") && flag_arg(o["sep"]);
+  po.force = force_of(o);
   Diagnostics diags;
   Result<oni::PackStats> st = Error{};
   {
@@ -134,11 +147,13 @@ py::object pack_oni(const py::object& source, const py::object& out, const py::d
 py::object pack_warriors_container(const py::object& source, const py::object& out, const py::dict& o) {
   Result<ByteBuffer> r = Error{};
   if (py::isinstance<py::dict>(source)) {
-    const std::string name = o.contains("name") ? o["name"].cast<std::string>() : "resource";
+    const std::string name = o.contains("name") ? name_of(o["name"], "name") : "resource";
     const std::uint32_t h = warriors_resource_hash(name);
     std::vector<warriors::ChunkSpec> chunks;
     for (const auto& [k, v] : source.cast<py::dict>())
-      chunks.push_back(warriors::ChunkSpec{k.cast<std::uint32_t>(), h, change_data(v), 0});
+      chunks.push_back(warriors::ChunkSpec{
+          static_cast<std::uint32_t>(uint_arg(k, "a chunk type", 0xFFFFFFFFu, "an integer from 0 to 0xFFFFFFFF")), h,
+          change_data(v), 0});
     py::gil_scoped_release nogil;
     r = warriors::write_resource(h, chunks);
   } else {
@@ -147,14 +162,14 @@ py::object pack_warriors_container(const py::object& source, const py::object& o
     py::gil_scoped_release nogil;
     r = warriors::write_pack(res);
   }
-  return deliver(unwrap(std::move(r)), out, o.contains("force") && o["force"].cast<bool>());
+  return deliver(unwrap(std::move(r)), out, force_of(o));
 }
 
 // pack("warriors", files_folder, out=folder, like=disc, force=False): WARRIORS.DIR/.WAD rebuilt.
 py::object pack_warriors_disc(const py::object& source, const py::object& out, const py::dict& o) {
   if (out.is_none() || !o.contains("like")) throw py::value_error("pack('warriors', FILES, out=FOLDER, like=DISC)");
   const std::string like = path_of(o["like"]), files = path_of(source), dir = path_of(out);
-  const bool force = o.contains("force") && o["force"].cast<bool>();
+  const bool force = force_of(o);
   Result<warriors::RepackStats> st = Error{};
   {
     py::gil_scoped_release nogil;
@@ -172,18 +187,36 @@ py::object pack_warriors_disc(const py::object& source, const py::object& out, c
   return r;
 }
 
+// The keywords each pack format takes: any other is Python's TypeError, before anything is done.
+const std::set<std::string>* pack_keywords(const std::string& format) {
+  static const std::map<std::string, std::set<std::string>> kKeys = {
+      {"igarchive", {"version", "compression", "big_endian", "case_insensitive", "threads", "force", "like"}},
+      {"oni", {"sep", "force", "layouts", "exe"}},
+      {"warriors-container", {"name", "force"}},
+      {"warriors", {"like", "force"}},
+  };
+  const auto it = kKeys.find(format);
+  return it == kKeys.end() ? nullptr : &it->second;
+}
+
 py::object pack(const std::string& format, const py::object& source, const py::object& out, const py::kwargs& kw) {
+  const std::set<std::string>* keys = pack_keywords(format);
+  if (keys == nullptr)
+    throw py::value_error(shown("pack: format must be igarchive, oni, warriors or warriors-container (got '" + format + "')"));
   py::dict o;
-  for (const auto& [k, v] : kw) o[k] = v;
+  for (const auto& [k, v] : kw) {
+    const std::string key = k.cast<std::string>();
+    if (keys->count(key) == 0) unexpected_keyword("pack", key);
+    o[k] = v;
+  }
   if (format == "igarchive") return pack_igarchive(source, out, o);
   if (format == "oni") return pack_oni(source, out, o);
   if (format == "warriors-container") return pack_warriors_container(source, out, o);
-  if (format == "warriors") return pack_warriors_disc(source, out, o);
-  throw py::value_error("pack: format must be igarchive, oni, warriors or warriors-container (got '" + format + "')");
+  return pack_warriors_disc(source, out, o);
 }
 
 // replace/add/remove: Format::edit with an EditRequest, as `assay replace|add|remove`.
-py::object edit(EditOp op, const py::object& archive, const py::object& changes, const py::object& out, bool in_place,
+py::object edit(EditOp op, const char* function, const py::object& archive, const py::object& changes, const py::object& out, bool in_place,
                 bool force, const std::optional<std::string>& compression, const py::kwargs& kw) {
   EditRequest req;
   // Texture options (the CLI's --resize, --png-size, --format, --dither) are
@@ -192,14 +225,14 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
   bool resize = false, png_size = false;
   for (const auto& [k, v] : kw) {
     const std::string key = k.cast<std::string>();
-    if (key == "resize") resize = v.cast<bool>();
-    else if (key == "png_size") png_size = v.cast<bool>();
+    if (key == "resize") resize = flag_arg(v);
+    else if (key == "png_size") png_size = flag_arg(v);
     else if ((key == "texture_format" || key == "dither") && !v.is_none()) req.read.family[key] = py::str(v).cast<std::string>();
     else rest[k] = v;
   }
   if (resize && png_size) throw py::value_error("give at most one of resize=True and png_size=True");
   const auto family = std::move(req.read.family);
-  req.read = read_options_of(rest);
+  req.read = read_options_of(rest, function);
   req.read.family.insert(family.begin(), family.end());
   if (resize) req.read.family["size"] = "resize";  // assay/formats/edit_input.h
   if (png_size) req.read.family["size"] = "png";
@@ -210,11 +243,11 @@ py::object edit(EditOp op, const py::object& archive, const py::object& changes,
   if (!out.is_none()) req.output = path_of(out);
   if (op == EditOp::remove) {
     if (py::isinstance<py::str>(changes)) throw py::type_error("remove: give a list of names");
-    for (const auto& n : changes) req.changes.push_back(EditChange{op, n.cast<std::string>(), {}});
+    for (const auto& n : changes) req.changes.push_back(EditChange{op, name_of(n), {}});
   } else {
     if (!py::isinstance<py::dict>(changes)) throw py::type_error("changes: a dict {name: bytes or path}");
     for (const auto& [k, v] : changes.cast<py::dict>()) {
-      req.changes.push_back(EditChange{op, k.cast<std::string>(), change_data(v)});
+      req.changes.push_back(EditChange{op, name_of(k), change_data(v)});
       if (is_path_like(v)) req.read.family[edit_source_key(req.changes.back().name)] = path_of(v);  // for messages
     }
   }
@@ -254,13 +287,13 @@ void register_writers(py::module_& m) {
   for (auto [name, op] : {std::pair{"replace", EditOp::replace}, std::pair{"add", EditOp::add}}) {
     m.def(name, [op](const py::object& archive, const py::object& changes, const py::object& out, bool in_place, bool force,
                      const std::optional<std::string>& compression, const py::kwargs& kw) {
-      return edit(op, archive, changes, out, in_place, force, compression, kw);
+      return edit(op, op == EditOp::replace ? "replace" : "add", archive, changes, out, in_place, force, compression, kw);
     }, py::arg("archive"), py::arg("changes"), py::kw_only(), py::arg("out") = py::none(), py::arg("in_place") = false,
        py::arg("force") = false, py::arg("compression") = py::none(), doc_changes);
   }
   m.def("remove", [](const py::object& archive, const py::object& names, const py::object& out, bool in_place, bool force,
                      const py::kwargs& kw) {
-    return edit(EditOp::remove, archive, names, out, in_place, force, std::nullopt, kw);
+    return edit(EditOp::remove, "remove", archive, names, out, in_place, force, std::nullopt, kw);
   }, py::arg("archive"), py::arg("names"), py::kw_only(), py::arg("out") = py::none(), py::arg("in_place") = false,
      py::arg("force") = false, "Removes entries (a list of names); as `assay remove`. Returns the report (dict).");
 }
