@@ -65,6 +65,17 @@ TEST(GlobNames, BothSeparatorsAndFoldedCaseOnACaseInsensitiveArchive) {
   EXPECT_FALSE(fs::exists(t / "x" / "Actors"));
 }
 
+// A bracket expression that is the whole selector stays a glob: "[*]" is a literal '*' (no entry
+// here), not "*" (CLI11 would read "[...]" as a list); "[Av]*" the names starting A or v.
+TEST(GlobNames, ABracketSelectorIsAGlob) {
+  testing::TempDir t;
+  const std::string f = quote_path(write_archive(t, 0));
+  EXPECT_EQ(listed_names(f + " '[*]'", 1), std::set<std::string>{});
+  EXPECT_EQ(listed_names(f + " '[?]'", 1), std::set<std::string>{});
+  EXPECT_EQ(listed_names(f + " '[Av]*'"), (std::set<std::string>{"Actors\\Zap.igz", "vfx\\ZapWaveFX.igz"}));
+  EXPECT_EQ(listed_names(f + " '*' --exclude '[*]'").size(), 4u);
+}
+
 TEST(GlobNames, CaseIsKeptWhereTheArchiveKeepsIt) {
   testing::TempDir t;
   const std::string f = quote_path(write_archive(t, 0));

@@ -5,7 +5,9 @@
 #include <exception>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "assay/container.h"
 #include "assay/core/interrupt.h"
@@ -95,6 +97,25 @@ void debug_throw_hook(CLI::App& app) {
   });
 }
 
+// CLI11 reads a value written "[a,b]" as the list a, b, so the glob "[*]" (a literal '*',
+// docs/cli.md#selection) would become "*". Such an argument is marked before the parse and the
+// mark taken off again by a transform on every option that takes values.
+constexpr char kBracketMark = '\x01';
+
+std::vector<std::string> mark_brackets(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  for (std::size_t i = 1; i < args.size(); ++i)
+    if (args[i].size() >= 2 && args[i].front() == '[' && args[i].back() == ']') args[i].insert(0, 1, kBracketMark);
+  return args;
+}
+
+void unmark_brackets(CLI::App& app) {
+  for (CLI::Option* o : app.get_options([](const CLI::Option*) { return true; }))
+    if (o->get_type_size() != 0)  // flags take no value
+      o->transform([](std::string v) { return !v.empty() && v.front() == kBracketMark ? v.substr(1) : v; });
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) unmark_brackets(*sub);
+}
+
 int run(int argc, char** argv);
 
 }  // namespace
@@ -132,7 +153,11 @@ int run(int argc, char** argv) {
     register_verbs(cli);
     debug_throw_hook(cli.app);
     if (const int rc = check_verb_table(cli); rc != 0) return rc;
-    cli.app.parse(argc, argv);
+    unmark_brackets(cli.app);
+    std::vector<std::string> args = mark_brackets(argc, argv);
+    std::vector<char*> marked;
+    for (auto& a : args) marked.push_back(a.data());
+    cli.app.parse(static_cast<int>(marked.size()), marked.data());
     if (const int rc = serve_handoff(cli, argc, argv); rc >= 0) return rc;  // `serve`: exec assay-serve
   } catch (const CLI::ParseError& e) {
     const int rc = cli.app.exit(e);
