@@ -471,7 +471,13 @@ Result<Json> edit_format(const Input& in, const EditRequest& req) {
       if (!txmp) return usage_error(c.name + ": a PNG replaces TXMP instances only");
       ASSAY_CHECK(ed.replace_png(*i, data, format, edit_source(req, c), edit_size_rule(req)));
     } else if (is_oni(data)) {
-      ASSAY_CHECK(ed.replace_oni(*i, data, c.name + ".oni"));
+      // The .oni is the user's FILE: an error in it names that file and is a usage error (exit 2).
+      const std::string source = edit_source(req, c);
+      if (auto r = ed.replace_oni(*i, data, source); !r) {
+        Error e = r.error();
+        if (e.file == source && e.kind == ErrorKind::data) e.kind = ErrorKind::usage;
+        return e;
+      }
     } else {
       ASSAY_CHECK(ed.replace_raw(*i, data));
     }

@@ -218,7 +218,8 @@ TEST(OniEdit, RefusalsLeaveTheInputUntouched) {
   auto x = testing::run_cli("extract " + shell_quote(dat.string()) + " -o " + shell_quote((t / "x").string()) + " M3GMcube");
   ASSERT_EQ(x.exit_code, 0);
   auto r = testing::run_cli("replace " + in + "TXMPcheck_bgra32=" + shell_quote((t / "x" / "M3GMcube.oni").string()));
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2) << r.err;  // the .oni given is the user's FILE: named, a usage error
+  EXPECT_NE(r.err.find((t / "x" / "M3GMcube.oni").string()), std::string::npos) << r.err;
   EXPECT_EQ(testing::read_file(dat), before);
   EXPECT_EQ(testing::read_file(t / "set" / "level0_Final.raw"), raw_before);
   for (const auto& e : fs::directory_iterator(t / "set"))  // no temporaries left
