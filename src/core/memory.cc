@@ -69,7 +69,7 @@ Result<MemoryLease> MemoryBudget::acquire(std::uint64_t bytes, std::string_view 
                                      "--max-memory",
                                      what, bytes, limit_, in_use_, why));
     e.kind = ErrorKind::io;
-    return e;
+    return e.with_code("memory-budget");
   };
   if (bytes > limit_) return refuse("");
   if (!fits()) {

@@ -130,6 +130,10 @@ TEST(MemoryBudget, DeepVerifyStaysWithinMaxMemory) {
   EXPECT_EQ(r.exit_code, 2) << r.err;  // a member above the whole budget: an error naming it
   EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
   EXPECT_NE(run_cli("info --max-memory 12Q " + arc).exit_code, 0);
+  // In verify --deep the member above the budget is an error of the report with its code.
+  r = run_cli("verify --deep --json --max-memory 1M " + arc);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("\"code\": \"memory-budget\""), std::string::npos) << r.out;
 }
 
 }  // namespace
