@@ -316,7 +316,8 @@ Result<ExtractStats> extract_entries_of(const Args& a, const Container& c, const
   ASSAY_TRY(ExtractOptions x, extract_options_of(a));
   Diagnostics diags;
   auto r = assay::extract(c, x, dir, diags);
-  for (const auto& d : diags.items()) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
+  for (const auto& d : diags.items())  // errors and warnings; notes as verify shows them (--notes)
+    if (a.notes || d.severity != Severity::note) std::fprintf(stderr, "%s: %s\n", esc(a.file).c_str(), diagnostic_text(d).c_str());
   if (diags.has_errors()) rc = kExitProblems;
   return r;
 }
@@ -579,6 +580,7 @@ void register_verbs(Cli& cli) {
                              "textures as PNG where a family keeps the stored bytes otherwise (Oni TXMPs, igz images in an igArchive)");
       sub->add_flag_callback("--models", [&cli] { cli.read.family["models"] = "1"; },
                              "models as glTF where a family keeps the stored bytes otherwise (Oni M3GMs)");
+      sub->add_flag("--notes", args->notes, "also print the file's notes (by default its errors and warnings only)");
     }
     if (std::string_view(v.name) == "verify") {
       sub->add_flag("--deep", cli.read.deep, "also verify every file inside a container");
