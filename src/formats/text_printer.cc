@@ -1,6 +1,8 @@
 // The text printer (text_printer.h).
 #include "text_printer.h"
 
+#include <fmt/format.h>
+
 #include "assay/core/text.h"
 
 namespace assay::detail {
@@ -11,7 +13,23 @@ std::string scalar_text(const Json& v) {
   return dump_json(v);
 }
 
+namespace {
+
+// Hashes, checksums and file ids print in hex in the text form (docs/cli.md: JSON has numbers).
+bool is_hash_key(std::string_view k) {
+  return k == "hash" || k.ends_with("_hash") || k == "checksum" || k.ends_with("_checksum") || k == "file_id";
+}
+
+Json hash_text(std::string_view key, Json v) {
+  if (!is_hash_key(key) || !v.is_number_integer()) return v;
+  const auto n = v.get<std::uint64_t>();
+  return n <= 0xFFFFFFFFu ? fmt::format("0x{:08x}", n) : fmt::format("0x{:x}", n);
+}
+
+}  // namespace
+
 void TextPrinter::value(std::string_view key, Json v) {
+  v = hash_text(key, std::move(v));
   if (collect_) return collect_->json(key, std::move(v));
   line(key, scalar_text(normalise_json(std::move(v))));  // the JSON printer's rules decide the value
 }

@@ -1,5 +1,6 @@
 // `igz dump` as a typed report (assay/ops.h read_igz_dump, igz/dump.h print_dump): the real
-// test_img sample against the facts its README lists, printed by the text and the JSON printer.
+// test_img sample against the facts its README lists, printed by the text and the JSON printer
+// (the text prints hashes in hex, docs/cli.md).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -44,7 +45,8 @@ TEST(IgzDump, TextAndJsonPrintersTellTheSameFacts) {
   print_dump(d->dump, tp);
   const std::string t = text.str();
   for (const char* line : {"format: igz\n", "version: 9\n", "byte_order: big\n", "platform_name: cafe\n",
-                           "pointer_size: 4\n", "fixups: (11)\n", "types: (3)\n", "objects: (3)\n"})
+                           "pointer_size: 4\n", "fixups: (11)\n", "types: (3)\n", "objects: (3)\n",
+                           "fields_hash: 0x00000000\n"})  // README: the fields-hash word is 0; hashes in hex
     EXPECT_NE(t.find(line), std::string::npos) << line << "\n" << t;
   Json j;
   assay::detail::JsonPrinter jp(j);
