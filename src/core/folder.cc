@@ -146,6 +146,7 @@ Result<std::vector<std::string>> regular_files_under(const fs::path& dir,
     struct stat st {};
     if (errno == ENOTDIR || (::lstat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)))
       return io_error(dir.string(), "is not a folder");
+    if (errno == ENOENT) return io_error(dir.string(), "cannot open the folder: no such folder");  // not "vanished"
     return errno_error(dir, "cannot open the folder");
   }
   std::vector<std::string> out;
@@ -156,6 +157,7 @@ Result<std::vector<std::string>> regular_files_under(const fs::path& dir,
 
 Result<ByteBuffer> read_file_beneath(const fs::path& root, std::string_view rel) {
   Fd cur(::open(root.c_str(), kDirFlags));
+  if (cur.get() < 0 && errno == ENOENT) return io_error(root.string(), "cannot open the folder: no such folder");
   if (cur.get() < 0) return errno_error(root, "cannot open the folder");
   fs::path shown = root;
   std::vector<std::string> parts;

@@ -167,7 +167,9 @@ Result<std::vector<std::string>> expand_listfiles(const std::vector<std::string>
     }
     std::ifstream f(a.substr(1));
     if (!f) return io_error(a.substr(1), "cannot read the list file");
-    for (std::string line; std::getline(f, line);) {
+    bool first = true;
+    for (std::string line; std::getline(f, line); first = false) {
+      if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // a UTF-8 BOM (Windows editors)
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
       if (!line.empty() && line.front() != '#') out.push_back(line);
     }

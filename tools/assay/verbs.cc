@@ -63,15 +63,16 @@ int report_open_error(const Error& e, const std::string& spec) {
   const auto sep = spec.rfind("::");
   if (e.kind == ErrorKind::usage && sep != std::string::npos && has_glob_chars(spec.substr(sep + 2)))
     std::fprintf(stderr, "assay: hint: '::' names one inner file; to select entries by a pattern, give it after the "
-                         "file: assay extract %s '%s' -o DIR\n",
-                 esc(spec.substr(0, sep)).c_str(), esc(spec.substr(sep + 2)).c_str());
+                         "file: assay list %s '%s', or assay extract %s '%s' -o DIR\n",
+                 esc(spec.substr(0, sep)).c_str(), esc(spec.substr(sep + 2)).c_str(), esc(spec.substr(0, sep)).c_str(),
+                 esc(spec.substr(sep + 2)).c_str());
   // The hint looks at an outer file only: resolving A::B again would decode the inner file
   // whole just for a hint (`info A::B` stays within one block).
   if (e.code == "unrecognised" && sep == std::string::npos) {
     auto in = resolve_path(spec);
     if (in) {
       const std::string hint = unrecognised_hint(*in);
-      if (!hint.empty()) std::fprintf(stderr, "assay: hint: %s\n", hint.c_str());
+      if (!hint.empty()) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(spec).c_str(), hint.c_str());
     }
   }
   return rc;

@@ -1,0 +1,41 @@
+// Small things a day of use found: an @LIST saved with a UTF-8 BOM, the empty-file hint naming its
+// file, a folder that does not exist called so (not "vanished").
+#include <gtest/gtest.h>
+
+#include "testing/testing.h"
+
+namespace assay {
+namespace {
+
+using testing::quote_path;
+using testing::run_cli;
+
+TEST(SmallMessages, ListFileWithAByteOrderMark) {
+  testing::TempDir t;
+  ASSERT_EQ(run_cli("make-samples " + quote_path(t / "s")).exit_code, 0);
+  const std::string list = "\xEF\xBB\xBFreadme.txt\r\n";
+  testing::write_file(t / "names.txt", ByteView(reinterpret_cast<const std::uint8_t*>(list.data()), list.size()));
+  auto r = run_cli("list " + quote_path(t / "s" / "demo_v8_lzma.bld") + " @" + (t / "names.txt").string());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("readme.txt"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("total: 1 entry"), std::string::npos) << r.out;
+}
+
+TEST(SmallMessages, EmptyFileHintNamesTheFile) {
+  testing::TempDir t;
+  testing::write_file(t / "empty.bin", ByteBuffer{});
+  auto r = run_cli("info " + quote_path(t / "empty.bin"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find((t / "empty.bin").string() + ": hint: the file is empty"), std::string::npos) << r.err;
+}
+
+TEST(SmallMessages, PackOfAFolderThatDoesNotExist) {
+  testing::TempDir t;
+  auto r = run_cli("pack igarchive -o " + quote_path(t / "x.arc") + " " + quote_path(t / "nothere"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find("vanished"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothere"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace assay
