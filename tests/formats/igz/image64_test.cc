@@ -26,24 +26,10 @@ namespace fs = std::filesystem;
 using Px = std::array<std::uint8_t, 4>;
 using fixtures::Layout64;
 
-std::unique_ptr<Container> open_bytes(Result<ByteBuffer> igz) {
-  EXPECT_TRUE(igz.ok()) << igz.error().str();
-  if (!igz) return nullptr;
-  auto c = open(Input::from_buffer("t64.igz", std::move(*igz)));
-  EXPECT_TRUE(c.ok()) << c.error().str();
-  return c ? std::move(*c) : nullptr;
-}
+std::unique_ptr<Container> open_bytes(Result<ByteBuffer> igz) { return fixtures::open_image_igz(std::move(igz), "t64.igz"); }
+using fixtures::texture_entry;
 
-const Entry* texture_entry(const Container& c) {
-  for (const Entry& e : c.entries())
-    if (e.kind == EntryKind::texture) return &e;
-  return nullptr;
-}
-
-Px texel(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
-  const std::size_t p = (std::size_t{y} * img.width + x) * 4;
-  return {img.pixels[p], img.pixels[p + 1], img.pixels[p + 2], img.pixels[p + 3]};
-}
+using fixtures::texel;
 
 // fixtures::dxt1_blocks' block `a8 3b 83 19 55 ff aa 00` decoded by hand as little-endian DXT1
 // (image_test.cc gives the arithmetic): rows 0..3 are colours 1, 3, 2, 0 =

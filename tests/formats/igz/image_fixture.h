@@ -6,8 +6,15 @@
 
 #include <string>
 
+#include <gtest/gtest.h>
+
+#include <array>
+#include <memory>
+
+#include "assay/container.h"
 #include "assay/core/hash.h"
 #include "assay/formats/igz/writer.h"
+#include "assay/image/png.h"
 
 namespace assay::igz::fixtures {
 
@@ -46,6 +53,28 @@ inline ByteBuffer dxt1_blocks(std::uint32_t width, std::uint32_t height) {
   ByteBuffer out;
   for (std::uint32_t i = 0; i < (width / 4) * (height / 4); ++i) out.insert(out.end(), block.begin(), block.end());
   return out;
+}
+
+// The container of an igz the test built (null, and a test failure, when it does not open).
+inline std::unique_ptr<Container> open_image_igz(Result<ByteBuffer> igz, std::string name = "t.igz") {
+  EXPECT_TRUE(igz.ok()) << (igz ? "" : igz.error().str());
+  if (!igz) return nullptr;
+  auto c = open(Input::from_buffer(std::move(name), std::move(*igz)));
+  EXPECT_TRUE(c.ok()) << (c ? "" : c.error().str());
+  return c ? std::move(*c) : nullptr;
+}
+
+// Its first texture entry, or null.
+inline const Entry* texture_entry(const Container& c) {
+  for (const Entry& e : c.entries())
+    if (e.kind == EntryKind::texture) return &e;
+  return nullptr;
+}
+
+// The RGBA of texel (x, y).
+inline std::array<std::uint8_t, 4> texel(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
+  const std::size_t p = (std::size_t{y} * img.width + x) * 4;
+  return {img.pixels[p], img.pixels[p + 1], img.pixels[p + 2], img.pixels[p + 3]};
 }
 
 }  // namespace assay::igz::fixtures

@@ -27,16 +27,8 @@ std::unique_ptr<Container> open_or_fail(const std::string& spec) {
   return c.ok() ? std::move(*c) : nullptr;
 }
 
-const Entry* texture_entry(const Container& c) {
-  for (const Entry& e : c.entries())
-    if (e.kind == assay::EntryKind::texture) return &e;
-  return nullptr;
-}
-
-std::array<std::uint8_t, 4> texel(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
-  const std::size_t p = (std::size_t{y} * img.width + x) * 4;
-  return {img.pixels[p], img.pixels[p + 1], img.pixels[p + 2], img.pixels[p + 3]};
-}
+using fixtures::texture_entry;
+using fixtures::texel;
 using Px = std::array<std::uint8_t, 4>;
 
 // The block `a8 3b 83 19 55 ff aa 00` (colormap_zap_e_11.igz, Image pool + 0x80 + 432 * 8 = file

@@ -21,20 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using A = std::array<int, 4>;
 
-std::unique_ptr<Container> open_spec(const fixtures::ImageSpec& s) {
-  auto igz = fixtures::build_image_igz(s);
-  EXPECT_TRUE(igz.ok());
-  if (!igz) return nullptr;
-  auto c = open(Input::from_buffer("t.igz", std::move(*igz)));
-  EXPECT_TRUE(c.ok()) << c.error().str();
-  return c ? std::move(*c) : nullptr;
-}
-
-const Entry* texture_entry(const Container& c) {
-  for (const Entry& e : c.entries())
-    if (e.kind == EntryKind::texture) return &e;
-  return nullptr;
-}
+std::unique_ptr<Container> open_spec(const fixtures::ImageSpec& s) { return fixtures::open_image_igz(fixtures::build_image_igz(s)); }
+using fixtures::texture_entry;
 
 A px(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
   const std::uint8_t* p = img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4;
