@@ -76,9 +76,9 @@ void verify_sound(const LoadedFile& f, std::uint32_t i, Diagnostics& out) {
 void verify_binding(const LoadedFile& f, std::uint32_t i, Diagnostics& out) {
   auto b = read_sound_binding(f, i);
   if (b) return;
-  Error e = b.error();
-  if (e.code.empty()) e.code = "oni.osbd";
-  out.error(std::move(e));
+  // oni.osbd: the chunk's content; anything else (the chunk outside the .raw, no chunk walked)
+  // the walk has reported
+  if (b.error().code == "oni.osbd") out.error(b.error());
 }
 
 }  // namespace

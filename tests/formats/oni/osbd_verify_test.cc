@@ -83,5 +83,32 @@ TEST(OniOsbdVerify, GroupSizePastTheChunkOnTheCli) {
   EXPECT_EQ(testing::run_cli("extract --sounds " + dat + " -o " + testing::quote_path(t / "o")).exit_code, 1);
 }
 
+// The chunk's size in the .dat past the .raw's end: the walk's error, said once (not again as a
+// binding that does not read). The OSBD instance: 8 header bytes, then the chunk's size (0x88)
+// and its .raw offset (0x20).
+TEST(OniOsbdVerify, ChunkOutsideTheRawReportedOnce) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds/GameDataFolder");
+  testing::TempDir t;
+  copy_level(dir, t.path(), [](ByteBuffer&) {});
+  const std::string dat = testing::quote_path(t / "level0_Final.dat");
+  const auto ls = nlohmann::json::parse(testing::run_cli("list --json " + dat).out);
+  std::uint64_t at = 0;
+  for (const auto& e : ls["entries"])
+    if (e["name"] == "OSBDgrp_sine") at = e["offset"];
+  ASSERT_NE(at, 0u);
+  ByteBuffer b = testing::read_file(t / "level0_Final.dat");
+  ASSERT_EQ(load<std::uint32_t>(b.data() + at + 8, Endian::little), 0x88u);
+  ASSERT_EQ(load<std::uint32_t>(b.data() + at + 12, Endian::little), kGroup);
+  store<std::uint32_t>(b.data() + at + 8, 0x100000, Endian::little);
+  testing::write_file(t / "level0_Final.dat", b);
+  auto v = testing::run_cli("verify --json " + dat);
+  EXPECT_EQ(v.exit_code, 1) << v.out << v.err;
+  const auto j = nlohmann::json::parse(v.out);
+  int errors = 0;
+  for (const auto& p : j["files"][0]["problems"]) errors += p["severity"] == "error";
+  EXPECT_EQ(errors, 1) << v.out;
+  EXPECT_TRUE(osbd_errors(t / "level0_Final.dat").empty());
+}
+
 }  // namespace
 }  // namespace assay::oni
