@@ -233,6 +233,23 @@ Result<std::uint64_t> data_size(const Image2& img) {
   return levels * copies;  // levels < 2^36, copies < 2^32: no overflow
 }
 
+Result<std::uint64_t> decoded_data_size(const Image2& img) {
+  ASSAY_TRY(TexelLayout t, texel_layout(img));
+  // Where only the top level is decoded, only its bytes are needed.
+  return mips_decoded(t) ? data_size(img) : level_size(img, 0);
+}
+
+Result<void> check_data_size(const Image2& img) {
+  if (img.data.where != ImageData::Where::pool) return {};
+  auto need = decoded_data_size(img);
+  if (!need || img.data.size >= *need) return {};
+  Error e = err("igImage2", img.data.offset,
+                fmt::format("_data holds {} bytes; {} {} x {} with {} levels, {} images, depth {} needs {}", img.data.size,
+                            img.format, img.width, img.height, img.levels, img.images, img.depth, *need));
+  e.code = "igz.image-data";
+  return e;
+}
+
 Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level) {
   if (level >= img.levels) return err("igImage2", kNoOffset, fmt::format("level {} of {}", level, img.levels));
   if (img.data.where == ImageData::Where::external)
@@ -240,12 +257,7 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
   if (img.data.where == ImageData::Where::none) return err("igImage2", kNoOffset, "the image has no pixel data");
   ASSAY_TRY(TexelLayout t, texel_layout(img));
   if (level > 0 && !mips_decoded(t)) return mips_not_decoded(img);
-  // Where only the top level is decoded, only its bytes are needed.
-  ASSAY_TRY(std::uint64_t need, mips_decoded(t) ? data_size(img) : level_size(img, 0));
-  if (img.data.size < need)
-    return err("igImage2", img.data.offset,
-               fmt::format("_data holds {} bytes; {} {} x {} with {} levels, {} images, depth {} needs {}", img.data.size,
-                           img.format, img.width, img.height, img.levels, img.images, img.depth, need));
+  ASSAY_CHECK(check_data_size(img));
   ASSAY_CHECK(layout_decoded(img, t));
   if (img.images > 1 || img.depth > 1)
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));

@@ -43,8 +43,10 @@ Json image_details_json(const Image2& img) {
             {"images", img.images}};
   j["image_name"] = img.name ? Json(*img.name) : Json(nullptr);
   j["data"] = data_json(img.data);
-  if (auto need = data_size(img)) j["data_needed"] = *need;
-  else j["not_decoded"] = need.error().message;
+  // data_needed: the bytes of the levels that decode (every level, or the top level only, when
+  // not_decoded says the others are not)
+  if (auto need = decoded_data_size(img)) j["data_needed"] = *need;
+  if (auto all = data_size(img); !all) j["not_decoded"] = all.error().message;
   j["fields"] = {{"width", img.field_base}, {"format", img.format_field}, {"data", img.data_field}};
   std::string assumed(texel_assumption(img));
   if (!img.field_assumption.empty()) assumed = assumed.empty() ? img.field_assumption : img.field_assumption + "; " + assumed;

@@ -102,14 +102,25 @@ Result<SoundBinding> read_sound_binding(const LoadedFile& f, std::uint32_t i) {
   for (const ChunkRef& r : f.chunks)
     if (r.instance == i) c = &r;
   if (c == nullptr || !c->size) return f.file.error(label, f.file.instance_file_offset(d), "no chunk offset walked for this OSBD");
-  const ByteView comp = (c->kind == FieldKind::sep && !f.file.is_oni()) ? f.sep : f.raw;
-  if (!range_ok(c->value, *c->size, comp.size()) || *c->size < 12)
+  const bool in_sep = c->kind == FieldKind::sep && !f.file.is_oni();
+  const ByteView comp = in_sep ? f.sep : f.raw;
+  if (!range_ok(c->value, *c->size, comp.size()))  // the walk reports it too
     return f.file.error(label, f.file.instance_file_offset(d) + c->offset, fmt::format("chunk at 0x{:x}+0x{:x} outside its file (0x{:x} bytes)", c->value, *c->size, comp.size()));
+  if (*c->size < 12)
+    return f.file.error(label, f.file.instance_file_offset(d) + c->offset, fmt::format("chunk of {} bytes cannot hold its tag, size and version", *c->size))
+        .with_code("oni.osbd");
   const ByteView b = comp.subspan(c->value, static_cast<std::size_t>(*c->size));
   const std::uint32_t tag = load<std::uint32_t>(b.data(), Endian::little);
   SoundBinding s{tag, load<std::uint32_t>(b.data() + 8, Endian::little), *c->size, std::nullopt};
   if (tag != make_tag("OSGr")) return s;
-  ASSAY_TRY(s.group, read_sound_group(b, c->value));
+  auto group = read_sound_group(b, c->value);
+  if (!group) {  // named by its instance; the offset is in the .raw (.sep)
+    Error e = group.error();
+    e.structure = fmt::format("{} {} (at a {} offset)", label, e.structure, in_sep ? ".sep" : ".raw");
+    e.code = "oni.osbd";
+    return e;
+  }
+  s.group = std::move(*group);
   return s;
 }
 

@@ -1,7 +1,8 @@
 // verify for SNDD instances: the record readable, the data inside the .raw,
 // block sizes that fit the codec (MS ADPCM: a last block may be partial but must hold its
 // header; IMA4 and PCM: whole packets and frames), the data decoding, the duration (1/60 s) within
-// one tick of the frames' length, samples per block and coefficients as MS ADPCM defines them.
+// one tick of the frames' length, samples per block and coefficients as MS ADPCM defines them;
+// and every OSBD binding (OSGr, OSAm, OSIm) read as extract --sounds reads it.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "assay/audio/adpcm.h"
 #include "assay/formats/oni/oni.h"
 #include "assay/formats/oni/sound.h"
+#include "sound_parts.h"
 
 namespace assay::oni {
 
@@ -69,12 +71,26 @@ void verify_sound(const LoadedFile& f, std::uint32_t i, Diagnostics& out) {
   if (r.rate) check_duration(f, r, pcm->frames(), label, at, out);
 }
 
+// An OSBD binding read as extract --sounds reads it (its chunk inside the .raw/.sep, an OSGr's
+// fields and permutations inside the chunk); a failure is what extract would stop at.
+void verify_binding(const LoadedFile& f, std::uint32_t i, Diagnostics& out) {
+  auto b = read_sound_binding(f, i);
+  if (b) return;
+  // oni.osbd: the chunk's content; anything else (the chunk outside the .raw, no chunk walked)
+  // the walk has reported
+  if (b.error().code == "oni.osbd") out.error(b.error());
+}
+
 }  // namespace
 
 void verify_sounds(const LoadedFile& f, Diagnostics& out) {
   if (!f.opened || f.layouts == nullptr) return;
-  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i)
-    if (f.file.descriptor(i).tag == make_tag("SNDD") && f.has_data[i]) verify_sound(f, i, out);
+  for (std::uint32_t i = 0; i < f.file.instance_count(); ++i) {
+    if (!f.has_data[i]) continue;
+    const std::uint32_t tag = f.file.descriptor(i).tag;
+    if (tag == make_tag("SNDD")) verify_sound(f, i, out);
+    else if (tag == make_tag("OSBD")) verify_binding(f, i, out);
+  }
 }
 
 }  // namespace assay::oni

@@ -35,6 +35,9 @@ class BodyCursor {
 
   [[nodiscard]] std::uint64_t left() const { return b_.size() - pos_; }
   [[nodiscard]] std::uint64_t pos() const { return pos_; }
+  // The file offset of the cursor and the structure it names, for errors made outside need().
+  [[nodiscard]] std::uint64_t at() const { return at_ + pos_; }
+  [[nodiscard]] const std::string& structure() const { return structure_; }
 
   // Room for count items of `each` bytes, or an error naming what they are.
   Result<void> need(std::uint64_t count, std::uint64_t each, std::string_view what) const {
@@ -174,7 +177,7 @@ class ModelReader : detail::ClumpWalk {
   Result<void> atomic(const Child& ac) {  // spec: #rw-7-3
     ASSAY_TRY(auto kids, children(ac));
     ASSAY_TRY(Child st, first_struct(kids, ac, 8));
-    BodyCursor c(st, base_, "Atomic struct");
+    BodyCursor c(st, base_, fmt::format("Atomic {} struct", m_.atomics.size()));
     ModelAtomic a{c.u32(), c.u32()};
     for (std::size_t i = 1; i < kids.size(); ++i)
       if (kids[i].h.type == id::kGeometry) {  // a standalone atomic's own geometry
@@ -191,7 +194,7 @@ class ModelReader : detail::ClumpWalk {
     ASSAY_TRY(Child st, first_struct(kids, gc, records::GeometryStruct::kSize));
     ModelGeometry g;
     g.offset = base_ + gc.offset;
-    BodyCursor c(st, base_, "Geometry struct");
+    BodyCursor c(st, base_, fmt::format("Geometry {} struct", m_.geometries.size()));
     g.flags = c.u32();
     const std::uint32_t triangles = c.u32();
     g.vertices = c.u32();
@@ -227,7 +230,9 @@ class ModelReader : detail::ClumpWalk {
     for (ModelTriangle& t : g.triangles) {  // v1, v0, material, v2
       t.v[1] = c.u16(), t.v[0] = c.u16(), t.material = c.u16(), t.v[2] = c.u16();
       for (std::uint16_t x : t.v)
-        if (x >= v) return err("Geometry struct", c.pos(), fmt::format("triangle vertex {} of {} vertices", x, v));
+        if (x >= v)
+          return rw_error(c.structure(), c.at() - 8, fmt::format("triangle vertex {} of {} vertices", x, v),
+                          "renderware.geometry");
     }
     return morph_targets(c, g, morphs);
   }

@@ -1,5 +1,6 @@
-// Model checks verify adds for clumps (docs/cli.md "### renderware"): what an exporter would
-// trip on, as warnings. The bounding sphere and Skin/HAnim facts follow librw's reading; the
+// Model checks verify adds for clumps (docs/cli.md "### renderware"): each top-level clump is
+// decoded as extract decodes it (a failure is an error), then what an exporter would trip on, as
+// warnings. The bounding sphere and Skin/HAnim facts follow librw's reading; the
 // Bin Mesh index count of a triangle list is 3 x triangles (spec: renderware.md#rw-7-2).
 #include <fmt/format.h>
 
@@ -53,15 +54,29 @@ void check_bin_mesh(const GeometrySummary& g, std::size_t gi, Diagnostics& out) 
        "renderware.binmesh-indices");
 }
 
+// The clump decoder's failure (what extract of this model would stop at), named by its clump.
+// The walk's rules may already have said the same (a summary error): reported once.
+void report_decode(std::size_t ci, const Error& e, Diagnostics& out) {
+  Error named = coded(e, "renderware.clump");
+  named.structure = fmt::format("Clump {} {}", ci, named.structure);
+  for (const Diagnostic& d : out.items())
+    if (d.severity == Severity::error && d.where.offset == e.offset && d.where.message == e.message) return;
+  out.add({Severity::error, std::move(named)});
+}
+
 }  // namespace
 
 void verify_models(const Stream& s, ByteView bytes, Diagnostics& out) {
-  for (const ClumpSummary& summary : s.clumps) {
+  for (std::size_t ci = 0; ci < s.clumps.size(); ++ci) {
+    const ClumpSummary& summary = s.clumps[ci];
     for (std::size_t gi = 0; gi < summary.geometries.size(); ++gi) check_bin_mesh(summary.geometries[gi], gi, out);
     auto section = section_bytes(bytes, summary.offset);
     if (!section) continue;
     auto clump = decode_clump(*section, summary.offset);
-    if (!clump) continue;  // the walk's rules already say why
+    if (!clump) {  // extract would stop here: every model entry is decoded as extract decodes it
+      report_decode(ci, clump.error(), out);
+      continue;
+    }
     for (std::size_t gi = 0; gi < clump->geometries.size(); ++gi) {
       check_spheres(clump->geometries[gi], gi, out);
       check_skin(*clump, clump->geometries[gi], gi, out);
