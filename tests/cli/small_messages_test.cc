@@ -2,6 +2,8 @@
 // file, a folder that does not exist called so (not "vanished").
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "testing/testing.h"
 
 namespace assay {
@@ -35,6 +37,19 @@ TEST(SmallMessages, PackOfAFolderThatDoesNotExist) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_EQ(r.err.find("vanished"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nothere"), std::string::npos) << r.err;
+}
+
+// verify --json of a file that cannot be read lists it (not ok, code "io") beside the others; exit 2.
+TEST(SmallMessages, VerifyJsonListsAMissingFile) {
+  testing::TempDir t;
+  ASSERT_EQ(run_cli("make-samples " + quote_path(t / "s")).exit_code, 0);
+  auto r = run_cli("verify --json " + quote_path(t / "s" / "demo_v8_lzma.bld") + " " + quote_path(t / "missing.bld"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["files"].size(), 2u);
+  EXPECT_EQ(j["files"][0]["ok"], true);
+  EXPECT_EQ(j["files"][1]["ok"], false);
+  EXPECT_EQ(j["files"][1]["problems"][0]["code"], "io");
 }
 
 }  // namespace

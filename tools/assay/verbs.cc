@@ -404,7 +404,14 @@ int verify_one(Cli& cli, const Args& a, const std::string& file, Json& files) {
   if (!opt) return report(opt.error());
   const DeepOptions deep{a.depth, opt->threads, opt->progress};
   auto v = verify_file(file, *opt, cli.read.deep ? &deep : nullptr);
-  if (!v) return report_open_error(v.error(), file);
+  if (!v) {  // a file that cannot be read is still one of --json's files, not ok (code "io" when none)
+    if (a.json) {
+      Diagnostics d;
+      d.add({Severity::error, v.error().code.empty() ? v.error().with_code("io") : v.error()});
+      files.push_back(verify_json(file, std::nullopt, d));
+    }
+    return report_open_error(v.error(), file);
+  }
   const Diagnostics& diags = v->diags;
   const std::optional<std::string>& fmt_name = v->family;
   if (!v->hint.empty() && !a.json) std::fprintf(stderr, "assay: %s: hint: %s\n", esc(file).c_str(), v->hint.c_str());
