@@ -52,5 +52,20 @@ TEST(SmallMessages, VerifyJsonListsAMissingFile) {
   EXPECT_EQ(j["files"][1]["problems"][0]["code"], "io");
 }
 
+// Parse errors carry the program's name once: CLI11's message prefixed, an unknown option named
+// once (not CLI11's "not expected" line too), an unknown pack kind with the nearest one.
+TEST(SmallMessages, ParseErrors) {
+  auto r = run_cli("extract x.bld");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("assay: --output is required"), std::string::npos) << r.err;
+  r = run_cli("list --bogus x.bld");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("assay: unknown option '--bogus'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("not expected"), std::string::npos) << r.err;
+  r = run_cli("pack igarchve -o x y");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("assay: pack: unknown kind 'igarchve'; did you mean 'igarchive'?"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace assay

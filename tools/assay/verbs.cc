@@ -483,11 +483,20 @@ std::string closest(std::string_view word, const std::vector<std::string>& known
 
 void install_suggestions(Cli& cli) {
   cli.app.failure_message([](const CLI::App* app, const CLI::Error& e) -> std::string {
-    std::string msg = CLI::FailureMessage::simple(app, e);
+    // CLI11's own message ("--output is required", ...) with the program's prefix.
+    std::string msg = "assay: " + CLI::FailureMessage::simple(app, e);
     const CLI::App* verb = nullptr;
     for (auto subs = app->get_subcommands(); !subs.empty(); subs = verb->get_subcommands()) verb = subs.back();
     std::string extra;
     for (const std::string& w : app->remaining(true)) {
+      const auto kinds = verb ? verb->get_subcommands([](const CLI::App*) { return true; }) : std::vector<const CLI::App*>{};
+      if (!w.empty() && w.front() != '-' && !kinds.empty()) {  // `pack foo`: a kind the verb does not have
+        std::vector<std::string> names;
+        for (const CLI::App* k : kinds) names.push_back(k->get_name());
+        const std::string s = closest(w, names);
+        return fmt::format("assay: {}: unknown kind '{}'{}\nRun `assay {} --help` for the kinds.\n", verb->get_name(), w,
+                           s.empty() ? "" : fmt::format("; did you mean '{}'?", s), verb->get_name());
+      }
       if (!w.empty() && w.front() == '-') {
         std::vector<std::string> names;
         for (const CLI::App* a : {app, verb}) {
@@ -508,7 +517,8 @@ void install_suggestions(Cli& cli) {
                            s.empty() ? "" : fmt::format("; did you mean '{}'?", s));
       }
     }
-    return msg + extra;
+    if (!extra.empty()) return extra + "Run with --help for the options.\n";  // not CLI11's line as well
+    return msg;
   });
 }
 
