@@ -102,15 +102,11 @@ Result<Report> rw_tree(const std::string& spec) {
 
 // ---- warriors load ----
 Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
-  // DISC::NAME like every verb (the family's load_spec takes DISC:NAME).
-  std::string s = spec;
-  std::error_code ec;
-  if (const auto sep = s.find("::"); sep != std::string::npos && !fs::exists(s, ec) && fs::exists(s.substr(0, sep), ec))
-    s.erase(sep, 1);
+  // DISC::NAME like every verb, DISC:NAME, a container file; each may be an inner file A::B.
   const auto wshape = shape == LoadShape::flat      ? warriors::ContainerShape::flat
                       : shape == LoadShape::grouped ? warriors::ContainerShape::grouped
                                                     : warriors::ContainerShape::automatic;
-  return warriors::load_spec(s, wshape, ro);
+  return warriors::load_spec(spec, wshape, ro);
 }
 
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
@@ -126,6 +122,15 @@ Result<Report> warriors_load(const std::string& spec, LoadShape shape, const Rea
 
 Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro) {
   ASSAY_TRY(Json j, warriors::classify_disc(disc, ro));
+  Report r;
+  r.document = make_document(std::move(j));
+  return r;
+}
+
+Result<Report> warriors_classify(const std::string& spec, const ReadOptions& ro) {
+  ASSAY_TRY(const ContainerOptions co, container_options(ro));
+  ASSAY_TRY(const ResolvedInput disc, resolve_with_siblings(spec, co));
+  ASSAY_TRY(Json j, warriors::classify_disc(disc.input, *disc.siblings, ro));
   Report r;
   r.document = make_document(std::move(j));
   return r;

@@ -46,6 +46,8 @@ Json kind_counts_json(const Disc& disc, std::span<const EntryKind> kinds);
 
 // `assay warriors classify DISC`: {"format","entries","counts":{kind:n},"bytes":{kind:n}}.
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
+// The same with the disc's siblings given (a DIR inside an archive: the archive's entries).
+Result<Json> classify_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt);
 
 // One change of a disc edit (edit.cc): the row's index and old size for replace and remove, the
 // new size for replace and add.
