@@ -38,6 +38,16 @@ std::unique_ptr<Siblings> folder_siblings(const Input& in);
 // The entries of `parent` in the same folder (of the entry's path) as `of`.
 std::unique_ptr<Siblings> entry_siblings(const Container& parent, const Entry& of);
 
+// PATH or PATH::INNER::... (as resolve_path) with its siblings: the input's folder for a file, the
+// entries beside it in its container for an inner file (so w.arc::disc/WARRIORS.DIR finds the
+// WAD inside w.arc). The container is kept open while the siblings are used.
+struct ResolvedInput {
+  Input input;
+  std::unique_ptr<Container> parent;  // the container `input` was read from; nullptr for a file
+  std::unique_ptr<Siblings> siblings;  // declared after `parent`: destroyed first
+};
+Result<ResolvedInput> resolve_with_siblings(const std::string& spec, const ContainerOptions& opt = {});
+
 struct OpenContext {
   Input input;
   const ContainerOptions& options;

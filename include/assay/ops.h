@@ -134,5 +134,8 @@ Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadS
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro);
 // `assay warriors classify DISC`: {"format", "entries", "counts": {kind: n}, "bytes": {kind: n}}.
 Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro);
+// The same of a disc named as every verb's input: a folder, a DIR or ISO file, or an inner file
+// A::B (its WAD found beside it in its container).
+Result<Report> warriors_classify(const std::string& spec, const ReadOptions& ro);
 
 }  // namespace assay

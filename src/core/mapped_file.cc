@@ -71,7 +71,7 @@ MappedFile::~MappedFile() {
 
 Result<std::string> read_text_file(const std::filesystem::path& path) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) return io_error(path.string(), "cannot open");
+  if (!f) return errno_error(path, "cannot open");  // "cannot open: No such file or directory"
   std::ostringstream ss;
   ss << f.rdbuf();
   if (f.bad()) return io_error(path.string(), "read failed");

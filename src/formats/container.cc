@@ -110,6 +110,24 @@ Result<Input> resolve_path(const std::string& spec, const ContainerOptions& opt)
   return in;
 }
 
+Result<ResolvedInput> resolve_with_siblings(const std::string& spec, const ContainerOptions& opt) {
+  const std::vector<std::string> parts = split_spec(spec);
+  if (parts.size() == 1) {
+    ASSAY_TRY(Input in, Input::open(parts[0]));
+    std::unique_ptr<Siblings> siblings = folder_siblings(in);
+    return ResolvedInput{std::move(in), nullptr, std::move(siblings)};
+  }
+  std::string parent_spec = parts[0];
+  for (std::size_t k = 1; k + 1 < parts.size(); ++k) parent_spec += "::" + parts[k];
+  ASSAY_TRY(std::unique_ptr<Container> parent, open_path(parent_spec, opt));
+  const Entry* e = parent->find(parts.back());
+  if (e == nullptr) return no_entry(*parent, parts.back());
+  ASSAY_TRY(Input in, parent->read(*e));
+  in.name = parent_spec + "::" + parts.back();
+  std::unique_ptr<Siblings> siblings = entry_siblings(*parent, *e);
+  return ResolvedInput{std::move(in), std::move(parent), std::move(siblings)};
+}
+
 Result<std::unique_ptr<Container>> open_path(const std::string& spec, const ContainerOptions& opt) {
   const std::vector<std::string> parts = split_spec(spec);
   ASSAY_TRY(Input in, Input::open(parts[0]));

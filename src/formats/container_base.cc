@@ -4,8 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 
 #include "assay/core/codes.h"
 #include "assay/core/glob.h"
@@ -41,6 +47,23 @@ Result<std::uint64_t> parse_size(std::string_view text) {
   return value << shift;
 }
 
+namespace {
+
+// --layouts FILE and --exe FILE are read when a level is walked, which a verb may never do (list):
+// a file that cannot be opened is an I/O error naming it now, for every verb and for Python,
+// never a silent fall back to the layouts beside the level or the built-in ones.
+Result<void> option_file_opens(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return io_error(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  const bool folder = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+  ::close(fd);
+  if (folder) return io_error(path, std::string("cannot open: ") + std::strerror(EISDIR));
+  return {};
+}
+
+}  // namespace
+
 Result<ContainerOptions> container_options(const ReadOptions& ro) {
   ContainerOptions o;
   o.names_files = ro.names_files;
@@ -59,8 +82,14 @@ Result<ContainerOptions> container_options(const ReadOptions& ro) {
     if (*v != "4" && *v != "8") return usage_error(fmt::format("--igz-pointer-size: '{}' is not 4 or 8", *v));
     o.igz.pointer_size = static_cast<unsigned>(std::stoul(*v));
   }
-  if (const std::string* v = get("layouts")) o.oni.layouts = *v;
-  if (const std::string* v = get("exe")) o.oni.exe = *v;
+  if (const std::string* v = get("layouts")) {
+    ASSAY_CHECK(option_file_opens(*v));
+    o.oni.layouts = *v;
+  }
+  if (const std::string* v = get("exe")) {
+    ASSAY_CHECK(option_file_opens(*v));
+    o.oni.exe = *v;
+  }
   if (const std::string* v = get("textures")) o.textures = *v == "1";
   if (const std::string* v = get("models")) o.models = *v == "1";
   if (const std::string* v = get("sounds")) o.oni.sounds = *v == "1";

@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
+#include <system_error>
+#include <utility>
 
 #include "igz/json.h"
 #include "formats/json_printer.h"
@@ -101,16 +104,39 @@ Result<Report> rw_tree(const std::string& spec) {
 }
 
 // ---- warriors load ----
+namespace {
+
+// Where the disc part of a load spec ends and its selector starts: at the last separator, "::"
+// or a single ':' (DISC:NAME; A::B:NAME for a disc inside a container); nullopt when none.
+std::optional<std::pair<std::size_t, std::size_t>> load_selector_split(const std::string& spec) {
+  const auto colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0) return std::nullopt;
+  if (spec[colon - 1] != ':') return std::pair{colon, colon + 1};
+  if (colon == 1) return std::nullopt;
+  return std::pair{colon - 1, colon + 1};
+}
+
+}  // namespace
+
 Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
-  // DISC::NAME like every verb (the family's load_spec takes DISC:NAME).
-  std::string s = spec;
-  std::error_code ec;
-  if (const auto sep = s.find("::"); sep != std::string::npos && !fs::exists(s, ec) && fs::exists(s.substr(0, sep), ec))
-    s.erase(sep, 1);
   const auto wshape = shape == LoadShape::flat      ? warriors::ContainerShape::flat
                       : shape == LoadShape::grouped ? warriors::ContainerShape::grouped
                                                     : warriors::ContainerShape::automatic;
-  return warriors::load_spec(s, wshape, ro);
+  ASSAY_TRY(const ContainerOptions co, container_options(ro));
+  std::error_code ec;
+  // DISC::NAME like every verb, DISC:NAME, DISC::0xHASH: DISC a folder, a file or an inner file
+  // A::B (whose WAD is then the container's entry beside it).
+  if (const auto split = load_selector_split(spec); split && !fs::exists(spec, ec)) {
+    auto disc = resolve_with_siblings(spec.substr(0, split->first), co);
+    if (disc && warriors::looks_like_disc(disc->input))
+      return warriors::load_disc_entry(disc->input, *disc->siblings, spec, spec.substr(split->second), wshape, ro);
+    if (!disc && split->second == split->first + 1) return std::move(disc).error();  // DISC:NAME, DISC unread
+  }
+  // A container file, or an inner file A::B that is one.
+  ASSAY_TRY(const ResolvedInput whole, resolve_with_siblings(spec, co));
+  if (whole.input.is_directory || warriors::looks_like_disc(whole.input))
+    return usage_error(fmt::format("{}: expected DISC:NAME, DISC:0xHASH or a container file", spec));
+  return warriors::load_container_input(whole.input, spec, wshape);
 }
 
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
@@ -126,6 +152,15 @@ Result<Report> warriors_load(const std::string& spec, LoadShape shape, const Rea
 
 Result<Report> warriors_classify(const Input& disc, const ReadOptions& ro) {
   ASSAY_TRY(Json j, warriors::classify_disc(disc, ro));
+  Report r;
+  r.document = make_document(std::move(j));
+  return r;
+}
+
+Result<Report> warriors_classify(const std::string& spec, const ReadOptions& ro) {
+  ASSAY_TRY(const ContainerOptions co, container_options(ro));
+  ASSAY_TRY(const ResolvedInput disc, resolve_with_siblings(spec, co));
+  ASSAY_TRY(Json j, warriors::classify_disc(disc.input, *disc.siblings, ro));
   Report r;
   r.document = make_document(std::move(j));
   return r;

@@ -222,7 +222,11 @@ TEST(SevenZipCli, HelpShowsTheFamilyOfTheFileGiven) {
   ASSERT_EQ(pak.exit_code, 0) << pak.err;
   EXPECT_NE(pak.out.find("an igarchive file"), std::string::npos) << pak.out;
   EXPECT_NE(pak.out.find("--igarchive-max-member"), std::string::npos) << pak.out;
-  for (const char* other : {"--layouts", "--exe", "--textures", "--igz-pointer-size", "--mips"})
+  // the options of the igz files an igArchive converts: the README's `assay extract zap.pak
+  // --textures` (igz images as PNG), --mips (every mip level), their pointer size
+  for (const char* inner : {"--textures", "--mips", "--igz-pointer-size"})
+    EXPECT_NE(pak.out.find(inner), std::string::npos) << inner << "\n" << pak.out;
+  for (const char* other : {"--layouts", "--exe", "--sounds"})
     EXPECT_EQ(pak.out.find(other), std::string::npos) << other << "\n" << pak.out;
   EXPECT_NE(pak.out.find("--skip-existing"), std::string::npos) << pak.out;  // the verb's own stay
   auto rep = run_cli("replace " + quote_path(t / "a.pak") + " --help");

@@ -32,13 +32,17 @@ struct FamilyGroup {
   std::string_view prefix;  // of the option's description
   std::string_view group;   // the help heading
   std::vector<std::string_view> families;
+  // The families whose `extract` converts inner files that need the group: an igArchive's igz
+  // images (the README's `assay extract zap.pak --textures`, with --mips; each igz opened with
+  // --igz-pointer-size), an igz's own images (--mips).
+  std::vector<std::string_view> extract_too;
 };
 const std::vector<FamilyGroup>& family_groups() {
   static const std::vector<FamilyGroup> groups{
-      {"igarchive:", "igarchive options", {"igarchive"}},
-      {"igz:", "igz options", {"igz"}},
-      {"oni:", "oni options", {"oni"}},
-      {"textures", "texture options (renderware, oni)", {"renderware", "oni"}},
+      {"igarchive:", "igarchive options", {"igarchive"}, {}},
+      {"igz:", "igz options", {"igz"}, {"igarchive"}},
+      {"oni:", "oni options", {"oni"}, {}},
+      {"textures", "texture options (renderware, oni; extract: igz, igarchive)", {"renderware", "oni"}, {"igz", "igarchive"}},
   };
   return groups;
 }
@@ -73,8 +77,11 @@ class FamilyHelp final : public CLI::Formatter {
     out << make_usage(app, name) << make_positionals(app);
     for (const std::string& group : app->get_groups()) {
       const FamilyGroup* g = group_named(group);
-      if (g != nullptr && !family.empty() && std::find(g->families.begin(), g->families.end(), family) == g->families.end())
-        continue;
+      const auto applies = [&] {
+        const auto has = [&](const std::vector<std::string_view>& fs) { return std::find(fs.begin(), fs.end(), family) != fs.end(); };
+        return has(g->families) || (app->get_name() == "extract" && has(g->extract_too));
+      };
+      if (g != nullptr && !family.empty() && !applies()) continue;
       auto opts = app->get_options([&](const CLI::Option* o) {
         return o->get_group() == group && o->nonpositional() && (mode != CLI::AppFormatMode::Sub || app->get_help_ptr() != o);
       });

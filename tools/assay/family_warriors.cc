@@ -160,16 +160,13 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
   example(*fam, "assay warriors classify GAME/");
 
   auto* classify = fam->add_subcommand("classify", "count the WAD entries of DISC by kind (spec warriors.md#wr-8)");
-  classify->add_option("disc", a->disc, "folder, WARRIORS.DIR or ISO image")->required();
+  classify->add_option("disc", a->disc, "folder, WARRIORS.DIR or ISO image (A::B inside a container)")->required();
   classify->add_flag("--json", a->json, "machine-readable output");
   example(*classify, "assay warriors classify --json GAME/");
   cli.add_read_options(*classify);
   classify->callback([&cli, a] {
     a->json = a->json || cli.json;  // the global --json too
-    auto in = Input::open(a->disc);
-    if (!in) return cli.fail(report(in.error()));
-    ReadOptions ro = cli.read;
-    auto r = warriors_classify(*in, ro);
+    auto r = warriors_classify(a->disc, cli.read);  // A::B like every verb's input
     if (!r) return cli.fail(report(r.error().in_file(a->disc)));
     a->json ? print_json(json_of(r->document)) : print_counts(json_of(r->document));
   });

@@ -22,6 +22,7 @@
 #include "assay/image/png.h"
 #include "formats/texture_budget.h"
 #include "family_parts.h"
+#include "formats/model_output.h"
 #include "records.h"
 #include "sound_parts.h"
 #include "../json_printer.h"
@@ -163,7 +164,7 @@ class OniContainer final : public Container {
       if (e.kind != EntryKind::sound) return oni::write_sound_binding(*walked_, i, stem, dir);
       return oni::write_sndd(*walked_, i, stem, sounds_ == oni::SoundOutput::adpcm, dir);
     }
-    if (options().models && !w.stored && (e.kind == EntryKind::model || is_tag(e, "OBAN"))) return write_m3gm(i, path, dir);
+    if (options().models && !w.stored && (e.kind == EntryKind::model || is_tag(e, "OBAN"))) return write_m3gm(i, path, dir, w.gltf);
     if (options().textures && !w.stored) {
       if (!walked_->has_data[i]) return ExtractCount{};
       return write_txmp(i, path.substr(0, path.size() - 4), w.mips, dir);
@@ -242,15 +243,15 @@ class OniContainer final : public Container {
     p.field("vertices", g->vertices).field("triangles", g->triangles).field("texture", g->texture);
   }
 
-  // With --models an M3GM, an ONCC (its body and animations) or an AKEV (level geometry) as NAME.glb.
-  Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir) const {
+  // With --models an M3GM, an ONCC (its body and animations), an OBAN or an AKEV (level geometry)
+  // as NAME.glb; with --gltf as NAME.gltf + NAME.bin + its PNGs (model_output.h, as RenderWare and igz).
+  Result<ExtractCount> write_m3gm(std::uint32_t i, const std::string& path, const OutputDir& dir, bool gltf) const {
     const std::uint32_t tag = file_.descriptor(i).tag;
-    ASSAY_TRY(ByteBuffer glb, tag == oni::make_tag("ONCC")   ? oni::export_character_glb(*walked_, i, texture_file(), &pngs_)
-                              : tag == oni::make_tag("AKEV") ? oni::export_akev_glb(*walked_, i, texture_file(), &pngs_)
-                              : tag == oni::make_tag("OBAN") ? oni::export_oban_glb(*walked_, i, texture_file(), &pngs_)
-                                                             : oni::export_m3gm_glb(*walked_, i, texture_file(), &pngs_));
-    ASSAY_CHECK(dir.write(path, glb));
-    return ExtractCount{1, glb.size()};
+    ASSAY_TRY(model::Scene s, tag == oni::make_tag("ONCC")   ? oni::character_scene(*walked_, i, texture_file(), &pngs_)
+                              : tag == oni::make_tag("AKEV") ? oni::akev_scene(*walked_, i, texture_file(), &pngs_)
+                              : tag == oni::make_tag("OBAN") ? oni::oban_scene(*walked_, i, texture_file(), &pngs_)
+                                                             : oni::m3gm_scene(*walked_, i, texture_file(), &pngs_));
+    return write_model_files(s, path, dir, gltf);
   }
 
   bool is_tag(const Entry& e, const char (&tag)[5]) const {

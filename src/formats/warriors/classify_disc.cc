@@ -26,7 +26,11 @@ std::vector<EntryKind> classify_entries(const Disc& disc, const NameTable& names
 }
 
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt) {
-  ASSAY_TRY(OpenedDisc c, open_disc(in, *folder_siblings(in), opt));
+  return classify_disc(in, *folder_siblings(in), opt);
+}
+
+Result<Json> classify_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt) {
+  ASSAY_TRY(OpenedDisc c, open_disc(in, siblings, opt));
   return kind_counts_json(c.disc, classify_entries(c.disc, c.names, opt.threads));
 }
 

@@ -46,6 +46,8 @@ Json kind_counts_json(const Disc& disc, std::span<const EntryKind> kinds);
 
 // `assay warriors classify DISC`: {"format","entries","counts":{kind:n},"bytes":{kind:n}}.
 Result<Json> classify_disc(const Input& in, const ReadOptions& opt);
+// The same with the disc's siblings given (a DIR inside an archive: the archive's entries).
+Result<Json> classify_disc(const Input& in, const Siblings& siblings, const ReadOptions& opt);
 
 // One change of a disc edit (edit.cc): the row's index and old size for replace and remove, the
 // new size for replace and add.
@@ -65,9 +67,13 @@ Json disc_edit_json(std::string_view input, std::string_view output, bool in_pla
 // [that warning]}; {} for a whole WAD. `verify` reports the same diagnostic as an error.
 Json wad_truncation_fields(const Disc& disc);
 
-// `assay warriors load DISC:NAME | DISC:0xHASH | FILE`. A failed load is the report's
-// result.error; an Error is returned only for I/O or usage problems.
-Result<LoadReport> load_spec(const std::string& spec, ContainerShape shape, const ReadOptions& opt);
+// `assay warriors load DISC:NAME | DISC:0xHASH | FILE` (the spec resolved by ops_reports.cc). A
+// failed load is the report's result.error; an Error is returned only for I/O or usage problems.
+// The entry `sel` (NAME, 0xHASH, <8 hex>.bin) of the disc `disc`, its WAD among `siblings`:
+Result<LoadReport> load_disc_entry(const Input& disc, const Siblings& siblings, const std::string& spec,
+                                   const std::string& sel, ContainerShape shape, const ReadOptions& opt);
+// A container file (`spec` as given):
+LoadReport load_container_input(const Input& in, const std::string& spec, ContainerShape shape);
 
 // The family's edit (assay replace/add/remove DISC -o OUTDIR | --in-place): names are
 // hashed with the WAD hash (spec #wr-2-2; "0x" + hex for a raw hash); --names only labels the

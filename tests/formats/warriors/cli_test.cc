@@ -274,3 +274,55 @@ TEST_F(WarriorsCli, InnerEntriesThroughDoubleColon) {
 
 }  // namespace
 }  // namespace assay::warriors
+
+namespace assay::warriors {
+namespace {
+
+// `warriors classify` and `warriors load` take A::B like every verb: a disc and a level inside an
+// igArchive packed from make-samples (the disc is samples::disc(disc_entries()), the fixture's
+// `entries`; the level is samples::level(), level_chunks()). The DIR finds its WAD among the
+// archive's entries, as `list w.arc::warriors/WARRIORS.DIR` does.
+TEST_F(WarriorsCli, ClassifyAndLoadInsideAnArchive) {
+  const std::string samples_dir = (tmp / "samples").string(), arc = (tmp / "w.arc").string();
+  ASSERT_EQ(run_cli("make-samples " + shell_quote(samples_dir)).exit_code, 0);
+  auto packed = run_cli("pack igarchive -o " + shell_quote(arc) + " " + shell_quote(samples_dir));
+  ASSERT_EQ(packed.exit_code, 0) << packed.err;
+  const std::string dir_in_arc = arc + "::warriors/WARRIORS.DIR";
+
+  auto j = run_json("warriors classify --json " + shell_quote(dir_in_arc));
+  std::map<std::string, int> want;
+  for (const auto& e : entries) ++want[std::string(to_string(e.kind))];
+  EXPECT_EQ(j["entry_count"], entries.size());
+  for (const auto& [k, n] : want) EXPECT_EQ(j["counts"][k], n) << k;
+  EXPECT_EQ(j["counts"]["resource"], 9);
+
+  // a container file inside the archive: the 18 chunks of the level (spec #wr-6-3)
+  auto lev = run_json("warriors load --json " + shell_quote(arc + "::warriors_level1.lev"));
+  EXPECT_EQ(lev["container"], "flat");
+  EXPECT_EQ(lev["chunks"], samples::level_chunks().size());
+  EXPECT_EQ(lev["chunks"], 18);
+  ASSERT_EQ(lev["objects"].size(), 1u);
+  EXPECT_EQ(lev["objects"][0]["type"], "level");
+
+  // a disc entry of the disc inside the archive, by name, 0xHASH and DISC:NAME
+  for (const std::string sel : {"::level1.lev", "::0x393f70e2", ":level1.lev"}) {
+    auto e = run_json("warriors load --json " + shell_quote(dir_in_arc + sel));
+    EXPECT_EQ(e["container"], "flat") << sel;
+    EXPECT_EQ(e["chunks"], 18) << sel;
+    EXPECT_EQ(e["entry"]["hash"], name_hash("level1.lev")) << sel;
+  }
+  auto pak = run_json("warriors load --json " + shell_quote(dir_in_arc + "::0xa564c2ad"));
+  EXPECT_EQ(pak["container"], "grouped");
+
+  // what is not there: a usage or I/O error (exit 2) naming it
+  auto missing = run_cli("warriors load " + shell_quote(arc + "::nothere.lev"));
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nothere.lev"), std::string::npos) << missing.err;
+  EXPECT_EQ(run_cli("warriors load " + shell_quote(dir_in_arc + "::nothere.lua")).exit_code, 2);
+  auto no_file = run_cli("warriors classify " + shell_quote((tmp / "nonexist").string()));
+  EXPECT_EQ(no_file.exit_code, 2);
+  EXPECT_NE(no_file.err.find("No such file"), std::string::npos) << no_file.err;
+}
+
+}  // namespace
+}  // namespace assay::warriors
