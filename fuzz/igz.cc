@@ -19,9 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   Diagnostics d;
   if (auto x = igz::read_dump(bytes, {}, d.sink())) {  // `igz dump`, through both printers
-    Json j;
-    detail::JsonPrinter jp(j);
-    igz::print_dump(*x, jp);
+    (void)detail::printed_json([&](FieldPrinter& p) { igz::print_dump(*x, p); });
     std::ostringstream text;
     detail::TextPrinter tp(text);
     igz::print_dump(*x, tp);

@@ -67,20 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // family JSON views
   {
     Diagnostics d;
-    if (auto x = igz::read_dump(b, {}, d.sink())) {
-      Json j;
-      detail::JsonPrinter p(j);
-      igz::print_dump(*x, p);
-      fuzz::dump_all(j);
-    }
+    if (auto x = igz::read_dump(b, {}, d.sink()))
+      fuzz::dump_all(detail::printed_json([&](FieldPrinter& p) { igz::print_dump(*x, p); }));
     fuzz::dump_all(diagnostics_json(d));
   }
   static const warriors::HandlerTable table = warriors::HandlerTable::standard();
   warriors::LoadReport load;
   load.result = warriors::load_container(b, table);
-  Json j;
-  detail::JsonPrinter p(j);
-  warriors::print_load_report(load, p);
-  fuzz::dump_all(j);
+  fuzz::dump_all(detail::printed_json([&](FieldPrinter& p) { warriors::print_load_report(load, p); }));
   return 0;
 }

@@ -38,4 +38,13 @@ void print_json(FieldPrinter& p, std::string_view key, const Json& v);
 // Each member of the object `fields` as a field of the printer's current object.
 void print_json_fields(FieldPrinter& p, const Json& fields);
 
+// What `print(FieldPrinter&)` prints, as a JSON value (a typed report's --json).
+template <class F>
+Json printed_json(F&& print) {
+  Json j;
+  JsonPrinter p(j);
+  print(p);
+  return j;
+}
+
 }  // namespace assay::detail

@@ -31,23 +31,20 @@ std::string output_inside(const fs::path& out, const fs::path& dir) {
   return rel.empty() || r == "." || r.starts_with("..") ? std::string() : r;
 }
 
-template <class T>
-void drop_named(std::vector<T>& v, const std::string& name, auto get) {
-  if (name.empty()) return;
-  std::erase_if(v, [&](const T& x) { return get(x) == name; });
+// Removes the entries named `name` (none when it is empty).
+template <class T, class Name>
+void drop_named(std::vector<T>& v, const std::string& name, Name of) {
+  if (!name.empty()) std::erase_if(v, [&](const T& x) { return of(x) == name; });
 }
-
-void drop_output(const IgArchivePack& p, std::vector<std::string>& added) {
-  drop_named(added, output_inside(p.out, p.dir), [](const std::string& s) { return s; });
-}
+const auto kSelf = [](const std::string& s) -> const std::string& { return s; };
 
 // `--like` without converting options: an edit of the original. Files whose bytes equal the
 // original's keep their stored bytes; only the others are encoded.
-Result<PackReport> pack_like(const IgArchivePack& p, const iga::Archive& a) {
+Result<PackReport> pack_like(const IgArchivePack& p, const iga::Archive& a, const std::string& self) {
   PackReport r;
   ASSAY_TRY(iga::EditPlan plan, iga::plan_like(a, p.dir, std::nullopt, p.threads, &r.added));
-  drop_named(plan.add, output_inside(p.out, p.dir), [](const iga::EditFile& f) { return f.name; });
-  drop_output(p, r.added);
+  drop_named(plan.add, self, [](const iga::EditFile& f) -> const std::string& { return f.name; });
+  drop_named(r.added, self, kSelf);
   std::uint64_t total = 0;
   for (const auto& f : plan.replace) total += f.data.size();
   for (const auto& f : plan.add) total += f.data.size();
@@ -74,11 +71,12 @@ Result<PackReport> pack_igarchive(const IgArchivePack& p) {
   iga::WriterOptions opt;
   std::vector<iga::WriterFile> files;
   PackReport r;
+  const std::string self = output_inside(p.out, p.dir);
   if (!p.like.empty()) {
     ASSAY_TRY(Input in, resolve_path(p.like.string()));  // the archive views its bytes
     Diagnostics diags;
     ASSAY_TRY(iga::Archive a, iga::open_strict(in.bytes, in.name, &diags));
-    if (!converting) return pack_like(p, a);
+    if (!converting) return pack_like(p, a, self);
     // A conversion: the original's names, order and times with the options given applied;
     // every file is re-encoded.
     r.converted = true;
@@ -91,7 +89,7 @@ Result<PackReport> pack_igarchive(const IgArchivePack& p) {
     if (p.big_endian.value_or(false)) opt.endian = Endian::big;
     if (p.case_insensitive.value_or(false)) opt.flags |= iga::kFlagCaseInsensitive;
     ASSAY_TRY(files, iga::files_like(a, p.dir, *comp, &r.added));
-    drop_output(p, r.added);
+    drop_named(r.added, self, kSelf);
     if (p.compression)
       for (auto& w : files) w.compression = *comp;
   } else {
@@ -100,7 +98,7 @@ Result<PackReport> pack_igarchive(const IgArchivePack& p) {
     opt.flags = p.case_insensitive.value_or(false) ? iga::kFlagCaseInsensitive : 0;
     ASSAY_TRY(files, iga::files_from_directory(p.dir, *comp));
   }
-  drop_named(files, output_inside(p.out, p.dir), [](const iga::WriterFile& f) { return f.name; });
+  drop_named(files, self, [](const iga::WriterFile& f) -> const std::string& { return f.name; });
   opt.threads = p.threads;
   std::uint64_t total = 0;
   for (const auto& f : files) total += f.data.size();

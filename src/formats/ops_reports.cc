@@ -64,9 +64,7 @@ Result<IgzDump> read_igz_dump(Input in, const ReadOptions& ro) {
 
 namespace {
 Report dump_report(IgzDump d) {
-  Json j;
-  detail::JsonPrinter p(j);
-  igz::print_dump(d.dump, p);
+  Json j = detail::printed_json([&](FieldPrinter& p) { igz::print_dump(d.dump, p); });
   return Report{make_document(std::move(j)), std::move(d.diags)};
 }
 }  // namespace
@@ -141,12 +139,9 @@ Result<warriors::LoadReport> warriors_load_report(const std::string& spec, LoadS
 
 Result<Report> warriors_load(const std::string& spec, LoadShape shape, const ReadOptions& ro) {
   ASSAY_TRY(const warriors::LoadReport x, warriors_load_report(spec, shape, ro));
-  Json j;
-  detail::JsonPrinter p(j);
-  warriors::print_load_report(x, p);
   Report r;
-  r.failed = !x.result.ok() || x.result.diags.has_errors();
-  r.document = make_document(std::move(j));
+  r.failed = !x.ok();
+  r.document = make_document(detail::printed_json([&](FieldPrinter& p) { warriors::print_load_report(x, p); }));
   return r;
 }
 

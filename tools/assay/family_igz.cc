@@ -22,10 +22,7 @@ int do_dump(Cli& cli, const DumpArgs& a) {
   auto r = read_igz_dump(a.file, cli.read);
   if (!r) return report(r.error());
   if (a.json) {
-    Json j;
-    detail::JsonPrinter p(j);
-    igz::print_dump(r->dump, p);
-    print_json(with_problems(std::move(j), r->diags));
+    print_json(with_problems(detail::printed_json([&](FieldPrinter& p) { igz::print_dump(r->dump, p); }), r->diags));
   } else {
     for (const auto& d : r->diags.items())
       if (d.severity != Severity::note) std::fprintf(stderr, "%s: %s\n", a.file.c_str(), diagnostic_text(d).c_str());

@@ -37,13 +37,10 @@ void print_counts(const Json& j) {
   std::cout << fmt::format("{:<18} {:>7}\n", "total", j["entry_count"].get<std::uint64_t>());
 }
 
-// One record as a JSON line of text.
+// One record as a JSON line of text (names not UTF-8: docs/cli.md#escaping).
 template <class F>
 std::string json_line(F&& print) {
-  Json j;
-  assay::detail::JsonPrinter p(j);
-  print(p);
-  return dump_json(j);  // names not UTF-8: docs/cli.md#escaping
+  return dump_json(assay::detail::printed_json(print));
 }
 
 void print_load(const warriors::LoadReport& x) {
@@ -183,15 +180,9 @@ void add_family_verbs(Cli& cli, const std::shared_ptr<WarriorsArgs>& a) {
     const LoadShape shape = a->flat ? LoadShape::flat : a->grouped ? LoadShape::grouped : LoadShape::automatic;
     auto r = warriors_load_report(a->spec, shape, cli.read);
     if (!r) return cli.fail(report(r.error()));
-    if (a->json) {
-      Json j;
-      assay::detail::JsonPrinter p(j);
-      warriors::print_load_report(*r, p);
-      print_json(j);
-    } else {
-      print_load(*r);
-    }
-    if (!r->result.ok() || r->result.diags.has_errors()) cli.fail(kExitProblems);
+    if (a->json) print_json(assay::detail::printed_json([&](FieldPrinter& p) { warriors::print_load_report(*r, p); }));
+    else print_load(*r);
+    if (!r->ok()) cli.fail(kExitProblems);
   });
 }
 

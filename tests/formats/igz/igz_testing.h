@@ -23,10 +23,7 @@ inline ByteBuffer sample(std::uint32_t version = 9, Endian e = Endian::big, std:
 // `igz dump --json`'s document of `b` (problems to `d`).
 inline Result<Json> dump_document(ByteView b, Diagnostics& d) {
   ASSAY_TRY(const Dump x, read_dump(b, {}, d.sink()));
-  Json j;
-  assay::detail::JsonPrinter p(j);
-  print_dump(x, p);
-  return j;
+  return assay::detail::printed_json([&](FieldPrinter& p) { print_dump(x, p); });
 }
 
 // Every reader entry point over one input; none may crash. Returns verify's error count.

@@ -27,6 +27,8 @@ struct LoadReport {
   LoadResult result;
   std::optional<LoadedEntry> entry;  // DISC:NAME
   std::string warning;               // the entry is no resource or pack
+  // The load ran to its end and found no error (else `warriors load` exits 1).
+  [[nodiscard]] bool ok() const { return result.ok() && !result.diags.has_errors(); }
 };
 
 // Every field of `warriors load --json`, in its order.
