@@ -1,6 +1,6 @@
 // libFuzzer target for igz models (assay/formats/igz/model.h): open the igz, read every model
 // (igModelInfo / lone igModelData), decode each draw call, build the glTF scene and run the checks
-// of verify; describe every igPS3EdgeGeometry. Must never crash; decoded geometry must be
+// of verify (PS3 EDGE geometry: fuzz/igz_edge.cc). Must never crash; decoded geometry must be
 // consistent (triangle indices inside the vertices, one position per vertex).
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Diagnostics d;
   const igz::Fixups fx = igz::decode_fixups(*f, d.sink());
   const igz::Graph g = igz::build_graph(*f, fx, nullptr);
-  for (std::size_t i = 0; i < g.objects.size(); ++i) (void)igz::edge_geometry_note(*f, g, i);
   for (std::size_t o : igz::find_models(*f, g)) {
     auto m = igz::read_model(*f, fx, g, o);
     if (!m) continue;

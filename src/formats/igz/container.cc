@@ -16,6 +16,7 @@
 #include "assay/formats/igz/dump.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
+#include "assay/formats/igz/edge.h"
 #include "assay/formats/igz/model.h"
 #include "json.h"
 #include "family_parts.h"
@@ -48,7 +49,7 @@ class IgzContainer final : public Container {
       objects_.push_back(o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
-      if (auto note = igz::edge_geometry_note(file_, g, i)) edge_notes_.emplace_back(i, *note);
+      if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, i, e);
       entries.push_back(std::move(e));
     }
     for (std::size_t i : igz::find_models(file_, g)) model_entry(g, i, entries[i]);
@@ -105,9 +106,8 @@ class IgzContainer final : public Container {
     igz::print_object_details(file_, objects_[i], p);
     if (auto it = errors_.find(i); it != errors_.end()) p.field(it->second.first, it->second.second);
     if (images_[i]) detail::print_json_fields(p, igz::image_details_json(*images_[i]));
-    for (const auto& [k, note] : edge_notes_)
-      if (k == i) p.field("model_note", note);
     if (auto it = models_.find(i); it != models_.end()) detail::print_json(p, "model", igz::model_details_json(it->second));
+    if (auto it = edge_models_.find(i); it != edge_models_.end()) detail::print_json(p, "model", igz::edge_details_json(it->second));
   }
 
   void verify(Diagnostics& out) const override {
@@ -123,9 +123,7 @@ class IgzContainer final : public Container {
           out.warning(make_error("igz", fmt::format("igImage2[{}] _data", img->object), short_data.error().offset,
                                short_data.error().message)
                         .with_code("igz.image-data"));
-    for (const auto& [i, note] : edge_notes_)
-      out.add({Severity::note, make_error("igz", fmt::format("igPS3EdgeGeometry[{}]", i), entries()[i].offset.value_or(kNoOffset), note)
-                                   .with_code("igz.edge-geometry")});
+    for (const auto& [i, e] : edge_models_) igz::check_edge_geometry(file_, e, sink);
   }
 
   [[nodiscard]] Result<ByteBuffer> model(const Entry& e) const override {
@@ -162,7 +160,33 @@ class IgzContainer final : public Container {
     models_.emplace(i, std::move(*m));
   }
 
+  // A PS3 EDGE geometry whose segments read: kind "model", written as <index>_<file stem>.glb.
+  void edge_entry(const igz::Graph& g, std::size_t i, Entry& e) {
+    auto m = igz::read_edge_geometry(file_, g, i);
+    if (!m) {
+      errors_.emplace(i, std::pair{"model_error", m.error().message});
+      return;
+    }
+    stored_paths_[i] = e.path;
+    e.kind = EntryKind::model;
+    e.path = fmt::format("{:04}_{}.glb", i, file_stem());
+    edge_models_.emplace(i, std::move(*m));
+  }
+
+  // The igz's own name without folders or extension ("zapwave" for "x.pak::models\\zapwave.igz").
+  [[nodiscard]] std::string file_stem() const {
+    std::string_view n = input().name;
+    if (const auto cut = n.find_last_of("/\\:"); cut != std::string_view::npos) n.remove_prefix(cut + 1);
+    if (const auto dot = n.rfind('.'); dot != std::string_view::npos && dot > 0) n = n.substr(0, dot);
+    return n.empty() ? std::string("igPS3EdgeGeometry") : std::string(n);
+  }
+
   [[nodiscard]] Result<model::Scene> scene(const Entry& e) const {
+    if (auto it = edge_models_.find(e.index); it != edge_models_.end()) {
+      auto s = igz::edge_scene(file_, it->second, file_stem());
+      if (!s) return with_file(s.error());
+      return s;
+    }
     auto s = igz::model_scene(file_, models_.at(e.index));
     if (!s) return with_file(s.error());
     return s;
@@ -186,7 +210,7 @@ class IgzContainer final : public Container {
   std::map<std::size_t, std::pair<const char*, std::string>> errors_;  // why an image or model did not read
   std::map<std::size_t, std::string> stored_paths_;    // texture and model entries' object blob paths
   std::map<std::size_t, igz::Model> models_;           // model entries by index
-  std::vector<std::pair<std::size_t, std::string>> edge_notes_;  // igPS3EdgeGeometry objects: what was found
+  std::map<std::size_t, igz::EdgeGeometry> edge_models_;  // PS3 EDGE model entries by index
 };
 
 }  // namespace

@@ -86,6 +86,19 @@ Json model_details_json(const Model& m) {
   return j;
 }
 
+Json edge_details_json(const EdgeGeometry& e) {
+  Json j;
+  j["edge_geometry"] = e.object;
+  j["min"] = e.min ? Json{(*e.min)[0], (*e.min)[1], (*e.min)[2]} : Json(nullptr);
+  j["max"] = e.max ? Json{(*e.max)[0], (*e.max)[1], (*e.max)[2]} : Json(nullptr);
+  Json segs = Json::array();
+  for (const EdgeSegment& s : e.segments)
+    segs.push_back(Json{{"object", s.object}, {"vertices", s.vertex_count}, {"indices", s.index_count},
+                        {"indexes_flavor", s.indexes_flavor}, {"input_format", s.input_format}, {"skinning_flavor", s.skinning_flavor}});
+  j["segments"] = std::move(segs);
+  return j;
+}
+
 // ---- the edit report ----
 Json edit_json(std::string_view input, std::string_view output, bool in_place, const std::vector<ImageReplaced>& changes) {
   Json lines = Json::array();

@@ -5,6 +5,7 @@
 #include "assay/options.h"
 #include "assay/formats/igz/graph.h"
 #include "assay/formats/igz/image.h"
+#include "assay/formats/igz/edge.h"
 #include "assay/formats/igz/model.h"
 #include "formats/serialise.h"
 #include "core/json_text.h"
@@ -17,6 +18,10 @@ Json image_details_json(const Image2& img);
 
 // The model entry's details (docs/cli.md#igz): draw calls with counts, vertex format and bounds.
 Json model_details_json(const Model& m);
+// A PS3 EDGE model entry's details: {"edge_geometry": object, "min", "max" (the igGeometry's
+// igAABox, null when not found), "segments": [{"object", "vertices", "indices", "indexes_flavor",
+// "input_format", "skinning_flavor"}]}.
+Json edge_details_json(const EdgeGeometry& e);
 
 // One image an edit re-encoded (image_edit.cc), a line of the edit report.
 struct ImageReplaced {

@@ -1,43 +1,57 @@
-// PS3 EDGE geometry (igPS3EdgeGeometry, an igObjectList of igPS3EdgeGeometrySegment): described,
-// not decoded. Its vertex streams are readable (the RSX-only stream is plain vertices described by
-// an EDGE attribute-block table), but its indices are EDGE-compressed and no source at hand
-// documents that scheme (the Noesis plugin fmt_alchemy_igz.py calls Noesis's closed
-// rapi.decompressEdgeIndices), so the triangles cannot be rebuilt: a note says what was found.
+// PS3 EDGE geometry (edge.h): segments read, decoded and made a glTF scene.
 //
 // igPS3EdgeGeometrySegment (igRewrite8 Resources/metaobjects.txt, 32-bit; the offsets match the
-// ROFS fields of zap.pak's zapwave.igz): _spuConfigInfo 0x08, _indexes 0x10, _spuVertexes0 0x1C,
-// _spuVertexes1 0x24, _rsxOnlyVertexes 0x38 (igMemory), _rsxOnlyStreamDesc 0x78 (igMemory).
-// _spuConfigInfo (EdgeGeomSpuConfigInfo, Noesis plugin): u8 flags, holeSize, inputFormat,
-// secondaryInputFormat, outputFormat, deltaFormat, indexesFlavorAndSkinningFlavor, matrixFormat,
-// u16 numVertexes, u16 numIndexes, u32 indexesOffset. A stream description: u8 count, u8 stride,
-// 6 bytes, then per attribute {offset, format, componentCount, attributeId, size, slot, fixed, pad}.
+// ROFS fields of zap.pak's zapwave.igz), each an igMemory {size word, pointer}: _spuConfigInfo
+// 0x08, _indexes 0x10, _spuVertexes0 0x1C, _spuVertexes1 0x24, _rsxOnlyVertexes 0x38,
+// _rsxOnlyStreamDesc 0x78. _spuConfigInfo (EdgeGeomSpuConfigInfo, Noesis plugin): u8 flags,
+// holeSize, inputFormat, secondaryInputFormat, outputFormat, deltaFormat,
+// indexesFlavorAndSkinningFlavor, matrixFormat, u16 numVertexes, u16 numIndexes, u32
+// indexesOffset. A stream description: u8 count, u8 stride, 6 bytes, then per attribute
+// {offset, format, componentCount, attributeId, size, slot, fixed, pad}.
+// The scene graph around it (zap.pak): igGeometry (_bound igAABox at 0x0C, _attributes igAttrList
+// at 0x24) -> igEdgeGeometryAttr (_geometry at 0x10) -> igPS3EdgeGeometry; igAABox min at 0x08,
+// max at 0x14. igObjectList: count 0x08, igMemory of pointers 0x10.
 #include <fmt/format.h>
 
-#include "assay/formats/igz/model.h"
+#include <cmath>
+
+#include "assay/formats/igz/edge.h"
+#include "diag_util.h"
 
 namespace assay::igz {
 
 namespace {
+
+using detail::err;
+
+constexpr std::uint8_t kInputF32c3 = 0;  // SPU input format 0: x, y, z big-endian floats
+constexpr std::uint8_t kCompressedCw = 2, kCompressedCcw = 3, kU16Cw = 0, kU16Ccw = 1;  // indexes flavours
+enum EdgeFormat : std::uint8_t { kI16N = 1, kF32, kF16, kU8N, kI16, kX11Y11Z10N, kU8 };
+enum EdgeAttribute : std::uint8_t { kPosition = 1, kNormal, kTangent, kBinormal, kUv0, kUv1, kUv2, kUv3, kColor };
 
 template <class T>
 T or_zero(const Result<T>& r) {
   return r ? *r : T{};
 }
 
-struct SegmentFacts {
-  std::uint32_t vertices = 0, indices = 0, flavor = 0;
-  std::uint64_t index_bytes = 0, spu_bytes = 0, rsx_bytes = 0;
-  std::string rsx_layout;  // "16 bytes: NORMAL X11Y11Z10N +0, ..."
-};
+// The absolute position of `o`'s field, `need` bytes checked; nullopt when it does not resolve.
+std::optional<std::uint64_t> field_at(const IgzFile& f, const Object& o, std::uint32_t field, std::uint64_t need) {
+  if (o.size != 0 && field + need > o.size) return std::nullopt;
+  auto pos = resolve(f, encode_pointer(f.header().version, {o.pool, o.offset + field}), need, o.type_name);
+  return pos ? std::optional(*pos) : std::nullopt;
+}
 
-constexpr std::string_view kEdgeFormats[] = {"?", "I16N", "F32", "F16", "U8N", "I16", "X11Y11Z10N", "U8", "FIXED", "UNIT_VECTOR"};
-constexpr std::string_view kEdgeAttributes[] = {"UNKNOWN", "POSITION", "NORMAL", "TANGENT", "BINORMAL", "UV0", "UV1", "UV2", "UV3", "COLOR"};
+// The object a pointer field names, kNoObject when none.
+std::size_t pointer_at(const IgzFile& f, const Graph& g, const Object& o, std::uint32_t field) {
+  const auto pos = field_at(f, o, field, 4);
+  const std::uint32_t v = pos ? or_zero(f.reader().u32(*pos, "pointer")) : 0;
+  return v != 0 ? g.object_at(v) : kNoObject;
+}
 
 // The object's igMemory {u32 size word, u32 pointer} at `field`: absolute position and size, or
 // nullopt when it is empty or does not resolve.
 std::optional<MemorySpan> memory_at(const IgzFile& f, const Object& o, std::uint32_t field) {
-  if (f.header().pointer_size != 4 || (o.size != 0 && field + 8 > o.size)) return std::nullopt;
-  auto pos = resolve(f, encode_pointer(f.header().version, {o.pool, o.offset + field}), 8, "igPS3EdgeGeometrySegment");
+  const auto pos = field_at(f, o, field, 8);
   if (!pos) return std::nullopt;
   auto word = f.reader().u32(*pos, "igMemory"), ptr = f.reader().u32(*pos + 4, "igMemory");
   if (!word || !ptr || *ptr == 0) return std::nullopt;
@@ -48,65 +62,267 @@ std::optional<MemorySpan> memory_at(const IgzFile& f, const Object& o, std::uint
   return m;
 }
 
-std::string stream_layout(const IgzFile& f, const MemorySpan& d) {
-  const ByteReader r = f.reader();
-  auto b = r.bytes(d.offset, d.size, "EDGE stream description");
-  if (!b || b->size() < 8) return {};
-  const unsigned count = (*b)[0], stride = (*b)[1];
-  std::string s = fmt::format("{} bytes a vertex:", stride);
-  for (unsigned i = 0; i < count && 8 * (i + 2) <= b->size(); ++i) {
-    const std::uint8_t* a = b->data() + 8 * (i + 1);
-    s += fmt::format(" {} {}x{} +{}", a[3] < std::size(kEdgeAttributes) ? kEdgeAttributes[a[3]] : "?",
-                     a[1] < std::size(kEdgeFormats) ? kEdgeFormats[a[1]] : "?", a[2], a[0]);
-  }
-  return s;
-}
-
-SegmentFacts segment_facts(const IgzFile& f, const Object& o) {
-  SegmentFacts s;
-  if (auto c = memory_at(f, o, 0x08); c && c->size >= 16) {
-    const ByteReader r = f.reader();
-    s.flavor = or_zero(r.u8(c->offset + 6, "spuConfigInfo")) >> 4;
-    s.vertices = or_zero(r.u16(c->offset + 8, "spuConfigInfo"));
-    s.indices = or_zero(r.u16(c->offset + 10, "spuConfigInfo"));
-  }
-  if (auto m = memory_at(f, o, 0x10)) s.index_bytes = m->size;
-  if (auto m = memory_at(f, o, 0x1C)) s.spu_bytes += m->size;
-  if (auto m = memory_at(f, o, 0x24)) s.spu_bytes += m->size;
-  if (auto m = memory_at(f, o, 0x38)) s.rsx_bytes = m->size;
-  if (auto m = memory_at(f, o, 0x78)) s.rsx_layout = stream_layout(f, *m);
-  return s;
-}
-
-// The igObjectList's elements (count 0x08, igMemory 0x10 on 32-bit) that are segments.
-std::vector<std::size_t> segments_of(const IgzFile& f, const Graph& g, const Object& list) {
+// The objects an igObjectList holds (count 0x08, igMemory 0x10 on 32-bit).
+std::vector<std::size_t> list_elements(const IgzFile& f, const Graph& g, const Object& list) {
   std::vector<std::size_t> out;
-  auto count = resolve(f, encode_pointer(f.header().version, {list.pool, list.offset + 0x08}), 4, "igPS3EdgeGeometry");
-  auto data = memory_at(f, list, 0x10);
+  const auto count = field_at(f, list, 0x08, 4);
+  const auto data = memory_at(f, list, 0x10);
   if (!count || !data) return out;
-  const std::uint32_t n = or_zero(f.reader().u32(*count, "igPS3EdgeGeometry"));
+  const std::uint32_t n = or_zero(f.reader().u32(*count, "igObjectList"));
   for (std::uint32_t i = 0; i < n && std::uint64_t{i} * 4 + 4 <= data->size; ++i) {
-    const std::uint32_t v = or_zero(f.reader().u32(data->offset + std::uint64_t{i} * 4, "igPS3EdgeGeometry"));
-    const std::size_t t = v != 0 ? g.object_at(v) : kNoObject;
-    if (t != kNoObject && g.objects[t].type_name == "igPS3EdgeGeometrySegment") out.push_back(t);
+    const std::uint32_t v = or_zero(f.reader().u32(data->offset + std::uint64_t{i} * 4, "igObjectList"));
+    out.push_back(v != 0 ? g.object_at(v) : kNoObject);
   }
   return out;
 }
 
+Result<EdgeSegment> read_segment(const IgzFile& f, const Graph& g, std::size_t object) {
+  const Object& o = g.objects[object];
+  EdgeSegment s;
+  s.object = object, s.position = o.position;
+  const auto c = memory_at(f, o, 0x08);
+  if (!c || c->size < 16) return err(fmt::format("igPS3EdgeGeometrySegment[{}] _spuConfigInfo", object), o.position + 0x08, "no 16-byte SPU config info");
+  const ByteReader r = f.reader();
+  s.flags = or_zero(r.u8(c->offset, "spuConfigInfo"));
+  s.input_format = or_zero(r.u8(c->offset + 2, "spuConfigInfo"));
+  s.secondary_input_format = or_zero(r.u8(c->offset + 3, "spuConfigInfo"));
+  const std::uint8_t flavours = or_zero(r.u8(c->offset + 6, "spuConfigInfo"));
+  s.indexes_flavor = flavours >> 4, s.skinning_flavor = flavours & 0x0F;
+  s.vertex_count = or_zero(r.u16(c->offset + 8, "spuConfigInfo"));
+  s.index_count = or_zero(r.u16(c->offset + 10, "spuConfigInfo"));
+  s.indexes = memory_at(f, o, 0x10);
+  s.spu_vertexes0 = memory_at(f, o, 0x1C);
+  s.spu_vertexes1 = memory_at(f, o, 0x24);
+  s.rsx_vertexes = memory_at(f, o, 0x38);
+  s.rsx_stream_desc = memory_at(f, o, 0x78);
+  return s;
+}
+
+// The igAABox of the igGeometry whose attribute list holds an igEdgeGeometryAttr drawing `edge`.
+void find_bounds(const IgzFile& f, const Graph& g, EdgeGeometry& e) {
+  for (const Object& geo : g.objects) {
+    if (geo.type_name != "igGeometry") continue;
+    const std::size_t attrs = pointer_at(f, g, geo, 0x24);
+    if (attrs == kNoObject) continue;
+    for (std::size_t a : list_elements(f, g, g.objects[attrs])) {
+      if (a == kNoObject || g.objects[a].type_name != "igEdgeGeometryAttr" || pointer_at(f, g, g.objects[a], 0x10) != e.object) continue;
+      const std::size_t box = pointer_at(f, g, geo, 0x0C);
+      const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
+      if (!at) return;
+      model::Vec4 lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
+      for (unsigned k = 0; k < 3; ++k)
+        lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
+      e.min = lo, e.max = hi;
+      return;
+    }
+  }
+}
+
+std::string segment_what(const EdgeSegment& s) { return fmt::format("igPS3EdgeGeometrySegment[{}]", s.object); }
+
+Error not_decoded(const EdgeSegment& s, std::string why) {
+  Error e = err(segment_what(s), s.position, "PS3 EDGE geometry not decoded: " + std::move(why));
+  e.kind = ErrorKind::unsupported;
+  e.code = "igz.edge-geometry";
+  return e;
+}
+
+Result<ByteView> span_bytes(const IgzFile& f, const std::optional<MemorySpan>& m, std::uint64_t need, const EdgeSegment& s, std::string_view name) {
+  if (!m || m->size < need)
+    return err(segment_what(s) + " " + std::string(name), s.position,
+               fmt::format("{} bytes, {} vertices need {}", m ? m->size : 0, s.vertex_count, need));
+  return f.reader().bytes(m->offset, need, name);
+}
+
+Result<std::vector<std::uint32_t>> segment_triangles(const IgzFile& f, const EdgeSegment& s) {
+  if (!s.indexes) return err(segment_what(s) + " _indexes", s.position + 0x10, "no index stream");
+  ASSAY_TRY(const ByteView idx, f.reader().bytes(s.indexes->offset, s.indexes->size, "_indexes"));
+  std::vector<std::uint32_t> out;
+  if (s.indexes_flavor == kCompressedCcw || s.indexes_flavor == kCompressedCw) {
+    auto d = decompress_edge_indexes(idx, s.index_count);
+    if (!d) {
+      Error e = std::move(d).error();
+      e.structure = segment_what(s) + " _indexes", e.offset += s.indexes->offset;
+      return e;
+    }
+    out = std::move(*d);
+  } else if (s.indexes_flavor == kU16Ccw || s.indexes_flavor == kU16Cw) {
+    if (idx.size() < std::uint64_t{s.index_count} * 2 || s.index_count % 3 != 0)
+      return err(segment_what(s) + " _indexes", s.indexes->offset, fmt::format("{} bytes hold no {} 16-bit indices", idx.size(), s.index_count));
+    for (std::uint32_t i = 0; i < s.index_count; ++i) out.push_back(load<std::uint16_t>(&idx[2 * i], Endian::big));
+  } else {
+    return not_decoded(s, fmt::format("indexes flavour {}", s.indexes_flavor));
+  }
+  if (s.indexes_flavor == kCompressedCw || s.indexes_flavor == kU16Cw)  // glTF fronts are counter-clockwise
+    for (std::size_t t = 0; t + 2 < out.size(); t += 3) std::swap(out[t + 1], out[t + 2]);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i] >= s.vertex_count)
+      return err(segment_what(s) + " _indexes", s.indexes->offset, fmt::format("index {} is {}, past the segment's {} vertices", i, out[i], s.vertex_count));
+  return out;
+}
+
+float snorm(std::int32_t v, unsigned bits) { return std::max(-1.0f, static_cast<float>(v) / static_cast<float>((1 << (bits - 1)) - 1)); }
+std::int32_t sign_extend(std::uint32_t v, unsigned bits) { return static_cast<std::int32_t>(v << (32 - bits)) >> (32 - bits); }
+
+// Component `k` of an attribute value at `p`, as a float.
+std::optional<float> component(std::uint8_t format, const std::uint8_t* p, unsigned k) {
+  switch (format) {
+    case kF32: return std::bit_cast<float>(load<std::uint32_t>(p + 4 * k, Endian::big));
+    case kF16: return half_to_float(load<std::uint16_t>(p + 2 * k, Endian::big));
+    case kI16N: return snorm(load<std::int16_t>(p + 2 * k, Endian::big), 16);
+    case kI16: return static_cast<float>(load<std::int16_t>(p + 2 * k, Endian::big));
+    case kU8N: return p[k] / 255.0f;
+    case kU8: return static_cast<float>(p[k]);
+    case kX11Y11Z10N: {
+      const std::uint32_t w = load<std::uint32_t>(p, Endian::big);
+      if (k == 0) return snorm(sign_extend(w & 0x7FF, 11), 11);
+      if (k == 1) return snorm(sign_extend((w >> 11) & 0x7FF, 11), 11);
+      return snorm(sign_extend(w >> 22, 10), 10);
+    }
+    default: return std::nullopt;
+  }
+}
+unsigned format_size(std::uint8_t format, unsigned count) {
+  switch (format) {
+    case kF32: return 4 * count;
+    case kF16: case kI16N: case kI16: return 2 * count;
+    case kU8N: case kU8: return count;
+    case kX11Y11Z10N: return 4;
+    default: return 0;
+  }
+}
+
+struct StreamAttribute {
+  std::uint8_t offset = 0, format = 0, count = 0, id = 0;
+};
+
+// The RSX-only stream's stride and attributes from its description.
+Result<std::pair<unsigned, std::vector<StreamAttribute>>> stream_layout(const IgzFile& f, const EdgeSegment& s) {
+  const auto b = s.rsx_stream_desc ? f.reader().bytes(s.rsx_stream_desc->offset, s.rsx_stream_desc->size, "stream description") : Result<ByteView>(ByteView{});
+  if (!b || b->size() < 8) return err(segment_what(s) + " _rsxOnlyStreamDesc", s.position + 0x78, "no stream description");
+  const unsigned count = (*b)[0], stride = (*b)[1];
+  if (8 * (count + 1) > b->size()) return err(segment_what(s) + " _rsxOnlyStreamDesc", s.rsx_stream_desc->offset, fmt::format("{} attributes in {} bytes", count, b->size()));
+  std::vector<StreamAttribute> attrs;
+  for (unsigned i = 0; i < count; ++i) {
+    const std::uint8_t* a = b->data() + 8 * (i + 1);
+    StreamAttribute at{a[0], a[1], a[2], a[3]};
+    const unsigned size = format_size(at.format, at.count);
+    if (size == 0) return not_decoded(s, fmt::format("RSX attribute {} has format {}", at.id, at.format));
+    if (at.offset + size > stride)
+      return err(segment_what(s) + " _rsxOnlyStreamDesc", s.rsx_stream_desc->offset + 8 * (i + 1),
+                 fmt::format("attribute {} at +{} ({} bytes) ends past the {}-byte vertex", at.id, at.offset, size, stride));
+    attrs.push_back(at);
+  }
+  return std::pair{stride, std::move(attrs)};
+}
+
+Result<void> rsx_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry& g) {
+  if (!s.rsx_vertexes) return {};
+  ASSAY_TRY(auto layout, stream_layout(f, s));
+  const auto& [stride, attrs] = layout;
+  ASSAY_TRY(ByteView v, span_bytes(f, s.rsx_vertexes, std::uint64_t{stride} * s.vertex_count, s, "_rsxOnlyVertexes"));
+  const std::size_t n = s.vertex_count;
+  for (const StreamAttribute& a : attrs) {
+    auto value = [&](std::size_t i, unsigned k) { return component(a.format, &v[i * stride + a.offset], k).value_or(0.0f); };
+    const unsigned comps = a.format == kX11Y11Z10N ? 3 : a.count;
+    if (a.id == kNormal && comps >= 3) {
+      g.normals.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        model::Vec3 nv{value(i, 0), value(i, 1), value(i, 2)};
+        const float len = std::sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
+        g.normals[i] = len > 0 ? model::Vec3{nv[0] / len, nv[1] / len, nv[2] / len} : model::Vec3{0, 0, 1};
+      }
+    } else if (a.id >= kUv0 && a.id <= kUv3 && comps >= 2) {
+      auto& uv = g.texcoords.emplace_back(n);
+      for (std::size_t i = 0; i < n; ++i) uv[i] = {value(i, 0), value(i, 1)};
+    } else if (a.id == kColor && comps >= 3) {
+      g.colors.resize(n);
+      const bool unit = a.format != kU8 && a.format != kI16;
+      for (std::size_t i = 0; i < n; ++i)
+        for (unsigned k = 0; k < 4; ++k) {
+          const float c = k < comps ? value(i, k) : 1.0f;
+          g.colors[i][k] = static_cast<std::uint8_t>(std::lround(std::clamp(unit ? c * 255.0f : c, 0.0f, 255.0f)));
+        }
+    } else {
+      g.notes.push_back(fmt::format("RSX attribute {} (format {} x{}) left out", a.id, a.format, a.count));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
-std::optional<std::string> edge_geometry_note(const IgzFile& f, const Graph& g, std::size_t object) {
-  if (object >= g.objects.size() || g.objects[object].type_name != "igPS3EdgeGeometry") return std::nullopt;
-  const std::vector<std::size_t> segs = segments_of(f, g, g.objects[object]);
-  std::string text = fmt::format("PS3 EDGE geometry, not decoded: {} segment{}", segs.size(), segs.size() == 1 ? "" : "s");
-  for (std::size_t k = 0; k < segs.size(); ++k) {
-    const SegmentFacts s = segment_facts(f, g.objects[segs[k]]);
-    text += fmt::format("; segment {} (object {}): {} vertices, {} indices EDGE-compressed in {} bytes (indexes flavour {}), "
-                        "SPU vertex streams {} bytes, RSX-only stream {} bytes{}{}",
-                        k, segs[k], s.vertices, s.indices, s.index_bytes, s.flavor, s.spu_bytes, s.rsx_bytes,
-                        s.rsx_layout.empty() ? "" : ", ", s.rsx_layout);
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object) {
+  if (object >= g.objects.size() || g.objects[object].type_name != "igPS3EdgeGeometry")
+    return err("igPS3EdgeGeometry", kNoOffset, fmt::format("object {} is no igPS3EdgeGeometry", object));
+  if (f.header().pointer_size != 4) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "PS3 EDGE geometry with 64-bit pointers");
+  EdgeGeometry e;
+  e.object = object;
+  for (std::size_t k : list_elements(f, g, g.objects[object])) {
+    if (k == kNoObject || g.objects[k].type_name != "igPS3EdgeGeometrySegment") continue;
+    ASSAY_TRY(EdgeSegment s, read_segment(f, g, k));
+    e.segments.push_back(std::move(s));
   }
-  return text + "; the EDGE index compression is documented by no source at hand, so the triangles cannot be rebuilt";
+  if (e.segments.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "no segment");
+  find_bounds(f, g, e);
+  return e;
+}
+
+Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s) {
+  if (s.input_format != kInputF32c3) return not_decoded(s, fmt::format("SPU input format {} (only 0, three floats, is decoded)", s.input_format));
+  if (s.skinning_flavor != 0) return not_decoded(s, fmt::format("skinning flavour {}", s.skinning_flavor));
+  DrawGeometry g;
+  ASSAY_TRY(ByteView p, span_bytes(f, s.spu_vertexes0, std::uint64_t{s.vertex_count} * 12, s, "_spuVertexes0"));
+  g.positions.resize(s.vertex_count);
+  for (std::size_t i = 0; i < g.positions.size(); ++i)
+    for (unsigned k = 0; k < 3; ++k) g.positions[i][k] = std::bit_cast<float>(load<std::uint32_t>(&p[12 * i + 4 * k], Endian::big));
+  ASSAY_CHECK(rsx_attributes(f, s, g));
+  ASSAY_TRY(g.triangles, segment_triangles(f, s));
+  return g;
+}
+
+Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name) {
+  model::Scene s;
+  s.name = name;
+  s.nodes.push_back(model::Node{.name = name});
+  for (std::size_t k = 0; k < e.segments.size(); ++k) {
+    ASSAY_TRY(DrawGeometry g, decode_edge_segment(f, e.segments[k]));
+    if (g.triangles.empty()) continue;
+    model::Mesh mesh;
+    mesh.name = fmt::format("segment{}", k);
+    mesh.positions = std::move(g.positions);
+    mesh.normals = std::move(g.normals);
+    mesh.texcoords = std::move(g.texcoords);
+    mesh.colors = std::move(g.colors);
+    mesh.primitives.push_back(model::Primitive{.indices = std::move(g.triangles)});
+    mesh.extras["igz_object"] = static_cast<double>(e.segments[k].object);
+    s.nodes.push_back(model::Node{.name = mesh.name, .parent = 0, .mesh = static_cast<std::uint32_t>(s.meshes.size())});
+    s.meshes.push_back(std::move(mesh));
+  }
+  if (s.meshes.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", e.object), kNoOffset, "no segment has triangles");
+  return s;
+}
+
+void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink& sink) {
+  model::Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+  for (const EdgeSegment& s : e.segments) {
+    auto g = decode_edge_segment(f, s);
+    if (!g) {
+      detail::report(sink, g.error().kind == ErrorKind::unsupported ? Severity::note : Severity::error, g.error());
+      return;
+    }
+    for (const model::Vec3& p : g->positions)
+      for (unsigned k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+  }
+  if (!e.min || !e.max) return;
+  const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});
+  for (unsigned k = 0; k < 3; ++k)
+    if (std::fabs(lo[k] - (*e.min)[k]) > 1e-4f * extent || std::fabs(hi[k] - (*e.max)[k]) > 1e-4f * extent) {
+      detail::report(sink, Severity::warning, fmt::format("igPS3EdgeGeometry[{}] igGeometry _bound", e.object), kNoOffset,
+                     fmt::format("stored bounds ({:g}, {:g}, {:g})..({:g}, {:g}, {:g}) differ from the decoded positions' ({:g}, {:g}, {:g})..({:g}, {:g}, {:g})",
+                                 (*e.min)[0], (*e.min)[1], (*e.min)[2], (*e.max)[0], (*e.max)[1], (*e.max)[2], lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]));
+      return;
+    }
 }
 
 }  // namespace assay::igz

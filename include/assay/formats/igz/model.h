@@ -8,8 +8,8 @@
 // (IG_VERTEX_TYPE, IG_VERTEX_USAGE, IG_INDEX_TYPE, IG_GFX_DRAW). Every pointer field is checked to
 // be a ROFS pointer to an object of the type the metadata names before it is followed.
 //
-// The older scene graph (igSceneInfo -> igGeometry -> igPS3EdgeGeometry) is described, not decoded:
-// edge_geometry_note() says what an igPS3EdgeGeometry holds.
+// The older scene graph's PS3 EDGE geometry (igSceneInfo -> igGeometry -> igPS3EdgeGeometry) is
+// in edge.h.
 #pragma once
 
 #include <array>
@@ -148,11 +148,5 @@ Result<model::Scene> model_scene(const IgzFile& f, const Model& m);
 // of the draw calls' bounds. Differences are warnings; a draw call that cannot be decoded is an
 // error.
 void check_model(const IgzFile& f, const Model& m, const DiagSink& sink);
-
-// ---- PS3 EDGE geometry (not decoded) ----------------------------------------------------------------
-
-// What an igPS3EdgeGeometry object holds (its segments' index and vertex stream sizes), as a
-// sentence saying that it is not decoded; nullopt when `object` is no igPS3EdgeGeometry.
-std::optional<std::string> edge_geometry_note(const IgzFile& f, const Graph& g, std::size_t object);
 
 }  // namespace assay::igz

@@ -1,0 +1,61 @@
+// PS3 EDGE geometry in an igz (igPS3EdgeGeometry, an igObjectList of igPS3EdgeGeometrySegment):
+// the segments' compressed triangle lists, SPU position streams and RSX-only attribute streams,
+// decoded into the same DrawGeometry as the igModelData draw calls (model.h).
+//
+// Sources (facts only): igRewrite8 Resources/metaobjects.txt for the segment's 32-bit field
+// offsets; the EDGE index compression as SoulsFormats (JKAnderson/SoulsFormats,
+// Util/EdgeGeom.cs) describes it; the Noesis plugin fmt_alchemy_igz.py for the SPU config info
+// and the stream description. What zap.pak's models show, and the reader follows: SPU input
+// format 0 is three big-endian floats per vertex (their bounds equal the igGeometry's igAABox
+// exactly), indexes flavour 3 decodes to triangles wound counter-clockwise (216 of zapwave's 218
+// face normals agree with its vertex normals), X11Y11Z10N normals are unit length with x in bits
+// 0-10, y in 11-21, z in 22-31.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assay/core/bytes.h"
+#include "assay/core/diag.h"
+#include "assay/formats/igz/model.h"
+
+namespace assay::igz {
+
+// The triangle list of one EDGE compressed index stream (big-endian header {u16 unique index
+// count, u16 base delta, u16 1-bit stream bytes, u8 bits per index, u8 0}, then the 1-bit
+// "new index is not the next sequential one" stream, the 2-bit triangle configurations, and the
+// n-bit delta-coded unique indexes), `index_count` indices (a multiple of 3). Errors name the
+// stream and the byte where the data runs out.
+Result<std::vector<std::uint32_t>> decompress_edge_indexes(ByteView bytes, std::uint32_t index_count);
+
+struct EdgeSegment {
+  std::size_t object = kNoObject;  // igPS3EdgeGeometrySegment
+  std::uint64_t position = 0;      // its absolute file position
+  // _spuConfigInfo (16 bytes): flags, input formats, index flavour, counts.
+  std::uint8_t flags = 0, input_format = 0, secondary_input_format = 0, indexes_flavor = 0, skinning_flavor = 0;
+  std::uint16_t vertex_count = 0, index_count = 0;
+  std::optional<MemorySpan> indexes, spu_vertexes0, spu_vertexes1, rsx_vertexes, rsx_stream_desc;
+};
+
+struct EdgeGeometry {
+  std::size_t object = kNoObject;  // igPS3EdgeGeometry
+  std::vector<EdgeSegment> segments;
+  std::optional<model::Vec4> min, max;  // the igAABox of the igGeometry that draws it, when found
+};
+
+// The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
+// `object` is not one or its segment list does not read.
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object);
+// One segment's vertices (positions from SPU stream 0, normals, UVs and colours from the RSX-only
+// stream by its description) and triangles. Unsupported error for an input format, index flavour
+// or attribute format not decoded here.
+Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s);
+// The geometry as a glTF scene: one node and mesh per segment under a root node.
+Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name);
+// Decodes every segment (an error for one that does not) and warns where the igGeometry's igAABox
+// differs from the decoded positions' bounds.
+void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink& sink);
+
+}  // namespace assay::igz
