@@ -1,7 +1,7 @@
 // igz models (issue #28 item 3): vertex values decoded by hand for every IG_VERTEX_TYPE read, the
 // Wii U sample igModelTool_model.igz read in place (values and bounds computed here from its bytes
 // at documented offsets), fixtures from our writer in both byte orders, the stored-figure checks,
-// zap.pak's EDGE note, a truncation/mutation sweep and the fuzz corpus. The glTF side (Khronos
+// a truncation/mutation sweep and the fuzz corpus. The glTF side (Khronos
 // validator, tinygltf) is tests/model/igz_model_test.cc.
 #include <gtest/gtest.h>
 
@@ -289,23 +289,6 @@ TEST(IgzModelSample, BoundsFromTheBytesAndTheStoredFiguresWarned) {
   EXPECT_EQ(count("TANGENT DEC3N at +20 ends past the 20-byte vertex"), 2);
   EXPECT_EQ(count("igModelData[2] _min/_max"), 1);
   EXPECT_EQ(warnings.size(), 9u);
-  EXPECT_TRUE(messages(**c, Severity::error).empty());
-}
-
-TEST(IgzModelSample, ZapEdgeGeometryIsANoteNotAGuess) {
-  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
-  auto c = open_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz");
-  ASSERT_TRUE(c.ok()) << c.error().str();
-  EXPECT_EQ(model_entry(**c), nullptr);
-  // igPS3EdgeGeometrySegment[10] at 0xD04: _spuConfigInfo -> Default + 0x270 = 0xDB4:
-  // 81 08 00 06 00 ff 30 00 | 00bb 028e: 187 vertices, 654 indices (flavour 0x30 >> 4 = 3);
-  // _indexes {0xA8000100, ...}: 256 bytes; _rsxOnlyVertexes 0xBB0 = 2992 bytes = 187 x 16.
-  const auto notes = messages(**c, Severity::note);
-  const auto it = std::find_if(notes.begin(), notes.end(), [](const std::string& n) { return n.find("EDGE") != std::string::npos; });
-  ASSERT_NE(it, notes.end());
-  EXPECT_NE(it->find("not decoded"), std::string::npos);
-  EXPECT_NE(it->find("187 vertices, 654 indices EDGE-compressed in 256 bytes (indexes flavour 3)"), std::string::npos) << *it;
-  EXPECT_NE(it->find("RSX-only stream 2992 bytes, 16 bytes a vertex: NORMAL X11Y11Z10Nx1 +0"), std::string::npos) << *it;
   EXPECT_TRUE(messages(**c, Severity::error).empty());
 }
 
