@@ -66,6 +66,25 @@ TEST(IgzEdgeGltf, ZapModelsValidate) {
   testing::expect_valid_gltf(files);
 }
 
+// extract ARCHIVE --models writes each igz member holding models as <member path>.glb, and with
+// --gltf the .gltf with its .bin beside it (the URI is relative to the .gltf's folder).
+TEST(IgzEdgeGltf, ArchiveExtractWritesMembersAsModels) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  testing::TempDir t;
+  auto st = testing::run_cli("extract " + testing::quote_path(zap) + " --models 'models*' -q -o " + testing::quote_path(t / "glb"));
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  const fs::path folder = t / "glb" / "models" / "characters" / "skylanders" / "zap";
+  EXPECT_TRUE(fs::exists(folder / "zapwave.glb"));
+  EXPECT_TRUE(fs::exists(folder / "waterdragon2jetpack.29.glb"));  // two EDGE geometries: by object index
+  EXPECT_FALSE(fs::exists(folder / "zapwave.igz"));
+  st = testing::run_cli("extract " + testing::quote_path(zap) + " --models --gltf 'models*' -q -o " + testing::quote_path(t / "gltf"));
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  const fs::path g = t / "gltf" / "models" / "characters" / "skylanders" / "zap";
+  EXPECT_TRUE(fs::exists(g / "zapwave.bin"));
+  ASSAY_REQUIRE_VALIDATOR();
+  testing::expect_valid_gltf({g / "zapwave.gltf", g / "zapminiwave.gltf"});
+}
+
 }  // namespace
 }  // namespace igz_edge_gltf_test
 }  // namespace assay

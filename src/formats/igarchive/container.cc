@@ -107,8 +107,8 @@ class IgArchiveContainer final : public Container {
   // archive lost its names, at "<hash>.bin" (spec: alchemy.md#iga).
   [[nodiscard]] Result<ExtractCount> write_entry(const Entry& e, const OutputDir& dir,
                                                  const WriteOptions& w) const override {
-    if (options().textures && !w.stored) {  // extract --textures
-      ASSAY_TRY(std::optional<ExtractCount> n, write_textures(e, dir, w));
+    if ((options().textures || options().models) && !w.stored) {  // extract --textures / --models
+      ASSAY_TRY(std::optional<ExtractCount> n, write_converted(e, dir, w));
       if (n) return *n;
     }
     const iga::FileEntry& f = file_of(e);
@@ -134,22 +134,24 @@ class IgArchiveContainer final : public Container {
   }
 
  private:
-  // extract --textures: an igz member holding images (kind "texture" entries of its Container) is
-  // written as <member path without .igz>.png (<stem>.<index>.png when it holds several; --mips
-  // as the igz writes them) instead of its bytes; nullopt when the member holds none.
-  Result<std::optional<ExtractCount>> write_textures(const Entry& e, const OutputDir& dir, const WriteOptions& w) const {
+  // extract --textures / --models: an igz member holding images or models (kind "texture" or
+  // "model" entries of its Container) is written as <member path without .igz>.png or .glb
+  // (<stem>.<index>.png/.glb when it holds several; --mips and --gltf as the igz writes them)
+  // instead of its bytes; nullopt when the member holds none.
+  Result<std::optional<ExtractCount>> write_converted(const Entry& e, const OutputDir& dir, const WriteOptions& w) const {
     if (!e.path.ends_with(".igz")) return std::optional<ExtractCount>{};
     auto inner = open(e);
     if (!inner) return std::optional<ExtractCount>{};  // not an igz after all: written as stored
-    std::vector<const Entry*> images;
+    std::vector<const Entry*> picked;
     for (const Entry& t : (*inner)->entries())
-      if (t.kind == EntryKind::texture) images.push_back(&t);
-    if (images.empty()) return std::optional<ExtractCount>{};
+      if ((options().textures && t.kind == EntryKind::texture) || (options().models && t.kind == EntryKind::model)) picked.push_back(&t);
+    if (picked.empty()) return std::optional<ExtractCount>{};
     const std::string stem = e.path.substr(0, e.path.size() - 4);
     ExtractCount n;
-    for (const Entry* t : images) {
+    for (const Entry* t : picked) {
       Entry named = *t;
-      named.path = images.size() == 1 ? stem + ".png" : fmt::format("{}.{}.png", stem, t->index);
+      const char* ext = t->kind == EntryKind::texture ? ".png" : ".glb";
+      named.path = picked.size() == 1 ? stem + ext : fmt::format("{}.{}{}", stem, t->index, ext);
       ASSAY_TRY(ExtractCount c, (*inner)->write_entry(named, dir, w));
       n.files += c.files, n.bytes += c.bytes;
     }

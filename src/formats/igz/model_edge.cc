@@ -3,7 +3,9 @@
 // igPS3EdgeGeometrySegment (igRewrite8 Resources/metaobjects.txt, 32-bit; the offsets match the
 // ROFS fields of zap.pak's zapwave.igz), each an igMemory {size word, pointer}: _spuConfigInfo
 // 0x08, _indexes 0x10, _spuVertexes0 0x1C, _spuVertexes1 0x24, _rsxOnlyVertexes 0x38,
-// _rsxOnlyStreamDesc 0x78. _spuConfigInfo (EdgeGeomSpuConfigInfo, Noesis plugin): u8 flags,
+// _rsxOnlyStreamDesc 0x78 (zap.pak's actor: a secondary input format 0xFF whose description at
+// 0x68 gives NORMAL and TANGENT X11Y11Z10N in 8 bytes, the _spuVertexes1 size / 8 = its vertex
+// count). _spuConfigInfo (EdgeGeomSpuConfigInfo, Noesis plugin): u8 flags,
 // holeSize, inputFormat, secondaryInputFormat, outputFormat, deltaFormat,
 // indexesFlavorAndSkinningFlavor, matrixFormat, u16 numVertexes, u16 numIndexes, u32
 // indexesOffset. A stream description: u8 count, u8 stride, 6 bytes, then per attribute
@@ -94,6 +96,8 @@ Result<EdgeSegment> read_segment(const IgzFile& f, const Graph& g, std::size_t o
   s.spu_vertexes0 = memory_at(f, o, 0x1C);
   s.spu_vertexes1 = memory_at(f, o, 0x24);
   s.rsx_vertexes = memory_at(f, o, 0x38);
+  s.spu_stream_desc0 = memory_at(f, o, 0x60);
+  s.spu_stream_desc1 = memory_at(f, o, 0x68);
   s.rsx_stream_desc = memory_at(f, o, 0x78);
   return s;
 }
@@ -196,36 +200,43 @@ struct StreamAttribute {
   std::uint8_t offset = 0, format = 0, count = 0, id = 0;
 };
 
-// The RSX-only stream's stride and attributes from its description.
-Result<std::pair<unsigned, std::vector<StreamAttribute>>> stream_layout(const IgzFile& f, const EdgeSegment& s) {
-  const auto b = s.rsx_stream_desc ? f.reader().bytes(s.rsx_stream_desc->offset, s.rsx_stream_desc->size, "stream description") : Result<ByteView>(ByteView{});
-  if (!b || b->size() < 8) return err(segment_what(s) + " _rsxOnlyStreamDesc", s.position + 0x78, "no stream description");
-  const unsigned count = (*b)[0], stride = (*b)[1];
-  if (8 * (count + 1) > b->size()) return err(segment_what(s) + " _rsxOnlyStreamDesc", s.rsx_stream_desc->offset, fmt::format("{} attributes in {} bytes", count, b->size()));
-  std::vector<StreamAttribute> attrs;
+struct Layout {
+  unsigned stride = 0;
+  std::vector<StreamAttribute> attributes;
+};
+
+// A stream's stride and attributes from its description (`name` its field).
+Result<Layout> stream_layout(const IgzFile& f, const EdgeSegment& s, const std::optional<MemorySpan>& desc, std::string_view name) {
+  const std::string what = segment_what(s) + " " + std::string(name);
+  if (!desc || desc->size < 8) return err(what, s.position, "no stream description");
+  ASSAY_TRY(const ByteView b, f.reader().bytes(desc->offset, desc->size, name));
+  const unsigned count = b[0], stride = b[1];
+  if (8 * (count + 1) > b.size()) return err(what, desc->offset, fmt::format("{} attributes in {} bytes", count, b.size()));
+  Layout l{stride, {}};
   for (unsigned i = 0; i < count; ++i) {
-    const std::uint8_t* a = b->data() + 8 * (i + 1);
+    const std::uint8_t* a = b.data() + 8 * (i + 1);
     StreamAttribute at{a[0], a[1], a[2], a[3]};
     const unsigned size = format_size(at.format, at.count);
-    if (size == 0) return not_decoded(s, fmt::format("RSX attribute {} has format {}", at.id, at.format));
+    if (size == 0) return not_decoded(s, fmt::format("{} attribute {} has format {}", name, at.id, at.format));
     if (at.offset + size > stride)
-      return err(segment_what(s) + " _rsxOnlyStreamDesc", s.rsx_stream_desc->offset + 8 * (i + 1),
-                 fmt::format("attribute {} at +{} ({} bytes) ends past the {}-byte vertex", at.id, at.offset, size, stride));
-    attrs.push_back(at);
+      return err(what, desc->offset + 8 * (i + 1), fmt::format("attribute {} at +{} ({} bytes) ends past the {}-byte vertex", at.id, at.offset, size, stride));
+    l.attributes.push_back(at);
   }
-  return std::pair{stride, std::move(attrs)};
+  return l;
 }
 
-Result<void> rsx_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry& g) {
-  if (!s.rsx_vertexes) return {};
-  ASSAY_TRY(auto layout, stream_layout(f, s));
-  const auto& [stride, attrs] = layout;
-  ASSAY_TRY(ByteView v, span_bytes(f, s.rsx_vertexes, std::uint64_t{stride} * s.vertex_count, s, "_rsxOnlyVertexes"));
+// The attributes of one stream of `stride`-byte vertices into g (positions, normals, UVs, colour).
+Result<void> stream_attributes(const IgzFile& f, const EdgeSegment& s, const std::optional<MemorySpan>& data, const Layout& l,
+                               std::string_view name, DrawGeometry& g) {
+  ASSAY_TRY(ByteView v, span_bytes(f, data, std::uint64_t{l.stride} * s.vertex_count, s, name));
   const std::size_t n = s.vertex_count;
-  for (const StreamAttribute& a : attrs) {
-    auto value = [&](std::size_t i, unsigned k) { return component(a.format, &v[i * stride + a.offset], k).value_or(0.0f); };
+  for (const StreamAttribute& a : l.attributes) {
+    auto value = [&](std::size_t i, unsigned k) { return component(a.format, &v[i * l.stride + a.offset], k).value_or(0.0f); };
     const unsigned comps = a.format == kX11Y11Z10N ? 3 : a.count;
-    if (a.id == kNormal && comps >= 3) {
+    if (a.id == kPosition && comps >= 3) {
+      g.positions.resize(n);
+      for (std::size_t i = 0; i < n; ++i) g.positions[i] = {value(i, 0), value(i, 1), value(i, 2)};
+    } else if (a.id == kNormal && comps >= 3) {
       g.normals.resize(n);
       for (std::size_t i = 0; i < n; ++i) {
         model::Vec3 nv{value(i, 0), value(i, 1), value(i, 2)};
@@ -244,10 +255,31 @@ Result<void> rsx_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
           g.colors[i][k] = static_cast<std::uint8_t>(std::lround(std::clamp(unit ? c * 255.0f : c, 0.0f, 255.0f)));
         }
     } else {
-      g.notes.push_back(fmt::format("RSX attribute {} (format {} x{}) left out", a.id, a.format, a.count));
+      g.notes.push_back(fmt::format("{} attribute {} (format {} x{}) left out", name, a.id, a.format, a.count));
     }
   }
   return {};
+}
+
+constexpr std::uint8_t kCustomFormat = 0xFF;
+
+// SPU stream 0 (input format 0: three floats; 0xFF: by its description) and SPU stream 1 (0xFF by
+// its description; none when it is empty).
+Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry& g) {
+  if (s.input_format == kInputF32c3) {
+    const Layout l{12, {StreamAttribute{0, kF32, 3, kPosition}}};
+    ASSAY_CHECK(stream_attributes(f, s, s.spu_vertexes0, l, "_spuVertexes0", g));
+  } else if (s.input_format == kCustomFormat) {
+    ASSAY_TRY(const Layout l, stream_layout(f, s, s.spu_stream_desc0, "_spuInputStreamDescs0"));
+    ASSAY_CHECK(stream_attributes(f, s, s.spu_vertexes0, l, "_spuVertexes0", g));
+  } else {
+    return not_decoded(s, fmt::format("SPU input format {} (0, three floats, and 0xFF, described, are decoded)", s.input_format));
+  }
+  if (!s.spu_vertexes1) return {};
+  if (s.secondary_input_format != kCustomFormat)
+    return not_decoded(s, fmt::format("secondary SPU input format {} (0xFF, described, is decoded)", s.secondary_input_format));
+  ASSAY_TRY(const Layout l, stream_layout(f, s, s.spu_stream_desc1, "_spuInputStreamDescs1"));
+  return stream_attributes(f, s, s.spu_vertexes1, l, "_spuVertexes1", g);
 }
 
 }  // namespace
@@ -269,14 +301,15 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::s
 }
 
 Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s) {
-  if (s.input_format != kInputF32c3) return not_decoded(s, fmt::format("SPU input format {} (only 0, three floats, is decoded)", s.input_format));
-  if (s.skinning_flavor != 0) return not_decoded(s, fmt::format("skinning flavour {}", s.skinning_flavor));
   DrawGeometry g;
-  ASSAY_TRY(ByteView p, span_bytes(f, s.spu_vertexes0, std::uint64_t{s.vertex_count} * 12, s, "_spuVertexes0"));
-  g.positions.resize(s.vertex_count);
-  for (std::size_t i = 0; i < g.positions.size(); ++i)
-    for (unsigned k = 0; k < 3; ++k) g.positions[i][k] = std::bit_cast<float>(load<std::uint32_t>(&p[12 * i + 4 * k], Endian::big));
-  ASSAY_CHECK(rsx_attributes(f, s, g));
+  ASSAY_CHECK(spu_attributes(f, s, g));
+  if (s.rsx_vertexes) {
+    ASSAY_TRY(const Layout l, stream_layout(f, s, s.rsx_stream_desc, "_rsxOnlyStreamDesc"));
+    ASSAY_CHECK(stream_attributes(f, s, s.rsx_vertexes, l, "_rsxOnlyVertexes", g));
+  }
+  if (g.positions.size() != s.vertex_count) return not_decoded(s, "no stream holds the positions");
+  if (s.skinning_flavor != 0)
+    g.notes.push_back(fmt::format("skinning flavour {}: the vertices as stored (the bind pose), the blend weights not exported", s.skinning_flavor));
   ASSAY_TRY(g.triangles, segment_triangles(f, s));
   return g;
 }
@@ -296,6 +329,11 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
     mesh.colors = std::move(g.colors);
     mesh.primitives.push_back(model::Primitive{.indices = std::move(g.triangles)});
     mesh.extras["igz_object"] = static_cast<double>(e.segments[k].object);
+    if (!g.notes.empty()) {
+      std::string text;
+      for (const std::string& n : g.notes) text += (text.empty() ? "" : "; ") + n;
+      mesh.extras["notes"] = std::move(text);
+    }
     s.nodes.push_back(model::Node{.name = mesh.name, .parent = 0, .mesh = static_cast<std::uint32_t>(s.meshes.size())});
     s.meshes.push_back(std::move(mesh));
   }
@@ -313,6 +351,7 @@ void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink
     }
     for (const model::Vec3& p : g->positions)
       for (unsigned k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
+    for (const std::string& n : g->notes) detail::report(sink, Severity::note, segment_what(s), s.position, n);
   }
   if (!e.min || !e.max) return;
   const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});

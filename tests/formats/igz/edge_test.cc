@@ -270,6 +270,50 @@ TEST(EdgeZap, EveryEdgeModelDecodesAndVerifies) {
   EXPECT_EQ(models, 5);  // waterdragon2jetpack holds two igPS3EdgeGeometry
 }
 
+// zap.pak's actor: skinned segments (flavour 1) whose normals are in the secondary SPU stream
+// (input format 0xFF, described as NORMAL and TANGENT X11Y11Z10N in 8 bytes).
+TEST(EdgeZap, ActorGivesItsBindPoseWithNormalsAndSaysTheWeightsAreLeftOut) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  auto c = open_path(zap.string() + "::actors\\zap.igz");
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  auto f = igz::IgzFile::open((*c)->input().bytes);
+  ASSERT_TRUE(f.ok());
+  auto fx = igz::decode_fixups(*f);
+  ASSERT_TRUE(fx.ok());
+  const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
+  auto edge = igz::read_edge_geometry(*f, g, 86);
+  ASSERT_TRUE(edge.ok()) << edge.error().str();
+  ASSERT_EQ(edge->segments.size(), 3u);
+  const igz::EdgeSegment& s = edge->segments[0];
+  // _spuConfigInfo 83 12 00 ff 01 ff 31 00 | 0608 208e: 1544 vertices, 8334 indices, skinning 1
+  EXPECT_EQ(s.vertex_count, 1544u);
+  EXPECT_EQ(s.index_count, 8334u);
+  EXPECT_EQ(s.secondary_input_format, 0xFF);
+  EXPECT_EQ(s.skinning_flavor, 1);
+  auto d = igz::decode_edge_segment(*f, s);
+  ASSERT_TRUE(d.ok()) << d.error().str();
+  ASSERT_EQ(d->normals.size(), 1544u);
+  std::vector<bool> used(1544);
+  for (std::uint32_t t : d->triangles) used.at(t) = true;
+  EXPECT_EQ(std::count(used.begin(), used.end(), true), 1544);
+  int agree = 0;
+  for (std::size_t t = 0; t < d->triangles.size(); t += 3) {
+    const auto& a = d->positions[d->triangles[t]];
+    const auto& b = d->positions[d->triangles[t + 1]];
+    const auto& c2 = d->positions[d->triangles[t + 2]];
+    const model::Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c2[0] - a[0], c2[1] - a[1], c2[2] - a[2]};
+    const model::Vec3 n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    float dot = 0;
+    for (unsigned k = 0; k < 3; ++k)
+      for (unsigned q = 0; q < 3; ++q) dot += n[k] * d->normals[d->triangles[t + q]][k];
+    agree += dot > 0;
+  }
+  EXPECT_GE(agree, 2770);  // of 2778
+  bool weights_note = false;
+  for (const std::string& n : d->notes) weights_note = weights_note || n.find("blend weights not exported") != std::string::npos;
+  EXPECT_TRUE(weights_note);
+}
+
 }  // namespace
 }  // namespace igz_edge_test
 }  // namespace assay

@@ -36,7 +36,9 @@ struct EdgeSegment {
   // _spuConfigInfo (16 bytes): flags, input formats, index flavour, counts.
   std::uint8_t flags = 0, input_format = 0, secondary_input_format = 0, indexes_flavor = 0, skinning_flavor = 0;
   std::uint16_t vertex_count = 0, index_count = 0;
-  std::optional<MemorySpan> indexes, spu_vertexes0, spu_vertexes1, rsx_vertexes, rsx_stream_desc;
+  std::optional<MemorySpan> indexes, spu_vertexes0, spu_vertexes1, rsx_vertexes;
+  // Stream descriptions: the SPU streams' when their input format is 0xFF (custom), the RSX-only one's.
+  std::optional<MemorySpan> spu_stream_desc0, spu_stream_desc1, rsx_stream_desc;
 };
 
 struct EdgeGeometry {
@@ -48,9 +50,11 @@ struct EdgeGeometry {
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
 // `object` is not one or its segment list does not read.
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object);
-// One segment's vertices (positions from SPU stream 0, normals, UVs and colours from the RSX-only
-// stream by its description) and triangles. Unsupported error for an input format, index flavour
-// or attribute format not decoded here.
+// One segment's vertices and triangles: positions, normals, UVs and colours from whichever stream
+// holds them (SPU stream 0 in input format 0, three floats, or by its description when the format
+// is 0xFF; SPU stream 1 by its description; the RSX-only stream by its description). A skinned
+// segment gives its vertices as stored (the bind pose) and a note; its weights are not exported.
+// Unsupported error for an input format, index flavour or attribute format not decoded here.
 Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s);
 // The geometry as a glTF scene: one node and mesh per segment under a root node.
 Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name);
