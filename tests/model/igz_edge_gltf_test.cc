@@ -45,7 +45,7 @@ TEST(IgzEdgeGltf, FixtureReadsBackAsWritten) {
   testing::expect_valid_gltf(files);
 }
 
-TEST(IgzEdgeGltf, ZapModelsValidate) {
+TEST(IgzEdgeGltf, ZapModelsAndTheSkinnedActorValidate) {
   ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
   testing::TempDir t;
   std::vector<fs::path> files;
@@ -55,7 +55,22 @@ TEST(IgzEdgeGltf, ZapModelsValidate) {
     write_models(**c, t.path(), std::string(m) + "_", files);
   }
   ASSERT_EQ(files.size(), 5u);
-  for (const fs::path& f : files) {
+  std::vector<fs::path> actor;
+  auto c = open_path(zap.string() + "::actors\\zap.igz");  // skinned: three meshes on a 32-bone skeleton
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  write_models(**c, t.path(), "actor_", actor);
+  ASSERT_EQ(actor.size(), 3u);
+  for (const fs::path& f : actor) {
+    const testing::ReadModel m = testing::read_gltf(f);
+    EXPECT_EQ(m.error, "") << f;
+    ASSERT_FALSE(m.meshes.empty());
+    EXPECT_EQ(m.meshes[0].skin, 0) << f;
+    EXPECT_EQ(m.meshes[0].joints.size(), m.meshes[0].positions.size()) << f;
+    for (const auto& w : m.meshes[0].weights) EXPECT_NEAR(w[0] + w[1] + w[2] + w[3], 1.0f, 1e-6f);
+  }
+  files.insert(files.end(), actor.begin(), actor.end());
+  for (std::size_t i = 0; i < 5; ++i) {  // the models' one segment each
+    const fs::path& f = files[i];
     const testing::ReadModel m = testing::read_gltf(f);
     EXPECT_EQ(m.error, "") << f;
     ASSERT_EQ(m.meshes.size(), 1u) << f;

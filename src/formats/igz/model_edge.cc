@@ -15,68 +15,28 @@
 // max at 0x14. igObjectList: count 0x08, igMemory of pointers 0x10.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "assay/formats/igz/edge.h"
 #include "diag_util.h"
+#include "edge_parts.h"
 
 namespace assay::igz {
 
 namespace {
 
 using detail::err;
+using detail::field_at;
+using detail::list_elements;
+using detail::memory_at;
+using detail::or_zero;
+using detail::pointer_at;
 
 constexpr std::uint8_t kInputF32c3 = 0;  // SPU input format 0: x, y, z big-endian floats
 constexpr std::uint8_t kCompressedCw = 2, kCompressedCcw = 3, kU16Cw = 0, kU16Ccw = 1;  // indexes flavours
 enum EdgeFormat : std::uint8_t { kI16N = 1, kF32, kF16, kU8N, kI16, kX11Y11Z10N, kU8 };
 enum EdgeAttribute : std::uint8_t { kPosition = 1, kNormal, kTangent, kBinormal, kUv0, kUv1, kUv2, kUv3, kColor };
-
-template <class T>
-T or_zero(const Result<T>& r) {
-  return r ? *r : T{};
-}
-
-// The absolute position of `o`'s field, `need` bytes checked; nullopt when it does not resolve.
-std::optional<std::uint64_t> field_at(const IgzFile& f, const Object& o, std::uint32_t field, std::uint64_t need) {
-  if (o.size != 0 && field + need > o.size) return std::nullopt;
-  auto pos = resolve(f, encode_pointer(f.header().version, {o.pool, o.offset + field}), need, o.type_name);
-  return pos ? std::optional(*pos) : std::nullopt;
-}
-
-// The object a pointer field names, kNoObject when none.
-std::size_t pointer_at(const IgzFile& f, const Graph& g, const Object& o, std::uint32_t field) {
-  const auto pos = field_at(f, o, field, 4);
-  const std::uint32_t v = pos ? or_zero(f.reader().u32(*pos, "pointer")) : 0;
-  return v != 0 ? g.object_at(v) : kNoObject;
-}
-
-// The object's igMemory {u32 size word, u32 pointer} at `field`: absolute position and size, or
-// nullopt when it is empty or does not resolve.
-std::optional<MemorySpan> memory_at(const IgzFile& f, const Object& o, std::uint32_t field) {
-  const auto pos = field_at(f, o, field, 8);
-  if (!pos) return std::nullopt;
-  auto word = f.reader().u32(*pos, "igMemory"), ptr = f.reader().u32(*pos + 4, "igMemory");
-  if (!word || !ptr || *ptr == 0) return std::nullopt;
-  MemorySpan m{0, decode_memory_word(*word, 4).size};
-  auto at = resolve(f, *ptr, m.size, "igMemory");
-  if (!at) return std::nullopt;
-  m.offset = *at;
-  return m;
-}
-
-// The objects an igObjectList holds (count 0x08, igMemory 0x10 on 32-bit).
-std::vector<std::size_t> list_elements(const IgzFile& f, const Graph& g, const Object& list) {
-  std::vector<std::size_t> out;
-  const auto count = field_at(f, list, 0x08, 4);
-  const auto data = memory_at(f, list, 0x10);
-  if (!count || !data) return out;
-  const std::uint32_t n = or_zero(f.reader().u32(*count, "igObjectList"));
-  for (std::uint32_t i = 0; i < n && std::uint64_t{i} * 4 + 4 <= data->size; ++i) {
-    const std::uint32_t v = or_zero(f.reader().u32(data->offset + std::uint64_t{i} * 4, "igObjectList"));
-    out.push_back(v != 0 ? g.object_at(v) : kNoObject);
-  }
-  return out;
-}
 
 Result<EdgeSegment> read_segment(const IgzFile& f, const Graph& g, std::size_t object) {
   const Object& o = g.objects[object];
@@ -96,6 +56,7 @@ Result<EdgeSegment> read_segment(const IgzFile& f, const Graph& g, std::size_t o
   s.spu_vertexes0 = memory_at(f, o, 0x1C);
   s.spu_vertexes1 = memory_at(f, o, 0x24);
   s.rsx_vertexes = memory_at(f, o, 0x38);
+  s.skin_weights = memory_at(f, o, 0x50);
   s.spu_stream_desc0 = memory_at(f, o, 0x60);
   s.spu_stream_desc1 = memory_at(f, o, 0x68);
   s.rsx_stream_desc = memory_at(f, o, 0x78);
@@ -282,6 +243,37 @@ Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
   return stream_attributes(f, s, s.spu_vertexes1, l, "_spuVertexes1", g);
 }
 
+// The skeleton's bones as nodes under the root, each in its bind pose (its world transform the
+// inverse of its inverse joint matrix; a bone without a blend matrix at its parent's), and one skin
+// over every bone.
+Result<void> add_skeleton(const EdgeSkin& skin, model::Scene& s) {
+  const auto first = static_cast<std::uint32_t>(s.nodes.size());
+  const model::Mat4 identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  std::vector<model::Mat4> world(skin.bones.size());
+  model::Skin sk{.name = "skeleton"};
+  for (std::size_t b = 0; b < skin.bones.size(); ++b) {
+    const EdgeSkin::Bone& bone = skin.bones[b];
+    const model::Mat4 parent = bone.parent >= 0 ? world[bone.parent] : identity;
+    if (bone.blend_matrix >= 0) {
+      const auto w = model::inverse_affine(skin.inverse_joints[bone.blend_matrix]);
+      if (!w) return err(fmt::format("igSkeleton2 _inverseJointArray[{}]", bone.blend_matrix), kNoOffset, "a matrix that has no inverse");
+      world[b] = *w;
+    } else {
+      world[b] = parent;
+    }
+    const auto to_parent = model::inverse_affine(parent);
+    const model::Trs t = model::decompose(model::multiply(to_parent.value_or(identity), world[b]));
+    s.nodes.push_back(model::Node{.name = bone.name.empty() ? fmt::format("bone{}", b) : bone.name,
+                                  .parent = bone.parent >= 0 ? first + static_cast<std::uint32_t>(bone.parent) : 0u,
+                                  .translation = t.translation, .rotation = t.rotation, .scale = t.scale});
+    sk.joints.push_back(first + static_cast<std::uint32_t>(b));
+    sk.inverse_bind.push_back(bone.blend_matrix >= 0 ? skin.inverse_joints[bone.blend_matrix] : model::inverse_affine(world[b]).value_or(identity));
+  }
+  sk.skeleton = first;
+  s.skins.push_back(std::move(sk));
+  return {};
+}
+
 }  // namespace
 
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object) {
@@ -297,6 +289,8 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::s
   }
   if (e.segments.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "no segment");
   find_bounds(f, g, e);
+  if (std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
+    e.skin = read_edge_skin(f, g, object);
   return e;
 }
 
@@ -308,8 +302,6 @@ Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s)
     ASSAY_CHECK(stream_attributes(f, s, s.rsx_vertexes, l, "_rsxOnlyVertexes", g));
   }
   if (g.positions.size() != s.vertex_count) return not_decoded(s, "no stream holds the positions");
-  if (s.skinning_flavor != 0)
-    g.notes.push_back(fmt::format("skinning flavour {}: the vertices as stored (the bind pose), the blend weights not exported", s.skinning_flavor));
   ASSAY_TRY(g.triangles, segment_triangles(f, s));
   return g;
 }
@@ -318,8 +310,10 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
   model::Scene s;
   s.name = name;
   s.nodes.push_back(model::Node{.name = name});
+  if (e.skin) ASSAY_CHECK(add_skeleton(*e.skin, s));
   for (std::size_t k = 0; k < e.segments.size(); ++k) {
-    ASSAY_TRY(DrawGeometry g, decode_edge_segment(f, e.segments[k]));
+    const EdgeSegment& seg = e.segments[k];
+    ASSAY_TRY(DrawGeometry g, decode_edge_segment(f, seg));
     if (g.triangles.empty()) continue;
     model::Mesh mesh;
     mesh.name = fmt::format("segment{}", k);
@@ -328,13 +322,19 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
     mesh.texcoords = std::move(g.texcoords);
     mesh.colors = std::move(g.colors);
     mesh.primitives.push_back(model::Primitive{.indices = std::move(g.triangles)});
-    mesh.extras["igz_object"] = static_cast<double>(e.segments[k].object);
+    mesh.extras["igz_object"] = static_cast<double>(seg.object);
     if (!g.notes.empty()) {
       std::string text;
       for (const std::string& n : g.notes) text += (text.empty() ? "" : "; ") + n;
       mesh.extras["notes"] = std::move(text);
     }
-    s.nodes.push_back(model::Node{.name = mesh.name, .parent = 0, .mesh = static_cast<std::uint32_t>(s.meshes.size())});
+    model::Node n{.name = mesh.name, .parent = 0, .mesh = static_cast<std::uint32_t>(s.meshes.size())};
+    if (e.skin && seg.skinning_flavor != 0) {
+      ASSAY_TRY(SegmentWeights w, edge_segment_weights(f, seg, *e.skin));
+      mesh.joints = std::move(w.joints), mesh.weights = std::move(w.weights);
+      n.parent.reset(), n.skin = 0;  // a skinned mesh's node is a scene root (glTF: its transform is not used)
+    }
+    s.nodes.push_back(std::move(n));
     s.meshes.push_back(std::move(mesh));
   }
   if (s.meshes.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", e.object), kNoOffset, "no segment has triangles");
@@ -352,6 +352,11 @@ void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink
     for (const model::Vec3& p : g->positions)
       for (unsigned k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
     for (const std::string& n : g->notes) detail::report(sink, Severity::note, segment_what(s), s.position, n);
+    if (s.skinning_flavor != 0 && !e.skin)
+      detail::report(sink, Severity::note, segment_what(s), s.position,
+                     fmt::format("skinning flavour {}: no igBlendMatrixSelect and igSkeleton2 read, so the vertices as stored (the bind pose) without weights", s.skinning_flavor));
+    if (s.skinning_flavor != 0 && e.skin)
+      if (auto w = edge_segment_weights(f, s, *e.skin); !w) detail::report(sink, Severity::error, w.error());
   }
   if (!e.min || !e.max) return;
   const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});

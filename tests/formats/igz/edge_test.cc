@@ -272,7 +272,7 @@ TEST(EdgeZap, EveryEdgeModelDecodesAndVerifies) {
 
 // zap.pak's actor: skinned segments (flavour 1) whose normals are in the secondary SPU stream
 // (input format 0xFF, described as NORMAL and TANGENT X11Y11Z10N in 8 bytes).
-TEST(EdgeZap, ActorGivesItsBindPoseWithNormalsAndSaysTheWeightsAreLeftOut) {
+TEST(EdgeZap, ActorIsSkinnedToItsSkeleton) {
   ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
   auto c = open_path(zap.string() + "::actors\\zap.igz");
   ASSERT_TRUE(c.ok()) << c.error().str();
@@ -309,9 +309,27 @@ TEST(EdgeZap, ActorGivesItsBindPoseWithNormalsAndSaysTheWeightsAreLeftOut) {
     agree += dot > 0;
   }
   EXPECT_GE(agree, 2770);  // of 2778
-  bool weights_note = false;
-  for (const std::string& n : d->notes) weights_note = weights_note || n.find("blend weights not exported") != std::string::npos;
-  EXPECT_TRUE(weights_note);
+  // The skin: igBlendMatrixSelect[65] above it (_blendMatrixIndices: 29 entries 6, 7, 0, 5, 9, 4, ...),
+  // igSkeleton2 "DefaultSkeleton_0" with 32 bones and 31 inverse joint matrices.
+  ASSERT_TRUE(edge->skin.has_value());
+  EXPECT_EQ(edge->skin->select, 65u);
+  ASSERT_EQ(edge->skin->palette.size(), 29u);
+  EXPECT_EQ(edge->skin->palette[3], 5);
+  EXPECT_EQ(edge->skin->bones.size(), 32u);
+  EXPECT_EQ(edge->skin->inverse_joints.size(), 31u);
+  EXPECT_EQ(edge->skin->bones[1].name, "Bone Root");
+  // Vertex 0's {weight, palette index} pairs c3 03 | 2b 00 | 11 05 | 00 00: palette[3] = 5,
+  // palette[0] = 6, palette[5] = 4 are blend matrices 5, 6, 4, of bones 6, 7, 5 (their
+  // _blendMatrixIndex); weights 195, 43, 17 of 255.
+  auto w = igz::edge_segment_weights(*f, s, *edge->skin);
+  ASSERT_TRUE(w.ok()) << w.error().str();
+  EXPECT_EQ(w->joints[0][0], 6u);
+  EXPECT_EQ(w->joints[0][1], 7u);
+  EXPECT_EQ(w->joints[0][2], 5u);
+  EXPECT_FLOAT_EQ(w->weights[0][0], 195.0f / 255);
+  EXPECT_FLOAT_EQ(w->weights[0][1], 43.0f / 255);
+  EXPECT_FLOAT_EQ(w->weights[0][2], 17.0f / 255);
+  EXPECT_EQ(w->weights[0][3], 0.0f);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 // 0-10, y in 11-21, z in 22-31.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,13 +40,43 @@ struct EdgeSegment {
   std::optional<MemorySpan> indexes, spu_vertexes0, spu_vertexes1, rsx_vertexes;
   // Stream descriptions: the SPU streams' when their input format is 0xFF (custom), the RSX-only one's.
   std::optional<MemorySpan> spu_stream_desc0, spu_stream_desc1, rsx_stream_desc;
+  std::optional<MemorySpan> skin_weights;  // 0x50: per vertex four {u8 weight, u8 palette index}
+};
+
+// The skin of skinned EDGE geometry (zap.pak's actor): the igBlendMatrixSelect above it in the scene
+// graph (_blendMatrixIndices igIntList at 0xB4: palette index -> blend matrix), the file's igSkeleton2
+// (_boneList 0x0C; each igSkeletonBone _name 0x08, _parentIndex 0x0C, _blendMatrixIndex 0x10) and
+// its _inverseJointArray (igMemory 0x10: a 4 x 4 float matrix per blend matrix, rows with the
+// translation last, which is glTF's column-major order). Offsets: igRewrite8 Resources/metaobjects.txt.
+struct EdgeSkin {
+  struct Bone {
+    std::string name;
+    std::int32_t parent = -1;
+    std::int32_t blend_matrix = -1;
+  };
+  std::size_t select = kNoObject;  // igBlendMatrixSelect
+  std::vector<std::int32_t> palette;
+  std::vector<Bone> bones;
+  std::vector<model::Mat4> inverse_joints;
 };
 
 struct EdgeGeometry {
   std::size_t object = kNoObject;  // igPS3EdgeGeometry
   std::vector<EdgeSegment> segments;
   std::optional<model::Vec4> min, max;  // the igAABox of the igGeometry that draws it, when found
+  std::optional<EdgeSkin> skin;         // when a segment is skinned and its skeleton reads
 };
+
+// The skin of `e` (its skinned segments) from the igBlendMatrixSelect that draws it and the file's
+// igSkeleton2; nullopt when none is found or they do not read.
+std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Graph& g, std::size_t edge_object);
+// A skinned segment's JOINTS_0 (bone indices) and WEIGHTS_0 (summing to 1) per vertex. Error for a
+// palette index past the palette or a blend matrix no bone has.
+struct SegmentWeights {
+  std::vector<std::array<std::uint16_t, 4>> joints;
+  std::vector<model::Vec4> weights;
+};
+Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin);
 
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
 // `object` is not one or its segment list does not read.
@@ -53,10 +84,11 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::s
 // One segment's vertices and triangles: positions, normals, UVs and colours from whichever stream
 // holds them (SPU stream 0 in input format 0, three floats, or by its description when the format
 // is 0xFF; SPU stream 1 by its description; the RSX-only stream by its description). A skinned
-// segment gives its vertices as stored (the bind pose) and a note; its weights are not exported.
+// segment gives its vertices as stored (the bind pose); edge_segment_weights() gives its weights.
 // Unsupported error for an input format, index flavour or attribute format not decoded here.
 Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s);
-// The geometry as a glTF scene: one node and mesh per segment under a root node.
+// The geometry as a glTF scene: one node and mesh per segment under a root node; with a skin, the
+// skeleton's bones as nodes in their bind pose and the meshes skinned to them.
 Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name);
 // Decodes every segment (an error for one that does not) and warns where the igGeometry's igAABox
 // differs from the decoded positions' bounds.
