@@ -113,6 +113,12 @@ std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Graph& g, std::si
 
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin) {
   const std::string what = fmt::format("igPS3EdgeGeometrySegment[{}] skin weights", s.object);
+  if (s.skinning_flavor != 1) {  // only flavour 1's layout has been seen (zap.pak's actor)
+    Error e = err(what, s.position, fmt::format("skinning flavour {}: its weights are not decoded (flavour 1 is)", s.skinning_flavor));
+    e.kind = ErrorKind::unsupported;
+    e.code = "igz.edge-geometry";
+    return e;
+  }
   const std::uint64_t need = std::uint64_t{s.vertex_count} * 8;
   if (!s.skin_weights || s.skin_weights->size < need)
     return err(what, s.position + 0x50, fmt::format("{} bytes, {} vertices need {}", s.skin_weights ? s.skin_weights->size : 0, s.vertex_count, need));

@@ -330,9 +330,14 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
     }
     model::Node n{.name = mesh.name, .parent = 0, .mesh = static_cast<std::uint32_t>(s.meshes.size())};
     if (e.skin && seg.skinning_flavor != 0) {
-      ASSAY_TRY(SegmentWeights w, edge_segment_weights(f, seg, *e.skin));
-      mesh.joints = std::move(w.joints), mesh.weights = std::move(w.weights);
-      n.parent.reset(), n.skin = 0;  // a skinned mesh's node is a scene root (glTF: its transform is not used)
+      auto w = edge_segment_weights(f, seg, *e.skin);
+      if (!w && w.error().kind != ErrorKind::unsupported) return std::move(w).error();
+      if (w) {
+        mesh.joints = std::move(w->joints), mesh.weights = std::move(w->weights);
+        n.parent.reset(), n.skin = 0;  // a skinned mesh's node is a scene root (glTF: its transform is not used)
+      } else {
+        mesh.extras["notes"] = w.error().message;  // the bind pose without weights
+      }
     }
     s.nodes.push_back(std::move(n));
     s.meshes.push_back(std::move(mesh));
@@ -356,7 +361,8 @@ void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink
       detail::report(sink, Severity::note, segment_what(s), s.position,
                      fmt::format("skinning flavour {}: no igBlendMatrixSelect and igSkeleton2 read, so the vertices as stored (the bind pose) without weights", s.skinning_flavor));
     if (s.skinning_flavor != 0 && e.skin)
-      if (auto w = edge_segment_weights(f, s, *e.skin); !w) detail::report(sink, Severity::error, w.error());
+      if (auto w = edge_segment_weights(f, s, *e.skin); !w)
+        detail::report(sink, w.error().kind == ErrorKind::unsupported ? Severity::note : Severity::error, w.error());
   }
   if (!e.min || !e.max) return;
   const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});

@@ -165,9 +165,44 @@ TEST(EdgeFixture, WhatIsNotDecodedSaysSo) {
   EXPECT_TRUE(error);
 }
 
+TEST(EdgeFixture, SkinnedThroughThePaletteToTheBones) {
+  igz::fixtures::EdgeSpec spec;
+  spec.skinned = true;
+  const auto bytes = igz::fixtures::build_edge_igz(spec);
+  ASSERT_TRUE(bytes.ok());
+  auto f = igz::IgzFile::open(*bytes);
+  ASSERT_TRUE(f.ok());
+  auto fx = igz::decode_fixups(*f);
+  ASSERT_TRUE(fx.ok());
+  const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
+  std::size_t edge = igz::kNoObject;
+  for (std::size_t i = 0; i < g.objects.size(); ++i)
+    if (g.objects[i].type_name == "igPS3EdgeGeometry") edge = i;
+  auto e = igz::read_edge_geometry(*f, g, edge);
+  ASSERT_TRUE(e.ok()) << e.error().str();
+  ASSERT_TRUE(e->skin.has_value());
+  EXPECT_EQ(e->skin->palette, (std::vector<std::int32_t>{1, 0}));
+  ASSERT_EQ(e->skin->bones.size(), 3u);
+  EXPECT_EQ(e->skin->bones[2].name, "b");
+  auto w = igz::edge_segment_weights(*f, e->segments[0], *e->skin);
+  ASSERT_TRUE(w.ok()) << w.error().str();
+  EXPECT_EQ(w->joints[0][0], 1u);  // palette 1 -> blend matrix 0 -> bone a
+  EXPECT_EQ(w->weights[0], (model::Vec4{1, 0, 0, 0}));
+  EXPECT_EQ(w->joints[1][0], 2u);  // palette 0 -> blend matrix 1 -> bone b
+  EXPECT_EQ(w->joints[1][1], 1u);
+  EXPECT_FLOAT_EQ(w->weights[1][0], 128.0f / 255);
+  EXPECT_FLOAT_EQ(w->weights[1][1], 127.0f / 255);
+  auto scene = igz::edge_scene(*f, *e, "skinned");
+  ASSERT_TRUE(scene.ok()) << scene.error().str();
+  ASSERT_EQ(scene->skins.size(), 1u);
+  EXPECT_EQ(scene->skins[0].joints.size(), 3u);
+  // bone b's node: its bind pose y = 1 (the inverse of the translation by -1), relative to a at 0
+  const model::Node& b = scene->nodes[scene->skins[0].joints[2]];
+  EXPECT_EQ(b.name, "b");
+  EXPECT_NEAR(b.translation[1], 1.0f, 1e-6f);
+}
+
 TEST(EdgeFixture, TruncationAndMutationSweepStaysClean) {
-  const auto good = igz::fixtures::build_edge_igz({});
-  ASSERT_TRUE(good.ok());
   auto exercise = [](ByteBuffer b) {
     auto c = open(Input::from_buffer("m.igz", std::move(b)));
     if (!c.ok()) return;
@@ -176,11 +211,17 @@ TEST(EdgeFixture, TruncationAndMutationSweepStaysClean) {
     Diagnostics d;
     (*c)->verify(d);
   };
-  for (std::size_t n = 0; n < good->size(); n += 7) exercise(ByteBuffer(good->begin(), good->begin() + n));
-  for (std::size_t i = 0; i < good->size(); ++i) {
-    ByteBuffer b = *good;
-    b[i] ^= static_cast<std::uint8_t>(0x5A + i);
-    exercise(std::move(b));
+  igz::fixtures::EdgeSpec skinned;
+  skinned.skinned = true;
+  for (const auto& spec : {igz::fixtures::EdgeSpec{}, skinned}) {
+    const auto good = igz::fixtures::build_edge_igz(spec);
+    ASSERT_TRUE(good.ok());
+    for (std::size_t n = 0; n < good->size(); n += 7) exercise(ByteBuffer(good->begin(), good->begin() + n));
+    for (std::size_t i = 0; i < good->size(); ++i) {
+      ByteBuffer b = *good;
+      b[i] ^= static_cast<std::uint8_t>(0x5A + i);
+      exercise(std::move(b));
+    }
   }
 }
 
@@ -190,6 +231,11 @@ TEST(EdgeFixture, WritesFuzzCorpus) {
   auto b = igz::fixtures::build_edge_igz({});
   ASSERT_TRUE(b.ok());
   testing::write_file(std::filesystem::path(dir) / "quad.igz", *b);
+  igz::fixtures::EdgeSpec skinned;
+  skinned.skinned = true;
+  auto sb = igz::fixtures::build_edge_igz(skinned);
+  ASSERT_TRUE(sb.ok());
+  testing::write_file(std::filesystem::path(dir) / "skinned_quad.igz", *sb);
   // an index stream alone: its count (6) in the first two bytes, then the stream
   testing::write_file(std::filesystem::path(dir) / "indexes.bin", ByteBuffer{0, 6, 0, 1, 0, 2, 0, 1, 4, 0, 0x10, 0xC0, 0x90});
 }
