@@ -12,6 +12,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "assay/container.h"
 #include "assay/formats/igz/edge.h"
@@ -90,19 +93,37 @@ std::vector<Diagnostic> diagnostics(const Container& c) {
   return d.items();
 }
 
-TEST(EdgeFixture, DecodesToTheValuesWritten) {
-  const auto bytes = igz::fixtures::build_edge_igz({});
-  ASSERT_TRUE(bytes.ok());
-  auto f = igz::IgzFile::open(*bytes);
-  ASSERT_TRUE(f.ok());
+// The fixture's igPS3EdgeGeometry read through the library; the file views `bytes`, kept alive here.
+struct ReadEdge {
+  std::shared_ptr<const ByteBuffer> bytes;
+  std::optional<igz::IgzFile> file;
+  std::optional<igz::EdgeGeometry> edge;
+};
+ReadEdge read_fixture(const igz::fixtures::EdgeSpec& spec) {
+  ReadEdge r;
+  auto b = igz::fixtures::build_edge_igz(spec);
+  if (!b.ok()) throw std::runtime_error("fixture not built");
+  r.bytes = std::make_shared<const ByteBuffer>(std::move(*b));
+  auto f = igz::IgzFile::open(*r.bytes);
+  if (!f.ok()) throw std::runtime_error("fixture does not open: " + f.error().str());
+  r.file = *f;
   auto fx = igz::decode_fixups(*f);
-  ASSERT_TRUE(fx.ok());
+  if (!fx.ok()) throw std::runtime_error("fixups: " + fx.error().str());
   const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
-  std::size_t edge = igz::kNoObject;
   for (std::size_t i = 0; i < g.objects.size(); ++i)
-    if (g.objects[i].type_name == "igPS3EdgeGeometry") edge = i;
-  auto e = igz::read_edge_geometry(*f, g, edge);
-  ASSERT_TRUE(e.ok()) << e.error().str();
+    if (g.objects[i].type_name == "igPS3EdgeGeometry") {
+      auto e = igz::read_edge_geometry(*f, g, i);
+      if (!e.ok()) throw std::runtime_error("edge geometry: " + e.error().str());
+      r.edge = *e;
+    }
+  if (!r.edge) throw std::runtime_error("no igPS3EdgeGeometry");
+  return r;
+}
+
+TEST(EdgeFixture, DecodesToTheValuesWritten) {
+  const ReadEdge r = read_fixture({});
+  const auto& f = r.file;
+  const auto& e = r.edge;
   ASSERT_EQ(e->segments.size(), 1u);
   EXPECT_EQ(e->segments[0].vertex_count, 4u);
   EXPECT_EQ(e->segments[0].index_count, 6u);
@@ -168,18 +189,9 @@ TEST(EdgeFixture, WhatIsNotDecodedSaysSo) {
 TEST(EdgeFixture, SkinnedThroughThePaletteToTheBones) {
   igz::fixtures::EdgeSpec spec;
   spec.skinned = true;
-  const auto bytes = igz::fixtures::build_edge_igz(spec);
-  ASSERT_TRUE(bytes.ok());
-  auto f = igz::IgzFile::open(*bytes);
-  ASSERT_TRUE(f.ok());
-  auto fx = igz::decode_fixups(*f);
-  ASSERT_TRUE(fx.ok());
-  const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
-  std::size_t edge = igz::kNoObject;
-  for (std::size_t i = 0; i < g.objects.size(); ++i)
-    if (g.objects[i].type_name == "igPS3EdgeGeometry") edge = i;
-  auto e = igz::read_edge_geometry(*f, g, edge);
-  ASSERT_TRUE(e.ok()) << e.error().str();
+  const ReadEdge r = read_fixture(spec);
+  const auto& f = r.file;
+  const auto& e = r.edge;
   ASSERT_TRUE(e->skin.has_value());
   EXPECT_EQ(e->skin->palette, (std::vector<std::int32_t>{1, 0}));
   ASSERT_EQ(e->skin->bones.size(), 3u);
@@ -246,6 +258,30 @@ float be_float(const ByteBuffer& f, std::uint64_t at) {
   return std::bit_cast<float>(std::uint32_t{f[at]} << 24 | std::uint32_t{f[at + 1]} << 16 | std::uint32_t{f[at + 2]} << 8 | f[at + 3]);
 }
 
+// How many vertices the triangles use.
+std::size_t vertices_used(const igz::DrawGeometry& d) {
+  std::vector<bool> used(d.positions.size());
+  for (std::uint32_t t : d.triangles) used.at(t) = true;
+  return static_cast<std::size_t>(std::count(used.begin(), used.end(), true));
+}
+
+// How many triangles face the way their corners' stored normals point (counter-clockwise fronts).
+int windings_agreeing(const igz::DrawGeometry& d) {
+  int agree = 0;
+  for (std::size_t t = 0; t + 2 < d.triangles.size(); t += 3) {
+    const auto& a = d.positions[d.triangles[t]];
+    const auto& b = d.positions[d.triangles[t + 1]];
+    const auto& c = d.positions[d.triangles[t + 2]];
+    const model::Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const model::Vec3 n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    float dot = 0;
+    for (unsigned k = 0; k < 3; ++k)
+      for (unsigned q = 0; q < 3; ++q) dot += n[k] * d.normals[d.triangles[t + q]][k];
+    agree += dot > 0;
+  }
+  return agree;
+}
+
 TEST(EdgeZap, ZapwaveDecodesToItsStoredBoundsAndCounts) {
   ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
   const std::string path = zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz";
@@ -281,21 +317,8 @@ TEST(EdgeZap, ZapwaveDecodesToItsStoredBoundsAndCounts) {
   }
   // every vertex is used, and the faces' windings agree with the stored normals (216 of 218:
   // two are slivers)
-  std::vector<bool> used(187);
-  for (std::uint32_t t : d->triangles) used.at(t) = true;
-  EXPECT_EQ(std::count(used.begin(), used.end(), true), 187);
-  int agree = 0;
-  for (std::size_t t = 0; t < d->triangles.size(); t += 3) {
-    const auto& a = d->positions[d->triangles[t]];
-    const auto& b = d->positions[d->triangles[t + 1]];
-    const auto& c2 = d->positions[d->triangles[t + 2]];
-    const model::Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c2[0] - a[0], c2[1] - a[1], c2[2] - a[2]};
-    const model::Vec3 n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    float dot = 0;
-    for (unsigned k = 0; k < 3; ++k)
-      for (unsigned q = 0; q < 3; ++q) dot += n[k] * d->normals[d->triangles[t + q]][k];
-    agree += dot > 0;
-  }
+  EXPECT_EQ(vertices_used(*d), 187u);
+  const int agree = windings_agreeing(*d);
   EXPECT_GE(agree, 216);
 }
 
@@ -339,21 +362,8 @@ TEST(EdgeZap, ActorIsSkinnedToItsSkeleton) {
   auto d = igz::decode_edge_segment(*f, s);
   ASSERT_TRUE(d.ok()) << d.error().str();
   ASSERT_EQ(d->normals.size(), 1544u);
-  std::vector<bool> used(1544);
-  for (std::uint32_t t : d->triangles) used.at(t) = true;
-  EXPECT_EQ(std::count(used.begin(), used.end(), true), 1544);
-  int agree = 0;
-  for (std::size_t t = 0; t < d->triangles.size(); t += 3) {
-    const auto& a = d->positions[d->triangles[t]];
-    const auto& b = d->positions[d->triangles[t + 1]];
-    const auto& c2 = d->positions[d->triangles[t + 2]];
-    const model::Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c2[0] - a[0], c2[1] - a[1], c2[2] - a[2]};
-    const model::Vec3 n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    float dot = 0;
-    for (unsigned k = 0; k < 3; ++k)
-      for (unsigned q = 0; q < 3; ++q) dot += n[k] * d->normals[d->triangles[t + q]][k];
-    agree += dot > 0;
-  }
+  EXPECT_EQ(vertices_used(*d), 1544u);
+  const int agree = windings_agreeing(*d);
   EXPECT_GE(agree, 2770);  // of 2778
   // The skin: igBlendMatrixSelect[65] above it (_blendMatrixIndices: 29 entries 6, 7, 0, 5, 9, 4, ...),
   // igSkeleton2 "DefaultSkeleton_0" with 32 bones and 31 inverse joint matrices.
