@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <random>
 
 #include "assay/container.h"
@@ -396,6 +397,55 @@ TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
     EXPECT_EQ(r.error().kind, ErrorKind::unsupported) << f;
     EXPECT_NE(r.error().message.find(std::string("not decoded: format ") + f), std::string::npos) << r.error().str();
   }
+}
+
+// Every few bytes' truncation and a mutation of every 5th byte before the pixels of multi-level tiled
+// fixtures (each tiling's mip chain): no crash; every level that decodes has its own size.
+TEST(IgzTiled, MipChainTruncationAndMutationSweep) {
+  struct Case { const char* format; std::uint16_t w, h, levels; std::size_t bytes; };
+  // Sizes by the chains above: xenon 16 x 16 x 4 bytes with level 0 in its tail (4096) and the
+  // mips' tail after it (4096); cafe DXT1 64 x 32: 4096 + 512 + 512; ps4 DXT1 16 x 16: 512 + 512;
+  // nx DXT1 16 x 16: 512 + 512.
+  const Case cases[] = {{"r8g8b8a8_tile_big_xenon", 16, 16, 5, 8192}, {"dxt1_tile_cafe", 64, 32, 3, 5120},
+                        {"dxt1_tile_ps4", 16, 16, 2, 1024}, {"dxt1_tile_nx", 16, 16, 2, 1024}};
+  for (const Case& k : cases) {
+    fixtures::ImageSpec s;
+    s.format = k.format, s.width = k.w, s.height = k.h, s.levels = k.levels, s.pixels = ByteBuffer(k.bytes, 0x5B);
+    auto good = fixtures::build_image_igz(s);
+    ASSERT_TRUE(good.ok());
+    auto whole = open_spec(s);
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(details_json(*whole, *texture_entry(*whole))["data_needed"], k.bytes) << k.format;
+    for (unsigned l = 0; l < k.levels; ++l) ASSERT_TRUE(whole->texture(*texture_entry(*whole), l).ok()) << k.format << " " << l;
+    auto exercise = [&](ByteBuffer b) {
+      auto c = open(Input::from_buffer("sweep.igz", std::move(b)));
+      if (!c) return;
+      for (const Entry& e : (*c)->entries()) {
+        if (e.kind != EntryKind::texture) continue;
+        for (unsigned l = 0; l < k.levels; ++l)
+          if (auto img = (*c)->texture(e, l)) EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+      }
+    };
+    for (std::size_t n = 0; n < good->size(); n += 61) exercise(ByteBuffer(good->begin(), good->begin() + static_cast<std::ptrdiff_t>(n)));
+    for (std::size_t i = 0; i + k.bytes < good->size(); i += 5) {  // every 5th byte: the fields repeat per object
+      ByteBuffer b = *good;
+      b[i] ^= 0xA5;
+      exercise(std::move(b));
+    }
+  }
+}
+
+// Seeds for fuzz/igz_image.cc (fuzz/corpus/igz_image/) with tiled mip chains, written when
+// ASSAY_WRITE_IGZ_IMAGE_CORPUS names a folder (as IgzImage.WritesFuzzCorpus); skipped otherwise.
+TEST(IgzTiled, WritesFuzzCorpus) {
+  const char* dir = std::getenv("ASSAY_WRITE_IGZ_IMAGE_CORPUS");
+  if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_IMAGE_CORPUS to write the corpus";
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_ps4", s.width = 16, s.height = 16, s.levels = 2, s.pixels = ByteBuffer(1024, 0x3C);
+  testing::write_file(fs::path(dir) / "ps4_dxt1_tiled_2levels.igz", *fixtures::build_image_igz(s));
+  // l8 8 x 8 on the Wii U: mode 2 (8 < 128 and 16), pitch 32, 8 rows: 256 bytes; level 1 the same at 256.
+  s.format = "l8_tile_cafe", s.width = 8, s.height = 8, s.levels = 2, s.pixels = ByteBuffer(512, 0x96);
+  testing::write_file(fs::path(dir) / "cafe_l8_tiled_2levels.igz", *fixtures::build_image_igz(s));
 }
 
 }  // namespace
