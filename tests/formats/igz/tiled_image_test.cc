@@ -5,6 +5,7 @@
 // format, and every such entry says what its decoding assumed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <random>
@@ -151,6 +152,29 @@ void expect_mips_round_trip(const fixtures::ImageSpec& s, unsigned seed) {
   }
 }
 
+// A texel written at its hand-computed byte offset in one level: it decodes as RGBA (level, x, y,
+// tag) at its (x, y) of that level.
+struct PlacedTexel {
+  unsigned level;
+  std::uint32_t x, y;
+  std::uint64_t at;
+};
+
+void expect_placed(const fixtures::ImageSpec& s, std::initializer_list<PlacedTexel> placed, int tag) {
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  const Entry& e = *texture_entry(*c);
+  for (const PlacedTexel& p : placed) {
+    auto img = c->texture(e, p.level);
+    ASSERT_TRUE(img.ok()) << img.error().str();
+    EXPECT_EQ(img->width, std::max(1u, s.width >> p.level));
+    EXPECT_EQ(px(*img, p.x, p.y), (A{int(p.level), int(p.x), int(p.y), tag})) << s.format << " at " << p.at;
+    if (img->width > 1) {
+      EXPECT_EQ(px(*img, p.x == 0 ? 1 : 0, 0), (A{0, 0, 0, 0})) << s.format << " level " << p.level;
+    }
+  }
+}
+
 // r8g8b8a8 64 x 64, 7 levels (tests/image/tiling_test.cc XenonMipChainByHand): level 1 at 16384
 // (32 x 32 surface), levels 2..6 in the tail at 20480 (origins (16,0), (8,0), (4,0), (0,8), (0,4));
 // 24576 bytes. By hand (L = 2): level 1 (1,0) -> 16384 + 4; level 2 (0,0) = tail (16,0) -> 20480 +
@@ -158,19 +182,11 @@ void expect_mips_round_trip(const fixtures::ImageSpec& s, unsigned seed) {
 TEST(IgzTiled, XenonMipsInTheirPlacesAndReplaced) {
   fixtures::ImageSpec s;
   s.format = "r8g8b8a8_tile_big_xenon", s.width = 64, s.height = 64, s.levels = 7, s.pixels = ByteBuffer(24576);
-  struct At { unsigned level; std::uint32_t x, y; std::uint64_t at; };
-  const At placed[] = {{1, 1, 0, 16388}, {2, 0, 0, 20608}, {5, 1, 1, 21652}, {6, 0, 0, 20992}};
-  for (const At& p : placed) put_rgba_big(s.pixels, p.at, A{int(p.level), int(p.x), int(p.y), 0x7E});
+  const std::initializer_list<PlacedTexel> placed = {{1, 1, 0, 16388}, {2, 0, 0, 20608}, {5, 1, 1, 21652}, {6, 0, 0, 20992}};
+  for (const PlacedTexel& p : placed) put_rgba_big(s.pixels, p.at, A{int(p.level), int(p.x), int(p.y), 0x7E});
+  expect_placed(s, placed, 0x7E);
   auto c = open_spec(s);
-  ASSERT_TRUE(c);
-  const Entry& e = *texture_entry(*c);
-  for (const At& p : placed) {
-    auto img = c->texture(e, p.level);
-    ASSERT_TRUE(img.ok()) << img.error().str();
-    EXPECT_EQ(img->width, 64u >> p.level);
-    EXPECT_EQ(px(*img, p.x, p.y), (A{int(p.level), int(p.x), int(p.y), 0x7E})) << p.at;
-  }
-  const Json d = details_json(*c, e);
+  const Json d = details_json(*c, *texture_entry(*c));
   EXPECT_EQ(d["data_needed"], 24576);
   EXPECT_FALSE(d.contains("not_decoded")) << d.dump();
   EXPECT_NE(d.value("assumed", "").find("packed mips"), std::string::npos) << d.dump();
@@ -309,22 +325,14 @@ TEST(IgzTiled, WiiUPixelsInModes4And2AndReplace) {
 TEST(IgzTiled, WiiUMipsInTheirPlacesAndReplaced) {
   fixtures::ImageSpec s;
   s.format = "r8g8b8a8_tile_cafe", s.width = 64, s.height = 32, s.levels = 3, s.pixels = ByteBuffer(10752);
-  struct At { unsigned level; std::uint32_t x, y; std::uint64_t at; };
-  const At placed[] = {{1, 1, 1, 8212}, {1, 8, 0, 8960}, {2, 9, 1, 10516}, {2, 15, 7, 10748}};
-  for (const At& p : placed) {
+  const std::initializer_list<PlacedTexel> placed = {{1, 1, 1, 8212}, {1, 8, 0, 8960}, {2, 9, 1, 10516}, {2, 15, 7, 10748}};
+  for (const PlacedTexel& p : placed) {
     const std::uint8_t c[4] = {std::uint8_t(p.level), std::uint8_t(p.x), std::uint8_t(p.y), 0x3C};
     std::copy(std::begin(c), std::end(c), s.pixels.begin() + static_cast<std::ptrdiff_t>(p.at));
   }
+  expect_placed(s, placed, 0x3C);
   auto c = open_spec(s);
-  ASSERT_TRUE(c);
-  const Entry& e = *texture_entry(*c);
-  for (const At& p : placed) {
-    auto img = c->texture(e, p.level);
-    ASSERT_TRUE(img.ok()) << img.error().str();
-    EXPECT_EQ(px(*img, p.x, p.y), (A{int(p.level), int(p.x), int(p.y), 0x3C})) << p.at;
-    EXPECT_EQ(px(*img, 0, 0), (A{0, 0, 0, 0}));
-  }
-  EXPECT_EQ(details_json(*c, e)["data_needed"], 10752);
+  EXPECT_EQ(details_json(*c, *texture_entry(*c))["data_needed"], 10752);
   expect_mips_round_trip(s, 32);
   // The sample's shape: DXT1 1152 x 768, 6 levels in 791552 bytes (tiling_test.cc).
   fixtures::ImageSpec big;
@@ -422,8 +430,9 @@ TEST(IgzTiled, MipChainTruncationAndMutationSweep) {
       if (!c) return;
       for (const Entry& e : (*c)->entries()) {
         if (e.kind != EntryKind::texture) continue;
-        for (unsigned l = 0; l < k.levels; ++l)
+        for (unsigned l = 0; l < k.levels; ++l) {
           if (auto img = (*c)->texture(e, l)) EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+        }
       }
     };
     for (std::size_t n = 0; n < good->size(); n += 61) exercise(ByteBuffer(good->begin(), good->begin() + static_cast<std::ptrdiff_t>(n)));
