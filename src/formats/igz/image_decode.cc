@@ -89,8 +89,9 @@ std::optional<WiiFormat> wii_format(std::string_view canonical) {
 TexelLayout::Tiling platform_tiling(std::string_view platform) {
   if (platform == "xenon") return TexelLayout::Tiling::xenon;
   if (platform == "nx") return TexelLayout::Tiling::tegra;
-  // The igImage2 holds no GX2 tile mode or swizzle: mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2
-  // for a level smaller than a macro tile, is assumed (texel_assumption says so).
+  // The igImage2 holds no GX2 tile mode, swizzle or mip offsets: GX2's default for a 2D texture
+  // with swizzle 0 and GX2's own level placement are assumed (image/tiling.h tiled_mip_chain;
+  // texel_assumption says so).
   if (platform == "cafe") return TexelLayout::Tiling::gx2;
   // PS4: the 8 x 8 Morton tiles public tools untile (texel_assumption says so). Xbox One
   // ("durango"): no public source gives its tiling (DirectXTex leaves it to Microsoft's XG library).
@@ -246,8 +247,8 @@ std::string_view texel_assumption(const Image2& img) {
     return "Wii U GX2 default tile mode for a 2D texture (mode 4, 2D_TILED_THIN1, or mode 2 when the width and height are "
            "both under a macro tile's alignment) with swizzle 0, each smaller level in mode 2 once under a macro tile, "
            "addrlib's Wii U configuration (2 pipes, 4 banks), the levels after the first at GX2's mip offsets (decaf-emu "
-           "GX2CalcSurfaceSizeAndAlignment) after the first level: the igImage2 holds no tile mode, swizzle or offsets; "
-           "no sample has shown this layout";
+           "GX2CalcSurfaceSizeAndAlignment) counted from the start of the first: the igImage2 holds no tile mode, swizzle "
+           "or offsets; no sample has shown this layout";
   if (t && t->swap16) return "Xbox 360 DXT blocks byte-swapped in 16-bit words; no sample has shown this format";
   if (t && t->kind == TexelLayout::Kind::blocks && t->block == image::BlockFormat::bc5)
     return "dxn as BC5 (red block first, as DirectX's 3Dc/ATI2); blue is the normal's z rebuilt from red and green; no sample has shown this format";
@@ -330,6 +331,7 @@ Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgb
     return err("igImage2", kNoOffset, fmt::format("{} levels given, the image has {}", levels.size(), img.levels));
   ByteBuffer out;
   if (t.tiling != TexelLayout::Tiling::none) {  // the whole chain, padding zero; each level tiled into its place
+    ASSAY_CHECK(check_data_size(img));            // no buffer larger than the file's _data
     ASSAY_TRY(std::uint64_t total, data_size(img));
     out.assign(total, 0);
   }

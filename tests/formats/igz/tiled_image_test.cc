@@ -167,7 +167,7 @@ void expect_placed(const fixtures::ImageSpec& s, std::initializer_list<PlacedTex
   for (const PlacedTexel& p : placed) {
     auto img = c->texture(e, p.level);
     ASSERT_TRUE(img.ok()) << img.error().str();
-    EXPECT_EQ(img->width, std::max(1u, s.width >> p.level));
+    EXPECT_EQ(img->width, std::max<std::uint32_t>(1, s.width >> p.level));
     EXPECT_EQ(px(*img, p.x, p.y), (A{int(p.level), int(p.x), int(p.y), tag})) << s.format << " at " << p.at;
     if (img->width > 1) {
       EXPECT_EQ(px(*img, p.x == 0 ? 1 : 0, 0), (A{0, 0, 0, 0})) << s.format << " level " << p.level;
