@@ -242,18 +242,20 @@ bool xenon_chain(std::uint32_t w, std::uint32_t h, std::uint32_t block, std::uin
     TiledSurface& s = lv.surface;
     s.tiling = Tiling::xenon, s.unit_bytes = unit;
     s.width = units(std::max(1u, w >> l), block), s.height = units(std::max(1u, h >> l), block);
-    // The stored level: level 0, a level above the tail, or the tail (level `packed`; for a
-    // packed level 0 the levels after it have their own tail, stored as level "1").
-    const unsigned stored = l < packed ? l : (packed == 0 && l > 0 ? 1 : packed);
-    const std::uint32_t sw = stored == 0 ? w : std::max(1u, next_pow2(w) >> (packed == 0 ? 0 : stored));
-    const std::uint32_t sh = stored == 0 ? h : std::max(1u, next_pow2(h) >> (packed == 0 ? 0 : stored));
+    // Level 0's surface from its own sides; a smaller level's from the level-0 sides rounded up
+    // to powers of two and shifted, the tail's by its level (0 for the mips' tail of a texture
+    // whose level 0 is packed too). Level 0 and each level down to the tail (level 1 at least)
+    // start a surface; the tail's levels share it.
+    const unsigned shift = std::min(l, packed);
+    const std::uint32_t sw = l == 0 ? w : std::max(1u, next_pow2(w) >> shift);
+    const std::uint32_t sh = l == 0 ? h : std::max(1u, next_pow2(h) >> shift);
     s.pitch = static_cast<std::uint32_t>(align(units(sw, block), 32)), s.rows = static_cast<std::uint32_t>(align(units(sh, block), 32));
     if (l >= packed) {
       std::uint32_t px = 0, py = 0;
       if (!xenon_packed_origin(w, h, l, px, py)) return false;
       s.x0 = px / block, s.y0 = py / block;
     }
-    const bool new_surface = l == 0 || stored == l || (packed == 0 && l == 1);
+    const bool new_surface = l <= std::max(packed, 1u);
     if (new_surface) next = align(next, 4096);
     lv.offset = new_surface ? next : out.back().offset;
     std::uint64_t size = 0;
