@@ -1,6 +1,6 @@
 // verify reports a texture whose _data is shorter than its format needs (what extract and
 // texture() stop at) as a warning coded igz.image-data, and list's details give data_needed for
-// the levels that decode (the Wii U's top level) beside not_decoded.
+// every level as its layout places them (the Wii U's GX2 mip chain).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
