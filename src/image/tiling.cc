@@ -130,6 +130,17 @@ Tiling gx2_tile_mode(std::uint32_t width, std::uint32_t height, unsigned bits) {
   return width >= 32 * std::max(1u, 32 / bits) && height >= 16 ? Tiling::gx2_2d : Tiling::gx2_1d;
 }
 
+// The bytes a level reaches from its surface's start: the 32 x 32 tile holding its last unit,
+// plus what one tile spans (Xenia texture_util.cc GetTiledAddressUpperBound2D: 8- and 16-bit
+// units address 128 x 128 and 64 x 64 regions on their own, so a tile spans 0xA00 and 0xC00
+// bytes; wider units 1 KB per byte of unit).
+namespace {
+std::uint64_t xenon_extent(std::uint32_t right, std::uint32_t bottom, std::uint32_t pitch, unsigned log2_bytes) {
+  const std::uint64_t span = log2_bytes == 0 ? 0xA00 : log2_bytes == 1 ? 0xC00 : std::uint64_t{0x400} << log2_bytes;
+  return xenon_offset((right - 1) & ~31u, (bottom - 1) & ~31u, pitch, log2_bytes) + span;
+}
+}  // namespace
+
 // ---- PS4 (GFD-Studio PS4SwizzleAlgorithm.cs; ReverseBox swizzle_ps4.py) ----
 std::uint64_t ps4_offset(std::uint32_t x, std::uint32_t y, std::uint32_t width, std::uint32_t unit_bytes) {
   const std::uint64_t tile = std::uint64_t{y / 8} * (align(width, 8) / 8) + x / 8;
@@ -168,7 +179,7 @@ bool tiled_size(const TiledSurface& s, std::uint64_t& out) {
       const std::uint64_t pitch = align(surface_pitch(s), 32), rows = align(surface_rows(s), 32);
       if (std::uint64_t{s.x0} + s.width > pitch || std::uint64_t{s.y0} + s.height > rows || pitch > (1u << 24) || rows > (1u << 24))
         return false;
-      out = pitch * rows * s.unit_bytes;
+      out = xenon_extent(s.x0 + s.width, s.y0 + s.height, static_cast<std::uint32_t>(pitch), log2_of(s.unit_bytes));
       return true;
     }
     case Tiling::ps4: out = align(s.width, 8) * align(s.height, 8) * s.unit_bytes; return true;
@@ -237,6 +248,7 @@ bool xenon_chain(std::uint32_t w, std::uint32_t h, std::uint32_t block, std::uin
   const unsigned lmin = log2_of(std::min(w, h));
   const unsigned packed = levels > 1 ? (lmin > 4 ? lmin - 4 : 0) : ~0u;  // the tail's level
   std::uint64_t next = 0;  // where the next stored surface starts
+  total = 0;
   for (unsigned l = 0; l < levels; ++l) {
     TiledLevel lv;
     TiledSurface& s = lv.surface;
@@ -255,15 +267,16 @@ bool xenon_chain(std::uint32_t w, std::uint32_t h, std::uint32_t block, std::uin
       if (!xenon_packed_origin(w, h, l, px, py)) return false;
       s.x0 = px / block, s.y0 = py / block;
     }
+    // A new surface starts where the previous one's 4 KB-aligned stride (pitch x rows) ends; the
+    // buffer ends where the last level's bytes reach (tiled_size: Xenia's upper bound).
     const bool new_surface = l <= std::max(packed, 1u);
-    if (new_surface) next = align(next, 4096);
     lv.offset = new_surface ? next : out.back().offset;
+    if (new_surface) next = lv.offset + align(std::uint64_t{s.pitch} * s.rows * unit, 4096);
     std::uint64_t size = 0;
     if (!tiled_size(s, size)) return false;
-    if (new_surface) next = lv.offset + size;
+    total = std::max(total, lv.offset + size);
     out.push_back(lv);
   }
-  total = next;
   return true;
 }
 

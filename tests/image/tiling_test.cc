@@ -228,6 +228,37 @@ TEST(Tiling, Gx2MipChainByHand) {
   EXPECT_FALSE(tiled_mip_chain(Tiling::gx2_2d, 40, 8, 1, 4, 7, lv, total));  // 40 has 6 levels
 }
 
+// Every chain: each unit of each level lands on bytes of its own inside the chain's total (the
+// packed Xbox 360 tails, the Wii U's per-level modes and offsets included).
+TEST(Tiling, MipChainsKeepLevelsApart) {
+  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {16, 16}, {40, 8}, {64, 64},
+                                                           {100, 37}, {1024, 16}, {16, 512}, {256, 128}};
+  for (Tiling t : {Tiling::xenon, Tiling::tegra, Tiling::gx2_2d, Tiling::ps4})
+    for (std::uint32_t unit : {1u, 4u, 8u, 16u})
+      for (std::uint32_t block : {1u, 4u})
+        for (auto [w, h] : sizes) {
+          unsigned levels = 1;
+          while ((std::max(w, h) >> levels) != 0) ++levels;
+          std::vector<TiledLevel> lv;
+          std::uint64_t total = 0;
+          ASSERT_TRUE(tiled_mip_chain(t, w, h, block, unit, levels, lv, total));
+          ASSERT_EQ(lv.size(), levels);
+          std::vector<bool> used(total);
+          for (unsigned l = 0; l < levels; ++l) {
+            const TiledSurface& s = lv[l].surface;
+            ASSERT_EQ(s.width, (std::max(1u, w >> l) + block - 1) / block);
+            for (std::uint32_t y = 0; y < s.height; ++y)
+              for (std::uint32_t x = 0; x < s.width; ++x) {
+                const std::uint64_t o = lv[l].offset + tiled_offset(s, x, y);
+                ASSERT_LE(o + unit, total) << int(t) << " " << w << "x" << h << " level " << l;
+                ASSERT_FALSE(used[o]) << int(t) << " " << w << "x" << h << " unit " << unit << " block " << block
+                                      << " level " << l << " (" << x << "," << y << ")";
+                for (std::uint32_t k = 0; k < unit; ++k) used[o + k] = true;
+              }
+          }
+        }
+}
+
 TEST(Tiling, PaddedSizes) {
   std::uint64_t s = 0;
   ASSERT_TRUE(tiled_size({Tiling::xenon, 2, 2, 8}, s));
@@ -240,6 +271,14 @@ TEST(Tiling, PaddedSizes) {
   EXPECT_EQ(s, 2u * 64 * 32);
   ASSERT_TRUE(tiled_size({Tiling::gx2_1d, 2, 2, 8}, s));
   EXPECT_EQ(s, 8u * 8 * 8);
+  // 8- and 16-bit units: a 32 x 32 tile's addresses reach 0xA00 and 0xC00 bytes (Xenia
+  // GetTiledAddressUpperBound2D), past its 1024 and 2048: (0, 16) is (16 & 16) << 7 = 2048 for both.
+  ASSERT_TRUE(tiled_size({Tiling::xenon, 4, 20, 1}, s));
+  EXPECT_EQ(s, 0xA00u);
+  EXPECT_EQ(xenon_offset(0, 16, 32, 0), 2048u);
+  ASSERT_TRUE(tiled_size({Tiling::xenon, 4, 20, 2}, s));
+  EXPECT_EQ(s, 0xC00u);
+  EXPECT_EQ(xenon_offset(0, 16, 32, 1), 2048u);
   EXPECT_FALSE(tiled_size({Tiling::xenon, 4, 4, 3}, s));  // 24-bit units are not tiled
   EXPECT_FALSE(tiled_size({Tiling::xenon, 0, 4, 4}, s));
 }
@@ -247,7 +286,7 @@ TEST(Tiling, PaddedSizes) {
 // Every unit lands on its own bytes inside the padded level, and untile(tile(x)) == x.
 TEST(Tiling, RoundTripsOnRandomData) {
   std::mt19937 rng(28);
-  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {8, 8}, {17, 9}, {40, 8},
+  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {8, 8}, {17, 9}, {40, 8}, {5, 20},
                                                            {33, 65}, {100, 37}, {128, 64}, {2, 130}};
   for (Tiling t : {Tiling::xenon, Tiling::tegra, Tiling::gx2_1d, Tiling::gx2_2d, Tiling::ps4})
     for (std::uint32_t unit : {1u, 2u, 4u, 8u, 16u})

@@ -83,7 +83,9 @@ bool xenon_packed_origin(std::uint32_t width, std::uint32_t height, unsigned lev
 
 // Unit sizes every tiling here takes: 1, 2, 4, 8 and 16 bytes.
 bool tiling_unit_ok(std::uint32_t unit_bytes);
-// Bytes of the padded level; false on overflow or a unit size not taken.
+// Bytes of the padded level (Xbox 360: up to where its units reach from the surface's start,
+// Xenia's GetTiledAddressUpperBound2D: more than pitch x rows for 8- and 16-bit units); false on
+// overflow or a unit size not taken.
 bool tiled_size(const TiledSurface& s, std::uint64_t& out);
 // The byte offset of unit (x, y) (x < width, y < height).
 std::uint64_t tiled_offset(const TiledSurface& s, std::uint32_t x, std::uint32_t y);
@@ -107,8 +109,9 @@ struct TiledLevel {
 // texture: mode 4, or mode 2 when its width and height are both under a macro tile's
 // alignment; each smaller level degraded to mode 2 once it is under a macro tile) or ps4.
 // - xenon (Xenia GetGuestTextureLayout): level 0's surface padded to 32 x 32 units; the levels
-//   after it from the end of level 0 aligned to 4 KB, each padded from the level-0 size rounded
-//   up to a power of two, shifted, then to 32 units, every surface 4 KB aligned; with more than
+//   after it from the end of level 0's pitch x rows aligned to 4 KB, each padded from the level-0
+//   size rounded up to a power of two, shifted, then to 32 units, every surface 4 KB aligned; the
+//   total reaches the last level's tiled_size; with more than
 //   one level, the levels from the first whose shorter side is at most 16 texels share one
 //   surface at GetPackedMipOffset's origins (level 0 too for a texture of at most 16 texels).
 // - gx2_2d (decaf-emu GX2CalcSurfaceSizeAndAlignment, addrlib r600): level 0 as above; level 1

@@ -270,7 +270,7 @@ TEST(IgzImage, WritesFuzzCorpus) {
   s.format = "dxn", s.pixels = ByteBuffer(64, 0x96);  // BC5: 8 x 8, 4 blocks of 16 bytes
   write("dxn_8x8.igz", s);
   // The console tilings (image/tiling.h) at their smallest padded sizes.
-  s.format = "l8_tile_big_xenon", s.width = 4, s.height = 4, s.pixels = ByteBuffer(32 * 32, 0x69);
+  s.format = "l8_tile_big_xenon", s.width = 4, s.height = 4, s.pixels = ByteBuffer(0xA00, 0x69);  // one tile: 0xA00 for 8-bit
   write("xenon_l8_tiled.igz", s);
   s.format = "dxt1_tile_nx", s.width = 8, s.height = 8, s.levels = 2, s.pixels = ByteBuffer(1024, 0x3C);
   write("nx_dxt1_tiled_2levels.igz", s);
