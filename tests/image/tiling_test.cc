@@ -2,6 +2,7 @@
 // published formulas, and tile -> untile round trips on random data of many sizes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -106,6 +107,158 @@ TEST(Tiling, Gx2OffsetsByHand) {
   EXPECT_EQ(size, 288u * 192 * 8);  // 1152 x 768 DXT1: already whole macro tiles
 }
 
+// PS4 (GFD-Studio PS4SwizzleAlgorithm): 8 x 8 tiles row by row over the width padded to 8; in a
+// tile, unit index bits x0 y0 x1 y1 x2 y2 (Morton, x first).
+TEST(Tiling, Ps4OffsetsByHand) {
+  EXPECT_EQ(ps4_offset(0, 0, 16, 8), 0u);
+  EXPECT_EQ(ps4_offset(1, 0, 16, 8), 8u);        // index 1
+  EXPECT_EQ(ps4_offset(0, 1, 16, 8), 16u);       // index 2
+  EXPECT_EQ(ps4_offset(2, 0, 16, 8), 32u);       // index 4
+  EXPECT_EQ(ps4_offset(3, 3, 16, 8), 120u);      // index 1 + 2 + 4 + 8 = 15
+  EXPECT_EQ(ps4_offset(7, 7, 16, 8), 504u);      // index 63
+  EXPECT_EQ(ps4_offset(8, 0, 16, 8), 512u);      // the second tile of the row
+  EXPECT_EQ(ps4_offset(0, 8, 16, 8), 1024u);     // two tiles a row: tile 2
+  EXPECT_EQ(ps4_offset(0, 8, 10, 4), 512u);      // width 10 padded to 16: tile 2 of 256 bytes
+  EXPECT_EQ(ps4_offset(5, 2, 8, 4), 4u * 25);    // x 101, y 010: x0 (1) + y1 (8) + x2 (16)
+  std::uint64_t size = 0;
+  ASSERT_TRUE(tiled_size({Tiling::ps4, 10, 3, 4}, size));
+  EXPECT_EQ(size, 16u * 8 * 4);
+}
+
+// Xbox 360 packed mip tail (Xenia GetPackedMipOffset), texels: for a square texture the tail's
+// first three levels sit at x = 16, 8, 4; then along y at (2^(log2 side - base)) >> (p - 2).
+TEST(Tiling, XenonPackedOriginsByHand) {
+  std::uint32_t x = 0, y = 0;
+  EXPECT_FALSE(xenon_packed_origin(64, 64, 1, x, y));  // 32 texels: not in the tail
+  ASSERT_TRUE(xenon_packed_origin(64, 64, 2, x, y));   // base 6 - 4 = 2: packed 0
+  EXPECT_EQ(x, 16u);
+  EXPECT_EQ(y, 0u);
+  ASSERT_TRUE(xenon_packed_origin(64, 64, 3, x, y));
+  EXPECT_EQ(x, 8u);
+  EXPECT_EQ(y, 0u);
+  ASSERT_TRUE(xenon_packed_origin(64, 64, 5, x, y));   // packed 3: (1 << 4) >> 1 = 8 along y
+  EXPECT_EQ(x, 0u);
+  EXPECT_EQ(y, 8u);
+  ASSERT_TRUE(xenon_packed_origin(64, 64, 6, x, y));   // packed 4: 16 >> 2 = 4
+  EXPECT_EQ(x, 0u);
+  EXPECT_EQ(y, 4u);
+  ASSERT_TRUE(xenon_packed_origin(256, 16, 0, x, y));  // wider than tall: the short side is y
+  EXPECT_EQ(x, 0u);
+  EXPECT_EQ(y, 16u);
+  ASSERT_TRUE(xenon_packed_origin(256, 16, 3, x, y));  // packed 3 along x: (1 << 8) >> 1
+  EXPECT_EQ(x, 128u);
+  EXPECT_EQ(y, 0u);
+}
+
+// Xbox 360 chain, r8g8b8a8 64 x 64, 7 levels: the tail is level 2 (shorter side 64: 6 - 4).
+// Level 0: 64 x 64 x 4 = 16384 at 0. Level 1: (64 >> 1) = 32 -> padded 32 x 32: 4096 at 16384.
+// Level 2: the tail, (64 >> 2) = 16 padded to 32 x 32: 4096 at 20480, levels 2..6 at the origins
+// above. Total 24576.
+TEST(Tiling, XenonMipChainByHand) {
+  std::vector<TiledLevel> lv;
+  std::uint64_t total = 0;
+  ASSERT_TRUE(tiled_mip_chain(Tiling::xenon, 64, 64, 1, 4, 7, lv, total));
+  ASSERT_EQ(lv.size(), 7u);
+  EXPECT_EQ(total, 24576u);
+  const std::uint64_t offsets[] = {0, 16384, 20480, 20480, 20480, 20480, 20480};
+  const std::uint32_t origins[][2] = {{0, 0}, {0, 0}, {16, 0}, {8, 0}, {4, 0}, {0, 8}, {0, 4}};
+  for (unsigned l = 0; l < 7; ++l) {
+    EXPECT_EQ(lv[l].offset, offsets[l]) << l;
+    EXPECT_EQ(lv[l].surface.x0, origins[l][0]) << l;
+    EXPECT_EQ(lv[l].surface.y0, origins[l][1]) << l;
+    EXPECT_EQ(lv[l].surface.width, std::max(1u, 64u >> l)) << l;
+  }
+  EXPECT_EQ(lv[2].surface.pitch, 32u);
+  // Level 2's texel (0, 0) is surface (16, 0): x >> 3 = 2 -> 2 << 6 = 128. Level 6's (0, 0) is
+  // (0, 4): micro (4 & 14) << 2 = 16 -> 64 bytes -> off 128 -> (128 & 448) << 2 = 512. Level 5's
+  // (1, 1) is (1, 9): micro (1 + 32) << 2 = 132 -> off 256 + 4 + 16 = 276 -> 1024 + (2 << 6) + 20.
+  EXPECT_EQ(tiled_offset(lv[2].surface, 0, 0), 128u);
+  EXPECT_EQ(tiled_offset(lv[6].surface, 0, 0), 512u);
+  EXPECT_EQ(tiled_offset(lv[5].surface, 1, 1), 1172u);
+  EXPECT_EQ(tiled_offset(lv[1].surface, 1, 0), 4u);
+  // One level: no tail, level 0 at its own origin.
+  ASSERT_TRUE(tiled_mip_chain(Tiling::xenon, 40, 8, 1, 4, 1, lv, total));
+  EXPECT_EQ(total, 64u * 32 * 4);
+  EXPECT_EQ(lv[0].surface.y0, 0u);
+  // DXT1 16 x 16, 5 levels: the tail is level 0 (shorter side 16), at x = 16 texels = 4 blocks;
+  // levels 1..4 in a second tail (next_pow2(16) = 16 texels -> 32 x 32 blocks) after level 0's
+  // 32 * 32 * 8 = 8192 bytes, at 2, 1 blocks across, then 2 and 1 blocks down.
+  ASSERT_TRUE(tiled_mip_chain(Tiling::xenon, 16, 16, 4, 8, 5, lv, total));
+  EXPECT_EQ(total, 16384u);
+  EXPECT_EQ(lv[0].surface.x0, 4u);
+  const std::uint32_t tail[][2] = {{2, 0}, {1, 0}, {0, 2}, {0, 1}};
+  for (unsigned l = 1; l < 5; ++l) {
+    EXPECT_EQ(lv[l].offset, 8192u) << l;
+    EXPECT_EQ(lv[l].surface.x0, tail[l - 1][0]) << l;
+    EXPECT_EQ(lv[l].surface.y0, tail[l - 1][1]) << l;
+  }
+}
+
+// Wii U chain (decaf-emu GX2CalcSurfaceSizeAndAlignment over addrlib), the shared sample's
+// 1152 x 768 DXT1 with 6 levels (64-bit blocks; mode 4 pitch alignment 32, height 16, base
+// alignment max(64 * 64, 2 * 64 * 32) = 4096; mode 2: 8, 8 and 256):
+//   level 0: 288 x 192 blocks, mode 4: 442368 bytes at 0
+//   level 1: 576 x 384 -> next_pow2 1024 x 512 -> 256 x 128 blocks: 262144 at align(442368, 4096) = 442368
+//   level 2: 128 x 64 blocks: 65536 at 442368 + 262144 = 704512
+//   level 3: 64 x 32: 16384 at 770048;  level 4: 32 x 16 (still a macro tile): 4096 at 786432
+//   level 5: 36 x 24 -> 64 x 32 -> 16 x 8 blocks, under 32: mode 2, pitch 16, 8 rows: 1024 at 790528
+// Total 791552.
+TEST(Tiling, Gx2MipChainByHand) {
+  std::vector<TiledLevel> lv;
+  std::uint64_t total = 0;
+  ASSERT_TRUE(tiled_mip_chain(Tiling::gx2_2d, 1152, 768, 4, 8, 6, lv, total));
+  EXPECT_EQ(total, 791552u);
+  const std::uint64_t offsets[] = {0, 442368, 704512, 770048, 786432, 790528};
+  for (unsigned l = 0; l < 6; ++l) {
+    EXPECT_EQ(lv[l].offset, offsets[l]) << l;
+    EXPECT_EQ(lv[l].surface.tiling, l < 5 ? Tiling::gx2_2d : Tiling::gx2_1d) << l;
+  }
+  EXPECT_EQ(lv[1].surface.pitch, 256u);
+  EXPECT_EQ(lv[1].surface.width, 144u);  // the level's own 576 texels
+  EXPECT_EQ(lv[5].surface.pitch, 16u);
+  EXPECT_EQ(lv[5].surface.rows, 8u);
+  // r8g8b8a8 24 x 8: width and height both under mode 4's 32 and 16: GX2 picks mode 2 for the
+  // whole texture (pitch 24, 8 rows: 768 bytes). 40 x 8 is not under 32 wide: mode 4, 64 x 16.
+  ASSERT_TRUE(tiled_mip_chain(Tiling::gx2_2d, 24, 8, 1, 4, 1, lv, total));
+  EXPECT_EQ(lv[0].surface.tiling, Tiling::gx2_1d);
+  EXPECT_EQ(total, 768u);
+  ASSERT_TRUE(tiled_mip_chain(Tiling::gx2_2d, 40, 8, 1, 4, 1, lv, total));
+  EXPECT_EQ(lv[0].surface.tiling, Tiling::gx2_2d);
+  EXPECT_EQ(total, 4096u);
+  EXPECT_FALSE(tiled_mip_chain(Tiling::gx2_2d, 40, 8, 1, 4, 7, lv, total));  // 40 has 6 levels
+}
+
+// Every chain: each unit of each level lands on bytes of its own inside the chain's total (the
+// packed Xbox 360 tails, the Wii U's per-level modes and offsets included).
+TEST(Tiling, MipChainsKeepLevelsApart) {
+  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {16, 16}, {40, 8}, {64, 64},
+                                                           {100, 37}, {1024, 16}, {16, 512}, {256, 128}};
+  for (Tiling t : {Tiling::xenon, Tiling::tegra, Tiling::gx2_2d, Tiling::ps4})
+    for (std::uint32_t unit : {1u, 4u, 8u, 16u})
+      for (std::uint32_t block : {1u, 4u})
+        for (auto [w, h] : sizes) {
+          unsigned levels = 1;
+          while ((std::max(w, h) >> levels) != 0) ++levels;
+          std::vector<TiledLevel> lv;
+          std::uint64_t total = 0;
+          ASSERT_TRUE(tiled_mip_chain(t, w, h, block, unit, levels, lv, total));
+          ASSERT_EQ(lv.size(), levels);
+          std::vector<bool> used(total);
+          for (unsigned l = 0; l < levels; ++l) {
+            const TiledSurface& s = lv[l].surface;
+            ASSERT_EQ(s.width, (std::max(1u, w >> l) + block - 1) / block);
+            for (std::uint32_t y = 0; y < s.height; ++y)
+              for (std::uint32_t x = 0; x < s.width; ++x) {
+                const std::uint64_t o = lv[l].offset + tiled_offset(s, x, y);
+                ASSERT_LE(o + unit, total) << int(t) << " " << w << "x" << h << " level " << l;
+                ASSERT_FALSE(used[o]) << int(t) << " " << w << "x" << h << " unit " << unit << " block " << block
+                                      << " level " << l << " (" << x << "," << y << ")";
+                for (std::uint32_t k = 0; k < unit; ++k) used[o + k] = true;
+              }
+          }
+        }
+}
+
 TEST(Tiling, PaddedSizes) {
   std::uint64_t s = 0;
   ASSERT_TRUE(tiled_size({Tiling::xenon, 2, 2, 8}, s));
@@ -118,6 +271,14 @@ TEST(Tiling, PaddedSizes) {
   EXPECT_EQ(s, 2u * 64 * 32);
   ASSERT_TRUE(tiled_size({Tiling::gx2_1d, 2, 2, 8}, s));
   EXPECT_EQ(s, 8u * 8 * 8);
+  // 8- and 16-bit units: a 32 x 32 tile's addresses reach 0xA00 and 0xC00 bytes (Xenia
+  // GetTiledAddressUpperBound2D), past its 1024 and 2048: (0, 16) is (16 & 16) << 7 = 2048 for both.
+  ASSERT_TRUE(tiled_size({Tiling::xenon, 4, 20, 1}, s));
+  EXPECT_EQ(s, 0xA00u);
+  EXPECT_EQ(xenon_offset(0, 16, 32, 0), 2048u);
+  ASSERT_TRUE(tiled_size({Tiling::xenon, 4, 20, 2}, s));
+  EXPECT_EQ(s, 0xC00u);
+  EXPECT_EQ(xenon_offset(0, 16, 32, 1), 2048u);
   EXPECT_FALSE(tiled_size({Tiling::xenon, 4, 4, 3}, s));  // 24-bit units are not tiled
   EXPECT_FALSE(tiled_size({Tiling::xenon, 0, 4, 4}, s));
 }
@@ -125,9 +286,9 @@ TEST(Tiling, PaddedSizes) {
 // Every unit lands on its own bytes inside the padded level, and untile(tile(x)) == x.
 TEST(Tiling, RoundTripsOnRandomData) {
   std::mt19937 rng(28);
-  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {8, 8}, {17, 9}, {40, 8},
+  const std::pair<std::uint32_t, std::uint32_t> sizes[] = {{1, 1}, {3, 5}, {8, 8}, {17, 9}, {40, 8}, {5, 20},
                                                            {33, 65}, {100, 37}, {128, 64}, {2, 130}};
-  for (Tiling t : {Tiling::xenon, Tiling::tegra, Tiling::gx2_1d, Tiling::gx2_2d})
+  for (Tiling t : {Tiling::xenon, Tiling::tegra, Tiling::gx2_1d, Tiling::gx2_2d, Tiling::ps4})
     for (std::uint32_t unit : {1u, 2u, 4u, 8u, 16u})
       for (auto [w, h] : sizes) {
         TiledSurface s{t, w, h, unit, t == Tiling::tegra ? tegra_block_height(h) : 1u};

@@ -15,10 +15,11 @@
 //   the name here.
 // Also decoded, with no sample to show them (image_texels.cc gives the rules): the plain pixel
 // formats (linear; "_big" words big-endian; PS3 "_tile" swizzled), the Wii GX formats, and the
-// "_tile" layouts of the Xbox 360, the Switch ("nx") and the Wii U ("cafe") through
-// image/tiling.h (Xbox 360 and Wii U: the top level only; texel_assumption() says what each
-// assumes). Everything else (PS4 and Xbox One tiling, palettes, float and depth formats) is an
-// unsupported error naming the format and platform.
+// "_tile" layouts of the Xbox 360, the Switch ("nx"), the Wii U ("cafe") and the PS4 through
+// image/tiling.h, every level placed by the console's mip rules (tiled_mip_chain: the Xbox 360's
+// packed mip tail after Xenia, the Wii U's per-level tile modes and offsets after decaf-emu and
+// addrlib); texel_assumption() says what each assumes. Everything else (Xbox One tiling,
+// palettes, float and depth formats) is an unsupported error naming the format and platform.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,9 +89,13 @@ std::optional<WiiFormat> wii_format(std::string_view canonical) {
 TexelLayout::Tiling platform_tiling(std::string_view platform) {
   if (platform == "xenon") return TexelLayout::Tiling::xenon;
   if (platform == "nx") return TexelLayout::Tiling::tegra;
-  // The igImage2 holds no GX2 tile mode or swizzle: mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2
-  // for a level smaller than a macro tile, is assumed (texel_assumption says so).
+  // The igImage2 holds no GX2 tile mode, swizzle or mip offsets: GX2's default for a 2D texture
+  // with swizzle 0 and GX2's own level placement are assumed (image/tiling.h tiled_mip_chain;
+  // texel_assumption says so).
   if (platform == "cafe") return TexelLayout::Tiling::gx2;
+  // PS4: the 8 x 8 Morton tiles public tools untile (texel_assumption says so). Xbox One
+  // ("durango"): no public source gives its tiling (DirectXTex leaves it to Microsoft's XG library).
+  if (platform == "ps4") return TexelLayout::Tiling::ps4;
   return TexelLayout::Tiling::none;
 }
 
@@ -131,17 +136,12 @@ Result<TexelLayout> texel_layout(const Image2& img) {
   return t;
 }
 
-// Whether the layout's mip levels after the first are placed as decoded: not for the Xbox 360
-// (its packed mip tail) nor the Wii U (per-level tile modes and padding), whose top level only
-// is decoded.
-bool mips_decoded(const TexelLayout& t) {
-  return t.tiling != TexelLayout::Tiling::xenon && t.tiling != TexelLayout::Tiling::gx2;
-}
-
 // The layouts decoded: PS3's, the Wii's, any untiled one (big-endian words for pixel formats), and
-// the Xbox 360, Switch and Wii U tilings (image/tiling.h; Xbox 360 blocks byte-swapped).
+// the Xbox 360, Switch, Wii U and PS4 tilings (image/tiling.h; Xbox 360 blocks byte-swapped).
 Result<void> layout_decoded(const Image2& img, const TexelLayout& t) {
   const MetaImageName n = parse_metaimage_name(img.format);
+  if (n.tile && n.platform == "durango")
+    return unsupported(img, "the Xbox One tiling is not decoded: no public source describes it (Microsoft's XG library computes it)");
   if (n.tile && n.platform != "ps3" && n.platform != "wii" && t.tiling == TexelLayout::Tiling::none)
     return unsupported(img, "the platform's tiling is not decoded");
   if (t.kind == TexelLayout::Kind::blocks && n.big && n.platform != "ps3" && !t.swap16)
@@ -149,19 +149,53 @@ Result<void> layout_decoded(const Image2& img, const TexelLayout& t) {
   return {};
 }
 
-Error mips_not_decoded(const Image2& img) {
-  return unsupported(img, "only the top level is decoded: how the platform's tiling places the smaller levels is not known here");
-}
-
 std::uint32_t side(std::uint32_t s, unsigned level) { return std::max<std::uint32_t>(1, s >> level); }
 
-Result<std::uint64_t> level_offset(const Image2& img, unsigned level) {
-  std::uint64_t off = 0;
-  for (unsigned l = 0; l < level; ++l) {
-    ASSAY_TRY(std::uint64_t s, level_size(img, l));
-    off += s;
+// The levels of a tiled layout in the image's _data (image/tiling.h tiled_mip_chain) and their
+// total bytes.
+struct TiledChain {
+  std::vector<image::TiledLevel> levels;
+  std::uint64_t total = 0;
+};
+
+Result<TiledChain> tiled_chain(const Image2& img, const TexelLayout& t) {
+  image::TiledSurface unit;
+  if (!detail::tiled_surface(t, img.width, img.height, unit)) return unsupported(img, "its texels are not tiled");
+  image::Tiling family = image::Tiling::xenon;
+  switch (t.tiling) {
+    case TexelLayout::Tiling::xenon: family = image::Tiling::xenon; break;
+    case TexelLayout::Tiling::tegra: family = image::Tiling::tegra; break;
+    case TexelLayout::Tiling::gx2: family = image::Tiling::gx2_2d; break;
+    case TexelLayout::Tiling::ps4: family = image::Tiling::ps4; break;
+    case TexelLayout::Tiling::none: return unsupported(img, "not tiled");
   }
-  return off;
+  TiledChain c;
+  if (!image::tiled_mip_chain(family, img.width, img.height, t.kind == TexelLayout::Kind::blocks ? 4 : 1, unit.unit_bytes,
+                              img.levels, c.levels, c.total))
+    return err("igImage2", kNoOffset, fmt::format("{} levels of {} x {} have no tiled layout", img.levels, img.width, img.height));
+  return c;
+}
+
+// Where level `level` sits in the _data and its bytes; its tiled surface when tiled.
+struct LevelPlace {
+  std::uint64_t offset = 0, size = 0;
+  std::optional<image::TiledSurface> tiled;
+};
+
+Result<LevelPlace> level_place(const Image2& img, const TexelLayout& t, unsigned level) {
+  LevelPlace at;
+  if (t.tiling != TexelLayout::Tiling::none) {
+    ASSAY_TRY(TiledChain c, tiled_chain(img, t));
+    if (level >= c.levels.size()) return err("igImage2", kNoOffset, fmt::format("level {} of {}", level, img.levels));
+    at.offset = c.levels[level].offset, at.tiled = c.levels[level].surface;
+    if (!image::tiled_size(*at.tiled, at.size)) return err("igImage2", kNoOffset, "level size overflows");
+    return at;
+  }
+  for (unsigned l = 0; l <= level; ++l) {
+    ASSAY_TRY(std::uint64_t s, level_size(img, l));
+    (l < level ? at.offset : at.size) += s;
+  }
+  return at;
 }
 
 }  // namespace
@@ -198,16 +232,23 @@ std::string_view texel_assumption(const Image2& img) {
   auto t = texel_layout(img);
   if (t && t->tiling == TexelLayout::Tiling::xenon)
     return "Xbox 360 2D tiling (XGAddress2DTiledOffset as Xenia describes it: 32 x 32 units, pitch and height padded to 32), "
-           "\"_big\" DXT blocks byte-swapped in 16-bit words, pixel formats' channels as untiled ones; only the top level is "
-           "decoded (the packed mip tail is not); no sample has shown this format";
+           "\"_big\" DXT blocks byte-swapped in 16-bit words, pixel formats' channels as untiled ones; the levels after the "
+           "first from the end of the first aligned to 4 KB, padded from power-of-two sides, packed mips (Xenia "
+           "GetPackedMipOffset) when there is more than one level; no sample has shown this format";
   if (t && t->tiling == TexelLayout::Tiling::tegra)
     return "Switch block-linear (64-byte x 8-row GOBs, the block height the SDK picks from each level's height, as Ryujinx "
            "and tegra_swizzle describe it), levels one after another with no padding between them, pixel formats' channels "
            "as untiled ones; no sample has shown this format";
+  if (t && t->tiling == TexelLayout::Tiling::ps4)
+    return "PS4 tiling as public tools untile it (GFD-Studio, ReverseBox: 8 x 8-unit tiles in Morton order, the width and "
+           "height padded to 8 units), levels one after another with no padding between them, pixel formats' channels as "
+           "untiled ones; no sample has shown this format";
   if (t && t->tiling == TexelLayout::Tiling::gx2)
-    return "Wii U GX2 tile mode 4 (2D_TILED_THIN1) with swizzle 0, mode 2 (1D_TILED_THIN1) for a level smaller than a macro "
-           "tile, addrlib's Wii U configuration (2 pipes, 4 banks): the igImage2 holds no tile mode or swizzle; only the top "
-           "level is decoded; no sample has shown this layout";
+    return "Wii U GX2 default tile mode for a 2D texture (mode 4, 2D_TILED_THIN1, or mode 2 when the width and height are "
+           "both under a macro tile's alignment) with swizzle 0, each smaller level in mode 2 once under a macro tile, "
+           "addrlib's Wii U configuration (2 pipes, 4 banks), the levels after the first at GX2's mip offsets (decaf-emu "
+           "GX2CalcSurfaceSizeAndAlignment) counted from the start of the first: the igImage2 holds no tile mode, swizzle "
+           "or offsets; no sample has shown this layout";
   if (t && t->swap16) return "Xbox 360 DXT blocks byte-swapped in 16-bit words; no sample has shown this format";
   if (t && t->kind == TexelLayout::Kind::blocks && t->block == image::BlockFormat::bc5)
     return "dxn as BC5 (red block first, as DirectX's 3Dc/ATI2); blue is the normal's z rebuilt from red and green; no sample has shown this format";
@@ -219,6 +260,10 @@ std::string_view texel_assumption(const Image2& img) {
 
 Result<std::uint64_t> level_size(const Image2& img, unsigned level) {
   ASSAY_TRY(TexelLayout t, texel_layout(img));
+  if (t.tiling != TexelLayout::Tiling::none) {
+    ASSAY_TRY(LevelPlace at, level_place(img, t, level));
+    return at.size;
+  }
   std::uint64_t s = 0;
   if (!detail::texel_level_size(t, side(img.width, level), side(img.height, level), s))
     return err("igImage2", kNoOffset, "level size overflows");
@@ -227,16 +272,21 @@ Result<std::uint64_t> level_size(const Image2& img, unsigned level) {
 
 Result<std::uint64_t> data_size(const Image2& img) {
   ASSAY_TRY(TexelLayout t, texel_layout(img));
-  if (img.levels > 1 && !mips_decoded(t)) return mips_not_decoded(img);
-  ASSAY_TRY(std::uint64_t levels, level_offset(img, img.levels));
+  std::uint64_t levels = 0;
+  if (t.tiling != TexelLayout::Tiling::none) {
+    ASSAY_TRY(TiledChain c, tiled_chain(img, t));
+    levels = c.total;
+  } else if (img.levels > 0) {
+    ASSAY_TRY(LevelPlace last, level_place(img, t, img.levels - 1u));
+    levels = last.offset + last.size;
+  }
   const std::uint64_t copies = std::uint64_t{std::max<std::uint16_t>(img.images, 1)} * std::max<std::uint16_t>(img.depth, 1);
   return levels * copies;  // levels < 2^36, copies < 2^32: no overflow
 }
 
 Result<std::uint64_t> decoded_data_size(const Image2& img) {
-  ASSAY_TRY(TexelLayout t, texel_layout(img));
-  // Where only the top level is decoded, only its bytes are needed.
-  return mips_decoded(t) ? data_size(img) : level_size(img, 0);
+  // Every level of every layout decoded is placed (tiled ones by tiled_mip_chain).
+  return data_size(img);
 }
 
 Result<void> check_data_size(const Image2& img) {
@@ -256,15 +306,18 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
     return err("igImage2", kNoOffset, fmt::format("the pixels are in another file: {}", img.data.reference));
   if (img.data.where == ImageData::Where::none) return err("igImage2", kNoOffset, "the image has no pixel data");
   ASSAY_TRY(TexelLayout t, texel_layout(img));
-  if (level > 0 && !mips_decoded(t)) return mips_not_decoded(img);
   ASSAY_CHECK(check_data_size(img));
   ASSAY_CHECK(layout_decoded(img, t));
   if (img.images > 1 || img.depth > 1)
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
-  ASSAY_TRY(std::uint64_t off, level_offset(img, level));
-  ASSAY_TRY(std::uint64_t size, level_size(img, level));
-  const ByteView level_bytes = f.bytes().subspan(img.data.offset + off, size);  // inside data: checked above
-  auto rgba = detail::decode_texels(t, level_bytes, side(img.width, level), side(img.height, level));
+  ASSAY_TRY(LevelPlace at, level_place(img, t, level));
+  const ByteView level_bytes = f.bytes().subspan(img.data.offset + at.offset, at.size);  // inside data: checked above
+  ByteBuffer rows;  // a tiled level untiled to rows of units first
+  if (at.tiled) {
+    ASSAY_TRY(rows, image::untile(*at.tiled, level_bytes));
+    t.tiling = TexelLayout::Tiling::none;
+  }
+  auto rgba = detail::decode_texels(t, at.tiled ? ByteView(rows) : level_bytes, side(img.width, level), side(img.height, level));
   if (!rgba && rgba.error().kind == ErrorKind::unsupported) return unsupported(img, rgba.error().message);
   return rgba;
 }
@@ -276,16 +329,27 @@ Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgb
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
   if (levels.size() != img.levels)
     return err("igImage2", kNoOffset, fmt::format("{} levels given, the image has {}", levels.size(), img.levels));
-  if (img.levels > 1 && !mips_decoded(t)) return mips_not_decoded(img);
   ByteBuffer out;
+  if (t.tiling != TexelLayout::Tiling::none) {  // the whole chain, padding zero; each level tiled into its place
+    ASSAY_CHECK(check_data_size(img));            // no buffer larger than the file's _data
+    ASSAY_TRY(std::uint64_t total, data_size(img));
+    out.assign(total, 0);
+  }
+  TexelLayout plain = t;
+  plain.tiling = TexelLayout::Tiling::none;
   for (unsigned l = 0; l < img.levels; ++l) {
     const image::Rgba& level = levels[l];
     if (level.width != side(img.width, l) || level.height != side(img.height, l))
       return err("igImage2", kNoOffset, fmt::format("level {} is {} x {}, the image's is {} x {}", l, level.width,
                                                     level.height, side(img.width, l), side(img.height, l)));
-    auto texels = detail::encode_texels(t, level);
+    auto texels = detail::encode_texels(plain, level);
     if (!texels) return texels.error().kind == ErrorKind::unsupported ? unsupported(img, texels.error().message) : texels.error();
-    out.insert(out.end(), texels->begin(), texels->end());
+    if (t.tiling == TexelLayout::Tiling::none) {
+      out.insert(out.end(), texels->begin(), texels->end());
+      continue;
+    }
+    ASSAY_TRY(LevelPlace at, level_place(img, t, l));
+    ASSAY_CHECK(image::tile_into(*at.tiled, *texels, std::span(out).subspan(at.offset)));
   }
   return out;
 }

@@ -241,6 +241,7 @@ bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image
       break;
     }
     case TexelLayout::Tiling::gx2: out.tiling = image::gx2_tile_mode(out.width, out.height, unit * 8); break;
+    case TexelLayout::Tiling::ps4: out.tiling = image::Tiling::ps4; break;
     case TexelLayout::Tiling::none: return false;
   }
   return true;

@@ -36,7 +36,7 @@ struct TexelLayout {
   bool morton = false;                                 // pixels: PS3 swizzled (Morton order)
   WiiFormat wii = WiiFormat::cmpr;                     // wii
   // blocks and pixels: the platform's GPU tiling of "_tile" (image/tiling.h), none = rows.
-  enum class Tiling : std::uint8_t { none, xenon, tegra, gx2 };
+  enum class Tiling : std::uint8_t { none, xenon, tegra, gx2, ps4 };
   Tiling tiling = Tiling::none;
   bool swap16 = false;        // blocks: every 16-bit word byte-swapped (Xbox 360 "_big")
   std::uint32_t height0 = 0;  // tegra: level 0's height in texels (its block height)

@@ -43,8 +43,8 @@ Json image_details_json(const Image2& img) {
             {"images", img.images}};
   j["image_name"] = img.name ? Json(*img.name) : Json(nullptr);
   j["data"] = data_json(img.data);
-  // data_needed: the bytes of the levels that decode (every level, or the top level only, when
-  // not_decoded says the others are not)
+  // data_needed: the bytes of every level as the layout places them; not_decoded: why the format
+  // or layout does not decode
   if (auto need = decoded_data_size(img)) j["data_needed"] = *need;
   if (auto all = data_size(img); !all) j["not_decoded"] = all.error().message;
   j["fields"] = {{"width", img.field_base}, {"format", img.format_field}, {"data", img.data_field}};

@@ -5,10 +5,13 @@
 // format, and every such entry says what its decoding assumed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <random>
 
 #include "assay/container.h"
+#include "assay/image/encode.h"
 #include "assay/image/png.h"
 #include "formats/serialise.h"
 #include "image_fixture.h"
@@ -108,22 +111,94 @@ TEST(IgzTiled, XenonDxtBlockSwappedAndPlaced) {
   EXPECT_EQ(px(*ui, 5, 7), (A{57, 117, 66, 255}));
 }
 
-TEST(IgzTiled, XenonReplaceIsExactAndMipsSaySo) {
+TEST(IgzTiled, XenonReplaceIsExact) {
   fixtures::ImageSpec s;
   s.format = "r8g8b8a8_tile_big_xenon", s.width = 40, s.height = 8, s.pixels = ByteBuffer(8192);
   const image::Rgba want = random_rgba(40, 8, 360);
   auto back = replace_and_decode(s, want);
   ASSERT_TRUE(back.ok()) << back.error().str();
   EXPECT_EQ(back->pixels, want.pixels);
-  // Two levels: the top one decodes, the second is a clear "not decoded".
-  s.levels = 2;
+}
+
+// `replace` of a multi-level texture, then `extract --mips`: every level's PNG is the level the
+// replace wrote (the image's own mip chain of the PNG, exact for a lossless format).
+void expect_mips_round_trip(const fixtures::ImageSpec& s, unsigned seed) {
+  testing::TempDir t;
+  auto igz = fixtures::build_image_igz(s);
+  ASSERT_TRUE(igz.ok()) << igz.error().str();
+  testing::write_file(t / "in.igz", *igz);
+  const image::Rgba want = random_rgba(s.width, s.height, seed);
+  auto png = image::encode_png(want);
+  ASSERT_TRUE(png.ok());
+  testing::write_file(t / "new.png", *png);
   auto c = open_spec(s);
-  ASSERT_TRUE(c->texture(*texture_entry(*c), 0).ok());
-  auto m = c->texture(*texture_entry(*c), 1);
-  ASSERT_FALSE(m.ok());
-  EXPECT_EQ(m.error().kind, ErrorKind::unsupported);
-  EXPECT_NE(m.error().message.find("not decoded: format r8g8b8a8_tile_big_xenon"), std::string::npos) << m.error().str();
-  EXPECT_NE(details_json(*c, *texture_entry(*c)).value("not_decoded", "").find("only the top level"), std::string::npos);
+  const std::string name = texture_entry(*c)->path;
+  auto r = testing::run_cli("replace " + testing::quote_path(t / "in.igz") + " -o " + testing::quote_path(t / "out.igz") + " " +
+                            name + "=" + testing::quote_path(t / "new.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto x = testing::run_cli("extract " + testing::quote_path(t / "out.igz") + " -o " + testing::quote_path(t / "x") + " --mips -q");
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  auto chain = image::mip_chain(want, s.levels);
+  ASSERT_TRUE(chain.ok());
+  const std::string stem = name.substr(0, name.size() - 4);
+  for (unsigned l = 0; l < s.levels; ++l) {
+    const fs::path file = t / "x" / (l == 0 ? name : stem + ".mip" + std::to_string(l) + ".png");
+    auto in = Input::open(file);
+    ASSERT_TRUE(in.ok()) << file;
+    auto img = image::decode_png(in->bytes);
+    ASSERT_TRUE(img.ok()) << file;
+    EXPECT_EQ(img->width, (*chain)[l].width) << l;
+    EXPECT_EQ(img->pixels, (*chain)[l].pixels) << s.format << " level " << l;
+  }
+}
+
+// A texel written at its hand-computed byte offset in one level: it decodes as RGBA (level, x, y,
+// tag) at its (x, y) of that level.
+struct PlacedTexel {
+  unsigned level;
+  std::uint32_t x, y;
+  std::uint64_t at;
+};
+
+void expect_placed(const fixtures::ImageSpec& s, std::initializer_list<PlacedTexel> placed, int tag) {
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  const Entry& e = *texture_entry(*c);
+  for (const PlacedTexel& p : placed) {
+    auto img = c->texture(e, p.level);
+    ASSERT_TRUE(img.ok()) << img.error().str();
+    EXPECT_EQ(img->width, std::max<std::uint32_t>(1, s.width >> p.level));
+    EXPECT_EQ(px(*img, p.x, p.y), (A{int(p.level), int(p.x), int(p.y), tag})) << s.format << " at " << p.at;
+    if (img->width > 1) {
+      EXPECT_EQ(px(*img, p.x == 0 ? 1 : 0, 0), (A{0, 0, 0, 0})) << s.format << " level " << p.level;
+    }
+  }
+}
+
+// r8g8b8a8 64 x 64, 7 levels (tests/image/tiling_test.cc XenonMipChainByHand): level 1 at 16384
+// (32 x 32 surface), levels 2..6 in the tail at 20480 (origins (16,0), (8,0), (4,0), (0,8), (0,4));
+// 24576 bytes. By hand (L = 2): level 1 (1,0) -> 16384 + 4; level 2 (0,0) = tail (16,0) -> 20480 +
+// 128; level 5 (1,1) = tail (1,9) -> 20480 + 1172; level 6 (0,0) = tail (0,4) -> 20480 + 512.
+TEST(IgzTiled, XenonMipsInTheirPlacesAndReplaced) {
+  fixtures::ImageSpec s;
+  s.format = "r8g8b8a8_tile_big_xenon", s.width = 64, s.height = 64, s.levels = 7, s.pixels = ByteBuffer(24576);
+  const std::initializer_list<PlacedTexel> placed = {{1, 1, 0, 16388}, {2, 0, 0, 20608}, {5, 1, 1, 21652}, {6, 0, 0, 20992}};
+  for (const PlacedTexel& p : placed) put_rgba_big(s.pixels, p.at, A{int(p.level), int(p.x), int(p.y), 0x7E});
+  expect_placed(s, placed, 0x7E);
+  auto c = open_spec(s);
+  const Json d = details_json(*c, *texture_entry(*c));
+  EXPECT_EQ(d["data_needed"], 24576);
+  EXPECT_FALSE(d.contains("not_decoded")) << d.dump();
+  EXPECT_NE(d.value("assumed", "").find("packed mips"), std::string::npos) << d.dump();
+  expect_mips_round_trip(s, 64);
+  // DXT1 16 x 16, 5 levels: level 0 in its own tail at block (4, 0), levels 1..4 in the mips' tail
+  // (tiling_test.cc): 16384 bytes; replace and extract --mips round-trip through both tails.
+  fixtures::ImageSpec d1;
+  d1.format = "dxt1_tile_big_xenon", d1.width = 16, d1.height = 16, d1.levels = 5, d1.pixels = ByteBuffer(16384);
+  auto c1 = open_spec(d1);
+  EXPECT_EQ(details_json(*c1, *texture_entry(*c1))["data_needed"], 16384);
+  auto back = replace_and_decode(d1, random_rgba(16, 16, 5));
+  ASSERT_TRUE(back.ok()) << back.error().str();
 }
 
 // ---- Switch ----
@@ -208,8 +283,12 @@ TEST(IgzTiled, WiiUMode4DxtBlocksPlaced) {
 }
 
 // r8g8b8a8 32 x 16 (mode 4, 2048 bytes): (1,1) -> index 5 -> 20; (5,3) -> index 1 + 4 + 8 + 16 =
-// 29 -> 116; (8,0) -> 768; (0,8) -> 256. 40 x 8 is under a macro tile's 16 rows: mode 2, pitch 40,
-// 1280 bytes: (9,1) -> micro tile 1 (256) + index 5 * 4 = 276; (39,7) -> tile 4 (1024) + 63 * 4 = 1276.
+// 29 -> 116; (8,0) -> 768; (0,8) -> 256. 24 x 8 is under both of mode 4's alignments (32 wide, 16
+// tall), so GX2 picks mode 2 (decaf-emu GX2CalcSurfaceSizeAndAlignment): pitch 24, 768 bytes:
+// (9,1) -> micro tile 1 (256) + index 5 * 4 = 276; (23,7) -> tile 2 (512) + 63 * 4 = 764. 40 x 8 is
+// not under 32 wide: mode 4, pitch 64, 16 rows, 4096 bytes: (9,1) -> pipe 1, bank 1: 512 + 256 +
+// 20 = 788; (39,7) -> macro tile 1 (2048 bytes / 8 = 256) + element 63 * 4: total 508 -> (256 << 3)
+// + 252 = 2300.
 TEST(IgzTiled, WiiUPixelsInModes4And2AndReplace) {
   const auto check = [](std::uint16_t w, std::uint16_t h, std::size_t size,
                         std::vector<std::pair<std::array<std::uint32_t, 2>, std::uint64_t>> placed) {
@@ -232,12 +311,91 @@ TEST(IgzTiled, WiiUPixelsInModes4And2AndReplace) {
     EXPECT_EQ(back->pixels, want.pixels);
   };
   check(32, 16, 2048, {{{1, 1}, 20}, {{5, 3}, 116}, {{8, 0}, 768}, {{0, 8}, 256}});
-  check(40, 8, 1280, {{{9, 1}, 276}, {{39, 7}, 1276}});
+  check(24, 8, 768, {{{9, 1}, 276}, {{23, 7}, 764}});
+  check(40, 8, 4096, {{{9, 1}, 788}, {{39, 7}, 2300}});
 }
 
-// What stays not decoded says so: PS4 and Xbox One tilings, 24-bit texels in a tiling.
+// r8g8b8a8 64 x 32, 3 levels (decaf-emu GX2CalcSurfaceSizeAndAlignment; 32-bit: mode 4 pitch
+// alignment 32, base alignment max(64 * 32, 2 * 32 * 32) = 2048; mode 2: 8, 256):
+//   level 0: 64 x 32 mode 4: 8192 at 0
+//   level 1: 32 x 16, a macro tile: mode 4, 2048 at align(8192, 2048) = 8192
+//   level 2: 16 x 8, under 32: mode 2, pitch 16: 512 at 8192 + 2048 = 10240; total 10752.
+// By hand: level 1 (1,1) -> index 5 -> 8192 + 20; (8,0) -> pipe 1, bank 1 -> 8192 + 768; level 2
+// (9,1) -> micro tile 1 + 20 -> 10240 + 276; (15,7) -> 10240 + 256 + 252.
+TEST(IgzTiled, WiiUMipsInTheirPlacesAndReplaced) {
+  fixtures::ImageSpec s;
+  s.format = "r8g8b8a8_tile_cafe", s.width = 64, s.height = 32, s.levels = 3, s.pixels = ByteBuffer(10752);
+  const std::initializer_list<PlacedTexel> placed = {{1, 1, 1, 8212}, {1, 8, 0, 8960}, {2, 9, 1, 10516}, {2, 15, 7, 10748}};
+  for (const PlacedTexel& p : placed) {
+    const std::uint8_t c[4] = {std::uint8_t(p.level), std::uint8_t(p.x), std::uint8_t(p.y), 0x3C};
+    std::copy(std::begin(c), std::end(c), s.pixels.begin() + static_cast<std::ptrdiff_t>(p.at));
+  }
+  expect_placed(s, placed, 0x3C);
+  auto c = open_spec(s);
+  EXPECT_EQ(details_json(*c, *texture_entry(*c))["data_needed"], 10752);
+  expect_mips_round_trip(s, 32);
+  // The sample's shape: DXT1 1152 x 768, 6 levels in 791552 bytes (tiling_test.cc).
+  fixtures::ImageSpec big;
+  big.format = "dxt1_tile_cafe", big.width = 1152, big.height = 768, big.levels = 6, big.pixels = ByteBuffer(791552);
+  auto b = open_spec(big);
+  EXPECT_EQ(details_json(*b, *texture_entry(*b))["data_needed"], 791552);
+  // DXT1 256 x 128, 4 levels, modes 4, 4, 2, 2: 64 x 32 blocks 16384 at 0; 32 x 16 4096 at 16384;
+  // 16 x 8 (pitch 16, 8 rows) 1024 at 20480; 8 x 4 (pitch 8, 8 rows) 512 at 21504: 22016 bytes.
+  // replace encodes every level where extract --mips finds it (DXT: the top level well above 30 dB).
+  fixtures::ImageSpec dx;
+  dx.format = "dxt1_tile_cafe", dx.width = 256, dx.height = 128, dx.levels = 4, dx.pixels = ByteBuffer(22016);
+  auto dc = open_spec(dx);
+  EXPECT_EQ(details_json(*dc, *texture_entry(*dc))["data_needed"], 22016);
+  image::Rgba smooth{256, 128, ByteBuffer(256u * 128 * 4)};
+  for (std::uint32_t y = 0; y < 128; ++y)
+    for (std::uint32_t x = 0; x < 256; ++x) {
+      std::uint8_t* q = smooth.pixels.data() + (std::uint64_t{y} * 256 + x) * 4;
+      q[0] = static_cast<std::uint8_t>(x), q[1] = static_cast<std::uint8_t>(y * 2), q[2] = 128, q[3] = 255;
+    }
+  auto back = replace_and_decode(dx, smooth);
+  ASSERT_TRUE(back.ok()) << back.error().str();
+  EXPECT_GT(image::psnr(smooth, *back), 30.0);
+}
+
+// ---- PS4 ----
+
+// DXT1 16 x 16, 2 levels (GFD-Studio's PS4 swizzle): 4 x 4 blocks padded to one 8 x 8 tile, 512
+// bytes; level 1 (2 x 2 blocks, again one tile) at 512: 1024 in all. Block (1,1) -> Morton index 3
+// -> 24; (3,3) -> 15 -> 120; level 1 block (1,0) -> index 1 -> 512 + 8.
+TEST(IgzTiled, Ps4DxtBlocksPlacedAndReplaced) {
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_ps4", s.width = 16, s.height = 16, s.levels = 2, s.pixels = ByteBuffer(1024);
+  const std::uint8_t block[8] = {0xa8, 0x3b, 0x83, 0x19, 0x55, 0xff, 0xaa, 0x00};  // zap.pak's block 432
+  for (std::uint64_t at : {24u, 120u, 520u}) std::copy(std::begin(block), std::end(block), s.pixels.begin() + static_cast<std::ptrdiff_t>(at));
+  auto c = open_spec(s);
+  ASSERT_TRUE(c);
+  const Entry& e = *texture_entry(*c);
+  auto img = c->texture(e, 0);
+  ASSERT_TRUE(img.ok()) << img.error().str();
+  for (std::uint32_t b : {4u, 12u}) {
+    EXPECT_EQ(px(*img, b, b), (A{24, 48, 24, 255})) << b;
+    EXPECT_EQ(px(*img, b + 3, b + 3), (A{57, 117, 66, 255})) << b;
+  }
+  EXPECT_EQ(px(*img, 8, 4), (A{0, 0, 0, 255}));
+  auto mip = c->texture(e, 1);
+  ASSERT_TRUE(mip.ok()) << mip.error().str();
+  EXPECT_EQ(px(*mip, 4, 0), (A{24, 48, 24, 255}));
+  EXPECT_EQ(px(*mip, 0, 0), (A{0, 0, 0, 255}));
+  const Json d = details_json(*c, e);
+  EXPECT_EQ(d["data_needed"], 1024);
+  EXPECT_NE(d.value("assumed", "").find("PS4 tiling"), std::string::npos) << d.dump();
+  // A lossless format round-trips exactly through replace and extract --mips.
+  fixtures::ImageSpec p;
+  p.format = "r8g8b8a8_tile_ps4", p.width = 12, p.height = 10, p.levels = 3;
+  p.pixels = ByteBuffer(16 * 16 * 4 + 8 * 8 * 4 + 8 * 8 * 4);  // 12 x 10 -> 16 x 16; 6 x 5 and 3 x 2 -> 8 x 8
+  auto pc = open_spec(p);
+  EXPECT_EQ(details_json(*pc, *texture_entry(*pc))["data_needed"], 1536);
+  expect_mips_round_trip(p, 4);
+}
+
+// What stays not decoded says so: the Xbox One tiling, 24-bit texels in a tiling.
 TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
-  for (const char* f : {"dxt1_tile_ps4", "dxt5_tile_durango", "r8g8b8_tile_big_xenon"}) {
+  for (const char* f : {"dxt5_tile_durango", "r8g8b8_tile_big_xenon"}) {
     fixtures::ImageSpec s;
     s.format = f, s.width = 8, s.height = 8, s.pixels = ByteBuffer(16384);
     auto c = open_spec(s);
@@ -247,6 +405,59 @@ TEST(IgzTiled, UnknownTilingsStayNotDecoded) {
     EXPECT_EQ(r.error().kind, ErrorKind::unsupported) << f;
     EXPECT_NE(r.error().message.find(std::string("not decoded: format ") + f), std::string::npos) << r.error().str();
   }
+}
+
+// Every few bytes' truncation and a mutation of every 5th byte before the pixels of multi-level tiled
+// fixtures (each tiling's mip chain): no crash; every level that decodes has its own size.
+TEST(IgzTiled, MipChainTruncationAndMutationSweep) {
+  struct Case { const char* format; std::uint16_t w, h, levels; std::size_t bytes; };
+  // Sizes by the chains above: xenon 16 x 16 x 4 bytes with level 0 in its tail (4096) and the
+  // mips' tail after it (4096); cafe DXT1 64 x 32: 4096 + 512 + 512; ps4 DXT1 16 x 16: 512 + 512;
+  // nx DXT1 16 x 16: 512 + 512.
+  const Case cases[] = {{"r8g8b8a8_tile_big_xenon", 16, 16, 5, 8192}, {"dxt1_tile_cafe", 64, 32, 3, 5120},
+                        {"dxt1_tile_ps4", 16, 16, 2, 1024}, {"dxt1_tile_nx", 16, 16, 2, 1024}};
+  for (const Case& k : cases) {
+    fixtures::ImageSpec s;
+    s.format = k.format, s.width = k.w, s.height = k.h, s.levels = k.levels, s.pixels = ByteBuffer(k.bytes, 0x5B);
+    auto good = fixtures::build_image_igz(s);
+    ASSERT_TRUE(good.ok());
+    auto whole = open_spec(s);
+    ASSERT_TRUE(whole);
+    EXPECT_EQ(details_json(*whole, *texture_entry(*whole))["data_needed"], k.bytes) << k.format;
+    for (unsigned l = 0; l < k.levels; ++l) ASSERT_TRUE(whole->texture(*texture_entry(*whole), l).ok()) << k.format << " " << l;
+    auto exercise = [&](ByteBuffer b) {
+      auto c = open(Input::from_buffer("sweep.igz", std::move(b)));
+      if (!c) return;
+      for (const Entry& e : (*c)->entries()) {
+        if (e.kind != EntryKind::texture) continue;
+        for (unsigned l = 0; l < k.levels; ++l) {
+          auto img = (*c)->texture(e, l);
+          if (img) {
+            EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+          }
+        }
+      }
+    };
+    for (std::size_t n = 0; n < good->size(); n += 61) exercise(ByteBuffer(good->begin(), good->begin() + static_cast<std::ptrdiff_t>(n)));
+    for (std::size_t i = 0; i + k.bytes < good->size(); i += 5) {  // every 5th byte: the fields repeat per object
+      ByteBuffer b = *good;
+      b[i] ^= 0xA5;
+      exercise(std::move(b));
+    }
+  }
+}
+
+// Seeds for fuzz/igz_image.cc (fuzz/corpus/igz_image/) with tiled mip chains, written when
+// ASSAY_WRITE_IGZ_IMAGE_CORPUS names a folder (as IgzImage.WritesFuzzCorpus); skipped otherwise.
+TEST(IgzTiled, WritesFuzzCorpus) {
+  const char* dir = std::getenv("ASSAY_WRITE_IGZ_IMAGE_CORPUS");
+  if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_IMAGE_CORPUS to write the corpus";
+  fixtures::ImageSpec s;
+  s.format = "dxt1_tile_ps4", s.width = 16, s.height = 16, s.levels = 2, s.pixels = ByteBuffer(1024, 0x3C);
+  testing::write_file(fs::path(dir) / "ps4_dxt1_tiled_2levels.igz", *fixtures::build_image_igz(s));
+  // l8 8 x 8 on the Wii U: mode 2 (8 < 128 and 16), pitch 32, 8 rows: 256 bytes; level 1 the same at 256.
+  s.format = "l8_tile_cafe", s.width = 8, s.height = 8, s.levels = 2, s.pixels = ByteBuffer(512, 0x96);
+  testing::write_file(fs::path(dir) / "cafe_l8_tiled_2levels.igz", *fixtures::build_image_igz(s));
 }
 
 }  // namespace

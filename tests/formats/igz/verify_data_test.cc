@@ -1,6 +1,6 @@
 // verify reports a texture whose _data is shorter than its format needs (what extract and
 // texture() stop at) as a warning coded igz.image-data, and list's details give data_needed for
-// the levels that decode (the Wii U's top level) beside not_decoded.
+// every level as its layout places them (the Wii U's GX2 mip chain).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -67,21 +67,24 @@ TEST(IgzVerifyData, ShortDataIsAWarningWithBothSizes) {
   EXPECT_TRUE(coded(ok, "igz.image-data").empty());
 }
 
-// Wii U DXT1 128 x 64 (one macro tile in mode 4: 4096 bytes) with 2 levels: only the top level
-// decodes, so it is what the data must hold; list says so (data_needed 4096 and not_decoded).
-TEST(IgzVerifyData, WiiUTopLevelNeededWithTwoLevels) {
+// Wii U DXT1 128 x 64 with 2 levels (decaf-emu GX2CalcSurfaceSizeAndAlignment): level 0 is one
+// macro tile in mode 4, 32 x 16 blocks = 4096 bytes; level 1 (64 x 32 texels, 16 x 8 blocks) is
+// under a macro tile's 32 blocks: mode 2, pitch 16, 8 rows = 1024 bytes at align(4096, 256). Both
+// levels decode, so the data must hold 5120; 4096 is short.
+TEST(IgzVerifyData, WiiUEveryLevelNeeded) {
   fixtures::ImageSpec s;
-  s.format = "dxt1_tile_cafe", s.width = 128, s.height = 64, s.levels = 2, s.pixels = ByteBuffer(4096);
+  s.format = "dxt1_tile_cafe", s.width = 128, s.height = 64, s.levels = 2, s.pixels = ByteBuffer(5120);
   auto c = open_spec(s);
   ASSERT_TRUE(c);
   const Json d = details_json(*c, *texture_entry(*c));
-  EXPECT_EQ(d["data_needed"], 4096);
-  EXPECT_NE(d.value("not_decoded", "").find("only the top level"), std::string::npos) << d.dump();
+  EXPECT_EQ(d["data_needed"], 5120);
+  EXPECT_FALSE(d.contains("not_decoded")) << d.dump();
+  ASSERT_TRUE(c->texture(*texture_entry(*c), 1).ok());
   Diagnostics ok;
   c->verify(ok);
   EXPECT_TRUE(coded(ok, "igz.image-data").empty());
 
-  s.pixels = ByteBuffer(4000);
+  s.pixels = ByteBuffer(4096);
   auto cut = open_spec(s);
   ASSERT_TRUE(cut);
   EXPECT_FALSE(cut->texture(*texture_entry(*cut), 0).ok());
@@ -91,9 +94,10 @@ TEST(IgzVerifyData, WiiUTopLevelNeededWithTwoLevels) {
 }
 
 // The Wii U test_img (spec §5.1; the sample's README: a tool's test output): 124 bytes of
-// _data for 1152 x 768 DXT1, whose tiled top level alone needs 288 * 192 * 8 = 442368. verify
-// exits 0 (samples' check) with the warning; list gives data_needed 442368 and why the smaller
-// levels are not decoded.
+// _data for 1152 x 768 DXT1 with 6 levels, whose GX2 chain needs 791552 bytes (worked out by hand
+// from decaf-emu's GX2CalcSurfaceSizeAndAlignment in tests/image/tiling_test.cc Gx2MipChainByHand:
+// level 0 442368, then 262144 + 65536 + 16384 + 4096 + 1024). verify exits 0 (samples' check)
+// with the warning; list gives data_needed 791552 and no level is "not decoded".
 TEST(IgzVerifyData, WiiUSampleWarnsAndListsTheNeed) {
   ASSAY_REQUIRE_SAMPLE(p, "alchemy/igModelTool_test_img.igz");
   const std::string q = testing::quote_path(p);
@@ -107,7 +111,7 @@ TEST(IgzVerifyData, WiiUSampleWarnsAndListsTheNeed) {
       EXPECT_EQ(x["severity"], "warning");
       EXPECT_EQ(x["offset"], 0x9D2);
       EXPECT_NE(x["message"].get<std::string>().find("124 bytes"), std::string::npos) << x;
-      EXPECT_NE(x["message"].get<std::string>().find("442368"), std::string::npos) << x;
+      EXPECT_NE(x["message"].get<std::string>().find("791552"), std::string::npos) << x;
     }
   EXPECT_TRUE(found) << v.out;
   auto ls = testing::run_cli("list --json " + q);
@@ -117,8 +121,8 @@ TEST(IgzVerifyData, WiiUSampleWarnsAndListsTheNeed) {
   for (const auto& e : list["entries"])
     if (e.value("kind", "") == "texture") {
       listed = true;
-      EXPECT_EQ(e["data_needed"], 442368) << e;
-      EXPECT_NE(e.value("not_decoded", "").find("only the top level"), std::string::npos) << e;
+      EXPECT_EQ(e["data_needed"], 791552) << e;
+      EXPECT_FALSE(e.contains("not_decoded")) << e;
     }
   EXPECT_TRUE(listed) << ls.out;
 }

@@ -74,8 +74,8 @@ Result<Image2> read_image2(const IgzFile& f, const Fixups& fx, const Graph& g, s
 // levels); errors for a format or layout that is not decoded, or on overflow.
 Result<std::uint64_t> level_size(const Image2& img, unsigned level);
 Result<std::uint64_t> data_size(const Image2& img);
-// The bytes decode_image2 reads: data_size() where every level decodes, the top level's where
-// only it does (the Xbox 360's and the Wii U's tilings).
+// The bytes decode_image2 reads: data_size() (every level of every layout decoded is placed; the
+// console tilings' levels by image/tiling.h tiled_mip_chain).
 Result<std::uint64_t> decoded_data_size(const Image2& img);
 // An error (code igz.image-data, at the _data's offset, both sizes) when pool data is shorter than
 // decoded_data_size(): what extract and texture() stop at; nothing for a size not known here.
