@@ -214,6 +214,33 @@ TEST(OniObanClassModel, ListAndExtractThroughTheCli) {
   EXPECT_TRUE(fs::exists(out / "OBANlocal.glb"));
 }
 
+// An OBAN that is not instance 0 of its level (OniSplit's -import puts it after the geometry): its
+// entry was given no .glb path, so extract --models wrote nothing for it (the path was decided
+// from instance 0's tag before the entries had their indexes).
+TEST(OniObanClassModel, ExtractWritesAnObanThatIsNotTheFirstInstance) {
+  using namespace testing::oni_oban_fixture;
+  using oni::make_tag;
+  const TriangleM3gm tri = triangle_m3gm(1);
+  oni::LevelFileSpec spec;
+  spec.file_id = 0x02000001;
+  spec.template_checksums = {{make_tag("OBAN"), 0x4e0c24ull}, {make_tag("M3GM"), 0x27a078e436ull}, {make_tag("PNTA"), 0x37676cull},
+                             {make_tag("VCRA"), 0x54739ull},  {make_tag("TXCA"), 0x9141aull},      {make_tag("IDXA"), 0x2708full}};
+  spec.instances = {{make_tag("M3GM"), "M3GMtri", 0, tri.m3gm}, {make_tag("PNTA"), "", 0, tri.points}, {make_tag("VCRA"), "", 0, tri.normals},
+                    {make_tag("TXCA"), "", 0, tri.uvs},         {make_tag("IDXA"), "", 0, tri.strips}, {make_tag("OBAN"), "OBANlone", 0, oban({})}};
+  auto dat = oni::write_level_file(spec);
+  ASSERT_TRUE(dat.ok()) << dat.error().str();
+  testing::TempDir t;
+  fs::create_directories(t / "GameDataFolder");
+  write_bytes(t / "GameDataFolder" / "level1_Final.dat", *dat);
+  const auto x = testing::run_cli("extract " + testing::quote_path(t / "GameDataFolder" / "level1_Final.dat") + " --models -o " +
+                                  testing::quote_path(t / "out"));
+  ASSERT_EQ(x.exit_code, 0) << x.err;
+  EXPECT_TRUE(fs::exists(t / "out" / "M3GMtri.glb"));
+  const testing::ReadModel m = testing::read_gltf(t / "out" / "OBANlone.glb");
+  EXPECT_EQ(m.error, "");
+  EXPECT_EQ(m.animations.size(), 1u);
+}
+
 TEST(OniObanClassModel, FuzzCorpusHoldsTheFixture) {
   testing::check_fuzz_seeds("ASSAY_WRITE_ONI_OBAN_CORPUS", "oni_oban", {{"classes.dat", testing::oban_class_level()}});
 }

@@ -229,7 +229,8 @@ class OniContainer final : public Container {
   // With --textures a TXMP as PNG, with --sounds an SNDD as WAV; nothing else.
   std::string converted_path(std::uint32_t i, const Entry& e) const {
     if (options().textures && file_.descriptor(i).tag == oni::make_tag("TXMP")) return texture_path(i, e);
-    if (options().models && (e.kind == EntryKind::model || (is_tag(e, "OBAN") && e.size))) {
+    // (by instance index i: e.index is not set before set_entries)
+    if (options().models && (e.kind == EntryKind::model || (file_.descriptor(i).tag == oni::make_tag("OBAN") && e.size))) {
       const std::string oni_name = oni::oni_file_name(e.name ? *e.name : fmt::format("{}#{}", oni::tag_string(file_.descriptor(i).tag), i));
       return oni_name.substr(0, oni_name.size() - 4) + ".glb";  // NAME.oni -> NAME.glb
     }
