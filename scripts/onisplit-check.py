@@ -5,10 +5,12 @@ it needs Mono and an OniSplit source checkout, neither of which the project ship
 It writes inputs of its own (a textured OBJ box, a two-material COLLADA room, a COLLADA node animated
 by translate and rotate channels), has OniSplit make M3GM, TXMP, AKEV and OBAN instances from them
 (-create:m3gm, -create:txmp, -create:akev, -create:oban), imports them into a PC level (-import:nosep)
-and a Mac-layout level (-import:sep), then runs `assay verify` and `assay extract --models --textures`
-on both and the Khronos validator (tests/node) on every GLB, and checks the OBAN's keys against the
-animation the COLLADA file states (translation Y 0 -> 10 over 0.5 s, then X 0 -> 5; rotation about Y
-0 -> 90 degrees over 1 s).
+and a Mac-layout level (-import:sep), builds a whole level with -create:level (the room as its
+environment, a rooms COLLADA file, a physics object playing the OBAN on the M3GM: AKEV, ONLV, OBOA,
+the BINA object lists) and imports it, then runs `assay verify` and `assay extract --models
+--textures` on the levels and the Khronos validator (tests/node) on every GLB, and checks the OBAN's
+keys against the animation the COLLADA file states (translation Y 0 -> 10 over 0.5 s, then X 0 -> 5;
+rotation about Y 0 -> 90 degrees over 1 s) and that the whole level's OBAN takes its OBOA's geometry.
 
 Usage: python3 scripts/onisplit-check.py ASSAY ONISPLIT_SOURCE_DIR [WORKDIR]
 (Debian: apt-get install mono-mcs mono-runtime libmono-system-core4.0-cil libmono-system-xml-linq4.0-cil
@@ -113,6 +115,42 @@ def door_dae(path):
               '<instance_geometry url="#boxg"/></node></visual_scene></library_visual_scenes>' % (anims, geo))
 
 
+def rooms_dae(path):
+    box = [c for x in (-10, 10) for y in (0, 5) for z in (-10, 10) for c in (x, y, z)]
+    quads = [(4, 6, 7, 5), (1, 3, 2, 0), (2, 3, 7, 6), (0, 4, 5, 1), (1, 5, 7, 3), (4, 0, 2, 6)]
+    p = [v for a, b, c, d in quads for t in ((a, b, c), (a, c, d)) for v in t]
+    write_dae(path, '<library_geometries><geometry id="rg"><mesh>%s<vertices id="rv"><input semantic="POSITION" source="#rp"/></vertices>'
+              '<triangles count="12"><input semantic="VERTEX" source="#rv" offset="0"/><p>%s</p></triangles></mesh></geometry>'
+              '</library_geometries><library_visual_scenes><visual_scene id="scene"><node id="room0" name="room0">'
+              '<instance_geometry url="#rg"/></node></visual_scene></library_visual_scenes>' % (source("rp", box, 3, "XYZ"), " ".join(map(str, p))))
+
+
+def whole_level(mono, inp, out, work):
+    """-create:level over the created instances (as its shared classes) and -import:nosep; the .dat."""
+    lvl = os.path.join(work, "level")
+    classes = os.path.join(lvl, "classes")
+    os.makedirs(classes, exist_ok=True)
+    for f in glob.glob(os.path.join(out, "*.oni")):
+        if not os.path.basename(f).startswith("AKEV"):
+            open(os.path.join(classes, os.path.basename(f)), "wb").write(open(f, "rb").read())
+    for f in ("room.dae", "brick.png", "glass.png"):
+        open(os.path.join(lvl, f), "wb").write(open(os.path.join(inp, f), "rb").read())
+    rooms_dae(os.path.join(lvl, "rooms.dae"))
+    open(os.path.join(lvl, "level1.xml"), "w").write(
+        '<?xml version="1.0" encoding="utf-8"?><Oni><Level Name="level1"><Environment><Model><Import Path="room.dae"/></Model>'
+        '<Rooms><Import Path="rooms.dae"/></Rooms></Environment><Sky>ONSKnight</Sky><Objects><Import>physics.xml</Import></Objects>'
+        '</Level></Oni>')
+    open(os.path.join(lvl, "physics.xml"), "w").write(
+        '<?xml version="1.0" encoding="utf-8"?><Oni><Physics><Object><Name>door1</Name><Position>3 0 2</Position>'
+        '<Rotation>0 90 0</Rotation><Geometry>box</Geometry><Animation>door_anim</Animation></Object></Physics></Oni>')
+    made = os.path.join(lvl, "made")
+    mono("-create:level", made, os.path.join(lvl, "level1.xml"))
+    dat = os.path.join(work, "whole", "level1_Final.dat")
+    os.makedirs(os.path.dirname(dat), exist_ok=True)
+    mono("-import:nosep", made, dat)
+    return dat
+
+
 def run(cmd, **kw):
     print("$", " ".join(cmd))
     return subprocess.run(cmd, check=True, **kw)
@@ -174,11 +212,13 @@ def main():
     mono("-create:akev", out, os.path.join(inp, "room.dae"))
     mono("-create:oban", out, os.path.join(inp, "OBANdoor_anim.dae"))
     problems = []
-    for layout in ("nosep", "sep"):
-        level = os.path.join(work, layout, "level0_Final.dat")
-        os.makedirs(os.path.dirname(level), exist_ok=True)
-        mono("-import:" + layout, out, level)
-        if subprocess.run([assay, "verify", level]).returncode != 0:
+    whole = whole_level(mono, inp, out, work)
+    for layout in ("nosep", "sep", "whole"):
+        level = whole if layout == "whole" else os.path.join(work, layout, "level0_Final.dat")
+        if layout != "whole":
+            os.makedirs(os.path.dirname(level), exist_ok=True)
+            mono("-import:" + layout, out, level)
+        if subprocess.run([assay, "verify", level]).returncode != 0:  # the whole level's sky (ONSK) is a placeholder: a warning
             problems.append("verify failed: " + level)
         dest = os.path.join(work, "x_" + layout)
         run([assay, "extract", level, "--models", "--textures", "-o", dest, "--force"])
@@ -190,6 +230,9 @@ def main():
             r = json.loads(line)
             if r["errors"] or r["warnings"]:
                 problems.append("validator: %s" % line)
+    j, _ = glb_json(os.path.join(work, "x_whole", "OBANdoor_anim.glb"))
+    if j.get("extras", {}).get("geometry_from") != "OBOA" or not j.get("meshes"):
+        problems.append("the whole level's OBAN has no OBOA geometry: %s" % j.get("extras"))
     oban = os.path.join(work, "x_oban")
     run([assay, "extract", os.path.join(out, "OBANdoor_anim.oni"), "--models", "-o", oban, "--force"])
     problems += check_oban(os.path.join(oban, "OBANdoor_anim.glb"))
