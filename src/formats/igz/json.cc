@@ -62,6 +62,8 @@ Json model_details_json(const Model& m) {
   j["min"] = {m.min[0], m.min[1], m.min[2]};
   j["max"] = {m.max[0], m.max[1], m.max[2]};
   j["transforms"] = m.transforms.size();
+  j["layout"] = m.layout;
+  if (!m.layout_assumption.empty()) j["assumed"] = m.layout_assumption;
   Json draws = Json::array();
   for (const DrawCall& d : m.draws) {
     Json x;

@@ -198,15 +198,15 @@ void check_draw(const DrawCall& d, const DrawGeometry& g, const DiagSink& sink) 
   const std::uint64_t pos = d.position;
   const Bounds b = bounds_of(g.positions);
   if (!b.empty && !same_bounds(d.min, d.max, b))
-    report(sink, Severity::warning, draw_what(d) + " _min/_max", pos + 0x10,
+    report(sink, Severity::warning, draw_what(d) + " _min/_max", pos + d.min_field,
            fmt::format("stored bounds {}..{} differ from its {} vertices' bounds {}..{}", vec3_text(d.min), vec3_text(d.max),
                        g.positions.size(), vec3_text(b.lo), vec3_text(b.hi)));
   const std::size_t tris = g.triangles.size() / 3;
   if (d.primitive_count < 0 || static_cast<std::size_t>(d.primitive_count) != tris)
-    report(sink, Severity::warning, draw_what(d) + " _primitiveCount", pos + 0x48,
+    report(sink, Severity::warning, draw_what(d) + " _primitiveCount", pos + d.primitive_count_field,
            fmt::format("says {} primitives, the index buffer holds {} triangles", d.primitive_count, tris));
   if (d.indices.object != kNoObject && d.indices.index_size != 0 && d.index_type() != d.indices.index_size)
-    report(sink, Severity::warning, draw_what(d) + " _indexBufferType", pos + 0x4C,
+    report(sink, Severity::warning, draw_what(d) + " _indexBufferType", pos + d.properties_field,
            fmt::format("says {}-byte indices (IG_INDEX_TYPE {}), the index buffer's format '{}' holds {}-byte indices",
                        d.index_type(), d.index_type(), d.indices.format, d.indices.index_size));
   for (const VertexElement& e : d.vertices.elements)  // an element past the vertex size is the file's mistake
@@ -269,6 +269,8 @@ Result<model::Scene> model_scene(const IgzFile& f, const Model& m) {
 }
 
 void check_model(const IgzFile& f, const Model& m, const DiagSink& sink) {
+  for (const std::string& n : m.notes)
+    detail::report(sink, Severity::note, fmt::format("igModelData[{}]", m.data_object), kNoOffset, n);
   Bounds all;
   bool transformed = false;
   for (const DrawCall& d : m.draws) {

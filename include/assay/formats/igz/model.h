@@ -4,9 +4,11 @@
 // Field order and types: igRewrite8 igLibrary/Render/igModelData.cs, igModelDrawCallData.cs,
 // igLibrary/Gfx/igVertexFormat.cs, igVertexBuffer.cs, igIndexBuffer.cs, igVertexElement.cs;
 // 32-bit offsets from its metadata dump (Resources/metaobjects.txt), the same in igRewrite7's
-// version 9 field table. Enums: igRewrite8 Resources/ArkCore/EV_SkylandersSuperchargers/metaenums.xml
-// (IG_VERTEX_TYPE, IG_VERTEX_USAGE, IG_INDEX_TYPE, IG_GFX_DRAW). Every pointer field is checked to
-// be a ROFS pointer to an object of the type the metadata names before it is followed.
+// version 9 field table; 64-bit offsets (version 9, and version 10 Crash NST / CTR) from igRewrite7,
+// the Noesis igz plugin and the Crash NST level editor's metadata (src/formats/igz/model_layout.cc).
+// Enums: igRewrite8 Resources/ArkCore/EV_SkylandersSuperchargers/metaenums.xml (IG_VERTEX_TYPE,
+// IG_VERTEX_USAGE, IG_INDEX_TYPE, IG_GFX_DRAW). Every pointer field is checked to be a ROFS
+// pointer to an object of the type the metadata names before it is followed.
 //
 // The older scene graph (igSceneInfo -> igGeometry -> igPS3EdgeGeometry) is described, not decoded:
 // edge_geometry_note() says what an igPS3EdgeGeometry holds.
@@ -103,6 +105,9 @@ struct DrawCall {
                                    // _lod 6-13, _enabled 14
   std::string material;            // the _materialHandle's name ("namespace::name"), "" when none
   std::optional<std::uint32_t> transform;  // index into Model::transforms
+  std::uint16_t blend_offset = 0, blend_count = 0;  // _blendVectorOffset, _blendVectorCount: the draw
+                                   // call's BLENDINDICES index Model::blend_matrix_indices from here
+  std::uint32_t min_field = 0x10, primitive_count_field = 0x48, properties_field = 0x4C;  // offsets in the object
   VertexBufferInfo vertices;
   IndexBufferInfo indices;
   [[nodiscard]] unsigned index_type() const { return properties & 7; }
@@ -118,12 +123,16 @@ struct Model {
   model::Vec4 min{}, max{};             // igModelData::_min, _max
   std::vector<std::optional<model::Mat4>> transforms;  // igAnimatedTransform::_matrix per _transforms
   std::vector<DrawCall> draws;
+  std::vector<std::int32_t> blend_matrix_indices;  // igModelData::_blendMatrixIndices
+  std::string layout;              // the field table read with: "32-bit", "64-bit NST", ...
+  std::string layout_assumption;   // where its offsets come from when no real file has shown them
+  std::vector<std::string> notes;  // fields left out and why (check_model reports them as notes)
 };
 
 // The entry objects: every igModelInfo, and every igModelData no igModelInfo points at.
 std::vector<std::size_t> find_models(const IgzFile& f, const Graph& g);
-// The model graph of one igModelInfo or igModelData, every field checked. Unsupported error for
-// a layout not read here (64-bit files; see model_read.cc).
+// The model graph of one igModelInfo or igModelData, every field checked, with the field offsets
+// of the file's layout (32-bit; 64-bit version 9; 64-bit version 10 NST or CTR: model_layout.cc).
 Result<Model> read_model(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
 
 // One draw call's decoded geometry (vertex space, before the draw call's transform).
