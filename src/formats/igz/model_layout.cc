@@ -31,8 +31,11 @@
 //   108; igGraphicsVertexBuffer / igGraphicsIndexBuffer 32; igVertexBuffer / igIndexBuffer NST 16,
 //   _data 40 (igMemoryRef {u32 size, u32 flags, raw ref (ROFS) at +8}), _format 56, _primitiveType 64;
 //   CTR 12, 32, 48, 56; igVertexFormat NST 16, 24, CTR 12, 16; igNamedObject _name 16;
-//   CGraphicsSkinInfo 40/48; igSkeleton2 24/32; igSkeletonBone 24/28. CTR's igObject fields start at
-//   0x0C as its igDataList's count does (spec: alchemy.md#corrections C4).
+//   CGraphicsSkinInfo 40/48; igSkeleton2 24/32; igSkeletonBone 24/28, _translation 32. CTR's igObject
+//   fields start at 0x0C as its igDataList's count does (spec: alchemy.md#corrections C4).
+// igDataList (igSkeletonBoneList is an igObjectList): count 0x08 / igMemory 0x10 on 32-bit, 0x0C (NST
+//   0x10) / 0x18 on 64-bit (spec: alchemy.md#igz-objects, #corrections C4). igSkeletonBone _translation:
+//   metaobjects.txt 0x14; the Noesis plugin 0x20 on 64-bit.
 #include "model_layout.h"
 
 #include <algorithm>
@@ -58,7 +61,8 @@ constexpr ModelFields kFields32{
     .format_size = 0x08, .format_elements = 0x0C,
     .skin_skeleton = 0x14, .skin_model = 0x18,
     .skeleton_bones = 0x0C, .skeleton_inverse_joints = 0x10,
-    .bone_parent = 0x0C, .bone_blend_matrix = 0x10,
+    .bone_parent = 0x0C, .bone_blend_matrix = 0x10, .bone_translation = 0x14,
+    .list_count = 0x08, .list_memory = 0x10,
 };
 
 constexpr ModelFields kFields64v9{
@@ -77,7 +81,8 @@ constexpr ModelFields kFields64v9{
     .format_size = 0x0C, .format_elements = 0x10,
     .skin_skeleton = 0x28, .skin_model = 0x30,
     .skeleton_bones = 0x18, .skeleton_inverse_joints = 0x20,
-    .bone_parent = 0x18, .bone_blend_matrix = 0x1C,
+    .bone_parent = 0x18, .bone_blend_matrix = 0x1C, .bone_translation = 0x20,
+    .list_count = 0x0C, .list_memory = 0x18,
 };
 
 // Crash NST; CTR differs in the igObject-derived buffers and formats only.
@@ -98,7 +103,8 @@ constexpr ModelFields kFieldsNst{
     .format_size = 0x10, .format_elements = 0x18,
     .skin_skeleton = 0x28, .skin_model = 0x30,
     .skeleton_bones = 0x18, .skeleton_inverse_joints = 0x20,
-    .bone_parent = 0x18, .bone_blend_matrix = 0x1C,
+    .bone_parent = 0x18, .bone_blend_matrix = 0x1C, .bone_translation = 0x20,
+    .list_count = 0x10, .list_memory = 0x18,
 };
 
 constexpr ModelFields ctr_fields() {
@@ -107,6 +113,7 @@ constexpr ModelFields ctr_fields() {
   c.source = "the Crash NST level editor's metadata (ctr)";
   c.vertex_buffer = c.index_buffer = {0x0C, 0x20, 0x30, 0x38};
   c.format_size = 0x0C, c.format_elements = 0x10;
+  c.list_count = 0x0C;
   return c;
 }
 constexpr ModelFields kFieldsCtr = ctr_fields();

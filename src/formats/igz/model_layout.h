@@ -33,7 +33,8 @@ struct ModelFields {
   std::uint32_t format_size, format_elements;                // igVertexFormat::_vertexSize, _elements
   std::uint32_t skin_skeleton, skin_model;                   // CGraphicsSkinInfo::_skeleton, _skin
   std::uint32_t skeleton_bones, skeleton_inverse_joints;     // igSkeleton2::_boneList, _inverseJointArray
-  std::uint32_t bone_parent, bone_blend_matrix;              // igSkeletonBone::_parentIndex, _blendMatrixIndex
+  std::uint32_t bone_parent, bone_blend_matrix, bone_translation;  // igSkeletonBone
+  std::uint32_t list_count, list_memory;                     // igDataList::_count, _data (spec C4)
 };
 
 // The table for the file: by pointer size, version and (version 10) the igDataList layout the

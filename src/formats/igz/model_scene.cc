@@ -9,6 +9,7 @@
 #include "json.h"
 #include "assay/formats/igz/model.h"
 #include "diag_util.h"
+#include "model_joints.h"
 #include "formats/serialise.h"
 
 namespace assay::igz {
@@ -39,6 +40,28 @@ std::string element_skip(const VertexElement& e, std::uint32_t stride) {
   return {};
 }
 
+// BLENDINDICES: whole numbers 0-65535 (UBYTE4 and the like); components the type lacks are 0.
+Result<std::array<std::uint16_t, 4>> blend_indices(const model::Vec4& v, unsigned components, std::uint64_t at,
+                                                   std::uint32_t vertex, const DrawCall& d) {
+  std::array<std::uint16_t, 4> out{};
+  for (unsigned k = 0; k < components && k < 4; ++k) {
+    if (!(v[k] >= 0 && v[k] <= 65535 && v[k] == std::floor(v[k])))
+      return err(draw_what(d) + " BLENDINDICES", at, fmt::format("vertex {}: {:g} is no joint index", vertex, v[k]));
+    out[k] = static_cast<std::uint16_t>(v[k]);
+  }
+  return out;
+}
+
+// BLENDWEIGHTS: with fewer than 4 components the next weight is 1 - the others (Direct3D's
+// convention for n - 1 stored weights; assumed), the rest 0.
+model::Vec4 blend_weights(const model::Vec4& v, unsigned components) {
+  model::Vec4 w{0, 0, 0, 0};
+  float sum = 0;
+  for (unsigned k = 0; k < components && k < 4; ++k) w[k] = std::isfinite(v[k]) ? v[k] : 0, sum += w[k];
+  if (components < 4) w[components] = std::max(0.0f, 1.0f - sum);
+  return w;
+}
+
 // One element's values for every vertex into the geometry.
 Result<void> decode_element(const IgzFile& f, const DrawCall& d, const VertexElement& e, DrawGeometry& g) {
   const VertexBufferInfo& vb = d.vertices;
@@ -62,6 +85,11 @@ Result<void> decode_element(const IgzFile& f, const DrawCall& d, const VertexEle
       g.normals.push_back({v[0], v[1], v[2]});
     } else if (texcoord) {
       g.texcoords[e.usage_index].push_back({std::isfinite(v[0]) ? v[0] : 0, std::isfinite(v[1]) ? v[1] : 0});
+    } else if (e.usage == vertex_usage::kBlendIndices) {
+      ASSAY_TRY(auto idx, blend_indices(v, vertex_type_components(e.type), at, i, d));
+      g.blend_indices.push_back(idx);
+    } else if (e.usage == vertex_usage::kBlendWeights) {
+      g.blend_weights.push_back(blend_weights(v, vertex_type_components(e.type)));
     } else {  // COLOR 0
       auto c = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(std::isfinite(x) ? x : 0.0f, 0.0f, 1.0f) * 255)); };
       g.colors.push_back({c(v[0]), c(v[1]), c(v[2]), c(v[3])});
@@ -92,8 +120,9 @@ Result<void> decode_vertices(const IgzFile& f, const DrawCall& d, DrawGeometry& 
     return err(what, vb.data.offset, fmt::format("{} vertices of {} bytes need {} bytes, the memory holds {}", vb.count, vb.stride, need, vb.data.size));
   bool seen_position = false;
   for (const VertexElement& e : vb.elements) {
+    const bool blend = (e.usage == vertex_usage::kBlendIndices || e.usage == vertex_usage::kBlendWeights) && e.usage_index == 0;
     const bool wanted = e.usage == vertex_usage::kPosition || (e.usage == vertex_usage::kNormal && e.usage_index == 0) ||
-                        (e.usage == vertex_usage::kTexcoord && e.usage_index < 8) || (e.usage == vertex_usage::kColor && e.usage_index == 0);
+                        (e.usage == vertex_usage::kTexcoord && e.usage_index < 8) || (e.usage == vertex_usage::kColor && e.usage_index == 0) || blend;
     if (!wanted) {
       const std::string why = element_skip(e, vb.stride);
       g.notes.push_back(!why.empty() ? why : fmt::format("{} {} at +{}: not exported", vertex_usage_name(e.usage), vertex_type_name(e.type), e.offset));
@@ -102,6 +131,8 @@ Result<void> decode_vertices(const IgzFile& f, const DrawCall& d, DrawGeometry& 
     const bool position = e.usage == vertex_usage::kPosition && e.usage_index == 0;
     const bool duplicate = (position && seen_position) || (e.usage == vertex_usage::kNormal && !g.normals.empty()) ||
                            (e.usage == vertex_usage::kColor && !g.colors.empty()) ||
+                           (e.usage == vertex_usage::kBlendIndices && !g.blend_indices.empty()) ||
+                           (e.usage == vertex_usage::kBlendWeights && !g.blend_weights.empty()) ||
                            (e.usage == vertex_usage::kTexcoord && e.usage_index < g.texcoords.size() && !g.texcoords[e.usage_index].empty());
     if (std::string why = element_skip(e, vb.stride); !why.empty() || duplicate) {
       if (position) return unsupported(fmt::format("igVertexFormat[{}] POSITION", vb.format_object), kNoOffset, why.empty() ? "a second POSITION element" : why);
@@ -227,42 +258,72 @@ Result<DrawGeometry> decode_draw(const IgzFile& f, const DrawCall& d) {
   return g;
 }
 
+namespace {
+
+// The draw call's mesh (its geometry moved in) and node; a skinned one drawn by skin `skin`.
+std::pair<model::Mesh, model::Node> draw_mesh(const Model& m, std::size_t i, DrawGeometry g, std::optional<std::uint32_t> skin,
+                                              std::map<std::string, std::uint32_t>& materials, model::Scene& s) {
+  const DrawCall& d = m.draws[i];
+  model::Mesh mesh;
+  mesh.name = d.name.value_or(fmt::format("drawcall{}", i));
+  model::Node n;
+  n.name = mesh.name;
+  n.parent = 0;
+  if (d.transform && m.transforms[*d.transform]) {
+    const model::Trs t = model::decompose(*m.transforms[*d.transform]);
+    n.translation = t.translation, n.rotation = t.rotation, n.scale = t.scale;
+  }
+  auto joints = skin ? draw_joints(m, d, g) : Result<std::optional<DrawJoints>>(std::nullopt);
+  if (joints && *joints) {  // a skinned mesh node is a scene root without a transform of its own
+    mesh.joints = std::move((*joints)->joints), mesh.weights = std::move((*joints)->weights);
+    n = model::Node{.name = n.name, .skin = skin};
+  }
+  mesh.positions = std::move(g.positions);
+  mesh.normals = std::move(g.normals);
+  mesh.texcoords = std::move(g.texcoords);
+  mesh.colors = std::move(g.colors);
+  model::Primitive p;
+  p.indices = std::move(g.triangles);
+  if (!d.material.empty()) {
+    auto [it, added] = materials.emplace(d.material, static_cast<std::uint32_t>(s.materials.size()));
+    if (added) s.materials.push_back(model::Material{.name = d.material, .extras = {{"handle", d.material}}});
+    p.material = it->second;
+  }
+  mesh.primitives.push_back(std::move(p));
+  mesh.extras["igz_object"] = static_cast<double>(d.object);
+  return {std::move(mesh), std::move(n)};
+}
+
+}  // namespace
+
+// Blend data that does not lead to the skeleton's joints, or that has no skeleton to lead to.
+void check_joints(const Model& m, const DrawCall& d, const DrawGeometry& g, const DiagSink& sink) {
+  if (g.blend_indices.empty()) return;
+  if (!m.skeleton) {
+    detail::report(sink, Severity::note, draw_what(d), d.position,
+                   "BLENDINDICES not exported: no CGraphicsSkinInfo in the file names the igModelData (its skeleton is elsewhere)");
+    return;
+  }
+  if (auto j = draw_joints(m, d, g); !j)
+    detail::report(sink, Severity::warning, j.error().structure, j.error().offset, "left unskinned: " + j.error().message);
+}
+
 Result<model::Scene> model_scene(const IgzFile& f, const Model& m) {
   model::Scene s;
   s.name = m.name;
   model::Node root;
   root.name = m.name;
   s.nodes.push_back(root);
+  std::optional<std::uint32_t> skin;  // a skeleton that does not make a skin leaves the meshes unskinned
+  if (m.skeleton && add_skin(*m.skeleton, 0, s)) skin = 0;
   std::map<std::string, std::uint32_t> materials;
   for (std::size_t i = 0; i < m.draws.size(); ++i) {
-    const DrawCall& d = m.draws[i];
-    ASSAY_TRY(DrawGeometry g, decode_draw(f, d));
+    ASSAY_TRY(DrawGeometry g, decode_draw(f, m.draws[i]));
     if (g.triangles.empty()) continue;  // nothing to draw (glTF has no empty primitive)
-    model::Mesh mesh;
-    mesh.name = d.name.value_or(fmt::format("drawcall{}", i));
-    mesh.positions = std::move(g.positions);
-    mesh.normals = std::move(g.normals);
-    mesh.texcoords = std::move(g.texcoords);
-    mesh.colors = std::move(g.colors);
-    model::Primitive p;
-    p.indices = std::move(g.triangles);
-    if (!d.material.empty()) {
-      auto [it, added] = materials.emplace(d.material, static_cast<std::uint32_t>(s.materials.size()));
-      if (added) s.materials.push_back(model::Material{.name = d.material, .extras = {{"handle", d.material}}});
-      p.material = it->second;
-    }
-    mesh.primitives.push_back(std::move(p));
-    mesh.extras["igz_object"] = static_cast<double>(d.object);
-    model::Node n;
-    n.name = mesh.name;
-    n.parent = 0;
-    n.mesh = static_cast<std::uint32_t>(s.meshes.size());
-    if (d.transform && m.transforms[*d.transform]) {
-      const model::Trs t = model::decompose(*m.transforms[*d.transform]);
-      n.translation = t.translation, n.rotation = t.rotation, n.scale = t.scale;
-    }
+    auto [mesh, node] = draw_mesh(m, i, std::move(g), skin, materials, s);
+    node.mesh = static_cast<std::uint32_t>(s.meshes.size());
     s.meshes.push_back(std::move(mesh));
-    s.nodes.push_back(std::move(n));
+    s.nodes.push_back(std::move(node));
   }
   if (s.meshes.empty()) return err(fmt::format("{}[{}]", "igModelData", m.data_object), kNoOffset, "no draw call has triangles");
   return s;
@@ -271,6 +332,9 @@ Result<model::Scene> model_scene(const IgzFile& f, const Model& m) {
 void check_model(const IgzFile& f, const Model& m, const DiagSink& sink) {
   for (const std::string& n : m.notes)
     detail::report(sink, Severity::note, fmt::format("igModelData[{}]", m.data_object), kNoOffset, n);
+  if (model::Scene bones; m.skeleton)
+    if (auto skin = add_skin(*m.skeleton, 0, bones); !skin)
+      detail::report(sink, Severity::warning, skin.error().structure, skin.error().offset, "skin left out: " + skin.error().message);
   Bounds all;
   bool transformed = false;
   for (const DrawCall& d : m.draws) {
@@ -280,6 +344,7 @@ void check_model(const IgzFile& f, const Model& m, const DiagSink& sink) {
       continue;
     }
     check_draw(d, *g, sink);
+    check_joints(m, d, *g, sink);
     all.add(bounds_of(g->positions));
     transformed = transformed || d.transform.has_value();
   }

@@ -201,6 +201,86 @@ TEST(IgzModel64Layouts, NstAndCtrAreTold) {
   EXPECT_NE(*nst, *ctr);
 }
 
+// ---- skins ------------------------------------------------------------------------------------
+
+class IgzModelSkin : public ::testing::TestWithParam<std::pair<Endian, FixtureLayout>> {};
+
+// The skinned fixture (model_fixture.h skinned_spec): bones, parents and blend matrices as written,
+// BLENDINDICES mapped through _blendMatrixIndices {1, 0} to the skin's joints (hip joint 0, leg
+// joint 1), the bones' local transforms from the inverse joint matrices (hip at (0, 1, 0), leg 0.5
+// below it).
+TEST_P(IgzModelSkin, JointsThroughTheBlendMatrixIndices) {
+  const auto [endian, layout] = GetParam();
+  auto b = igz::fixtures::build_model_igz(igz::fixtures::skinned_spec(endian, layout));
+  ASSERT_TRUE(b.ok()) << b.error().str();
+  const Read r = read(*b);
+  ASSERT_TRUE(r.model.ok()) << r.model.error().str();
+  const igz::Model& m = *r.model;
+  ASSERT_TRUE(m.skeleton.has_value()) << (m.notes.empty() ? "" : m.notes[0]);
+  const igz::Skeleton& sk = *m.skeleton;
+  EXPECT_EQ(sk.name, "fixture_skeleton");
+  ASSERT_EQ(sk.bones.size(), 3u);
+  EXPECT_EQ(sk.bones[0].name, "root");
+  EXPECT_EQ(sk.bones[0].parent, -1);
+  EXPECT_EQ(sk.bones[0].blend_matrix, -1);
+  EXPECT_EQ(sk.bones[2].name, "leg");
+  EXPECT_EQ(sk.bones[2].parent, 1);
+  EXPECT_EQ(sk.bones[1].translation, (model::Vec3{0, 1, 0}));
+  ASSERT_EQ(sk.inverse_joints.size(), 2u);
+  EXPECT_EQ(sk.inverse_joints[1][13], -0.5f);
+  EXPECT_EQ(m.blend_matrix_indices, (std::vector<std::int32_t>{1, 0}));
+  EXPECT_EQ(m.draws.at(0).blend_count, 2);
+  EXPECT_EQ(m.draws.at(0).blend_offset, 0);
+  auto geo = igz::decode_draw(r.file, m.draws[0]);
+  ASSERT_TRUE(geo.ok()) << geo.error().str();
+  using J = std::array<std::uint16_t, 4>;
+  EXPECT_EQ(geo->blend_indices, (std::vector<J>{{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}}));
+  EXPECT_FLOAT_EQ(geo->blend_weights[2][0], 128.0f / 255);
+  auto scene = igz::model_scene(r.file, m);
+  ASSERT_TRUE(scene.ok()) << scene.error().str();
+  ASSERT_EQ(scene->skins.size(), 1u);
+  const model::Skin& skin = scene->skins[0];
+  ASSERT_EQ(skin.joints.size(), 2u);
+  EXPECT_EQ(scene->nodes[skin.joints[0]].name, "hip");
+  EXPECT_EQ(scene->nodes[skin.joints[1]].name, "leg");
+  EXPECT_EQ(scene->nodes[skin.joints[0]].translation, (model::Vec3{0, 1, 0}));
+  EXPECT_EQ(scene->nodes[skin.joints[1]].translation, (model::Vec3{0, -0.5f, 0}));
+  EXPECT_EQ(skin.inverse_bind[1], sk.inverse_joints[1]);
+  const model::Mesh& mesh = scene->meshes.at(0);
+  EXPECT_EQ(mesh.joints, (std::vector<J>{{1, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}}));
+  EXPECT_EQ(mesh.weights[0], (model::Vec4{1, 0, 0, 0}));
+  EXPECT_FLOAT_EQ(mesh.weights[2][0], 128.0f / 255);
+  EXPECT_FLOAT_EQ(mesh.weights[2][1], 127.0f / 255);
+  const model::Node& drawn = scene->nodes.back();
+  EXPECT_EQ(drawn.skin, 0u);
+  EXPECT_FALSE(drawn.parent.has_value());  // glTF: a skinned mesh node is a root
+  auto c = open_bytes(*b);
+  EXPECT_TRUE(diagnostics(*c, Severity::warning).empty());
+  EXPECT_TRUE(diagnostics(*c, Severity::error).empty());
+}
+
+// A BLENDINDICES slot past _blendVectorCount: the mesh exports unskinned and verify warns.
+TEST_P(IgzModelSkin, SlotPastTheBlendVectorIsWarned) {
+  const auto [endian, layout] = GetParam();
+  auto s = igz::fixtures::skinned_spec(endian, layout);
+  s.skin->blend_count = 1;  // vertex 1 uses slot 1
+  auto b = igz::fixtures::build_model_igz(s);
+  ASSERT_TRUE(b.ok());
+  const Read r = read(*b);
+  ASSERT_TRUE(r.model.ok());
+  auto scene = igz::model_scene(r.file, *r.model);
+  ASSERT_TRUE(scene.ok());
+  EXPECT_TRUE(scene->meshes.at(0).joints.empty());
+  auto c = open_bytes(*b);
+  const auto w = diagnostics(*c, Severity::warning);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].where.message.find("vertex 1: index 1 ≥ _blendVectorCount 1"), std::string::npos) << w[0].where.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, IgzModelSkin,
+                         ::testing::Values(std::pair{Endian::big, FixtureLayout::v32}, std::pair{Endian::little, FixtureLayout::nst},
+                                           std::pair{Endian::little, FixtureLayout::v9_64}, std::pair{Endian::little, FixtureLayout::ctr}));
+
 // Every byte of the NST fixture set to 0x00, 0xFF and flipped, and every truncation: opening,
 // listing, model() and verify never crash (errors are fine).
 TEST(IgzModel64Sweep, MutationsAndTruncationsNeverCrash) {

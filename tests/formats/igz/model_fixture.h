@@ -73,6 +73,24 @@ inline FixtureFields fixture_fields(FixtureLayout l) {
   return f;
 }
 
+// A skeleton for the model: CGraphicsSkinInfo {_skeleton, _skin = the igModelData} -> igSkeleton2
+// {_boneList (igSkeletonBoneList), _inverseJointArray}. Offsets: 32-bit igRewrite8 metaobjects.txt
+// (CGraphicsSkinInfo 0x14 / 0x18, size 0x3C; igSkeleton2 0x0C / 0x10, size 0x18; igSkeletonBone
+// _parentIndex 0x0C, _blendMatrixIndex 0x10, _translation 0x14, size 0x20); 64-bit the NST editor's
+// CGraphicsSkinInfo.cs 40 / 48 (size 96), igSkeleton2.cs 24 / 32 (48), igSkeletonBone.cs 24 / 28 / 32
+// (48), the same in the Noesis plugin's 64-bit column.
+struct SkinBone {
+  std::string name;
+  std::int32_t parent = -1, blend_matrix = -1;
+  model::Vec3 translation{};
+};
+struct SkinSpec {
+  std::vector<SkinBone> bones;
+  std::vector<model::Mat4> inverse_joints;
+  std::vector<std::uint32_t> blend_matrix_indices;  // igModelData::_blendMatrixIndices
+  std::uint16_t blend_offset = 0, blend_count = 0;  // the draw call's _blendVectorOffset, _blendVectorCount
+};
+
 struct ModelSpec {
   Endian endian = Endian::big;
   std::uint32_t stride = 12;
@@ -89,6 +107,7 @@ struct ModelSpec {
   std::optional<model::Mat4> transform; // an igAnimatedTransform for the draw call
   FixtureLayout layout = FixtureLayout::v32;
   bool data_handle = false;             // nst / ctr: _data through RMHN instead of in place
+  std::optional<SkinSpec> skin;
 };
 
 // Raw bytes at a serialized offset, 4 at a time (the writer stores u32s in the file's byte order).
@@ -223,6 +242,48 @@ inline void put_draw_call(Writer& w, const ModelSpec& s, const FixtureFields& at
   if (s.indices) put_index_buffer(w, s, at, t, def, vtx, draw);
 }
 
+struct SkinFields {
+  std::uint32_t info_size, info_skeleton, info_skin, skeleton_size, skeleton_bones, skeleton_inverse, bone_size,
+      bone_parent, bone_blend, bone_translation, draw_blend;
+};
+inline SkinFields skin_fields(FixtureLayout l) {
+  if (l == FixtureLayout::v32) return {0x3C, 0x14, 0x18, 0x18, 0x0C, 0x10, 0x20, 0x0C, 0x10, 0x14, 0x40};
+  return {96, 40, 48, 48, 24, 32, 48, 24, 28, 32, 96};
+}
+
+// The skeleton objects; returns the CGraphicsSkinInfo (for the root list).
+inline std::uint32_t put_skin(Writer& w, const ModelSpec& s, std::uint32_t def, std::uint32_t md, std::uint32_t draw,
+                              const FixtureFields& at) {
+  const SkinSpec& k = *s.skin;
+  const SkinFields f = skin_fields(s.layout);
+  const std::uint32_t info_t = w.add_type("CGraphicsSkinInfo", f.info_size), skel_t = w.add_type("igSkeleton2", f.skeleton_size);
+  const std::uint32_t bone_t = w.add_type("igSkeletonBone", f.bone_size);
+  const std::uint32_t list_t = w.add_type("igSkeletonBoneList", w.data_list_size());
+  const std::uint32_t info = w.add_object(def, info_t), skel = w.add_object(def, skel_t);
+  w.set_pointer(info + f.info_skeleton, skel);
+  w.set_pointer(info + f.info_skin, md);
+  w.set_string(skel + at.name, "fixture_skeleton");
+  std::vector<std::uint32_t> bones;
+  for (const SkinBone& b : k.bones) {
+    const std::uint32_t o = w.add_object(def, bone_t);
+    w.set_string(o + at.name, b.name);
+    w.put_u32(o + f.bone_parent, static_cast<std::uint32_t>(b.parent));
+    w.put_u32(o + f.bone_blend, static_cast<std::uint32_t>(b.blend_matrix));
+    for (unsigned c = 0; c < 3; ++c) w.put_u32(o + f.bone_translation + 4 * c, std::bit_cast<std::uint32_t>(b.translation[c]));
+    bones.push_back(o);
+  }
+  w.set_pointer(skel + f.skeleton_bones, w.add_object_list(def, list_t, bones));
+  const auto bytes = static_cast<std::uint32_t>(k.inverse_joints.size() * 64);
+  const std::uint32_t mats = w.alloc(def, bytes, 16);
+  for (std::size_t i = 0; i < k.inverse_joints.size(); ++i)
+    for (unsigned c = 0; c < 16; ++c) w.put_u32(mats + static_cast<std::uint32_t>(64 * i + 4 * c), std::bit_cast<std::uint32_t>(k.inverse_joints[i][c]));
+  put_memory(w, skel + f.skeleton_inverse, bytes, mats);
+  put_vector(w, def, md + at.data_blend, k.blend_matrix_indices, false);
+  w.put_u32(draw + f.draw_blend, s.endian == Endian::little ? std::uint32_t{k.blend_count} << 16 | k.blend_offset
+                                                             : std::uint32_t{k.blend_offset} << 16 | k.blend_count);
+  return info;
+}
+
 inline Result<ByteBuffer> build_model_igz(const ModelSpec& s) {
   Writer w(writer_layout(s));
   const FixtureFields at = fixture_fields(s.layout);
@@ -245,9 +306,12 @@ inline Result<ByteBuffer> build_model_igz(const ModelSpec& s) {
   put_vector(w, def, md + at.data_draws, {draw}, true);
   put_vector(w, def, md + at.data_indices, {s.transform ? 0u : 0xFFFFFFFFu}, false);
   put_draw_call(w, s, at, t, def, vtx, draw);
-  const std::uint32_t elements = w.alloc(def, w.pointer_size(), w.pointer_size());
-  w.set_pointer(elements, info);
-  w.set_data_list(root, 1, elements, w.pointer_size());
+  std::vector<std::uint32_t> listed = {info};
+  if (s.skin) listed.push_back(put_skin(w, s, def, md, draw, at));
+  const auto n = static_cast<std::uint32_t>(listed.size()), ps = w.pointer_size();
+  const std::uint32_t elements = w.alloc(def, n * ps, ps);
+  for (std::uint32_t i = 0; i < n; ++i) w.set_pointer(elements + i * ps, listed[i]);
+  w.set_data_list(root, n, elements, ps);
   w.set_root(root);
   return w.finish();
 }
@@ -269,6 +333,37 @@ inline ModelSpec triangle_spec(Endian endian) {
   s.indices = std::vector<std::uint16_t>{0, 1, 2};
   s.min = {-4, -8, 0.5f, 0}, s.max = {7, 5, 6, 1};
   s.model_min = s.min, s.model_max = s.max;
+  return s;
+}
+
+// The triangle skinned to a three-bone skeleton: root (no blend matrix), hip (blend matrix 0, bind
+// pose at (0, 1, 0)) and leg (blend matrix 1, at (0, 0.5, 0)); vertices FLOAT3 + UBYTE4 BLENDINDICES
+// (+12) + UBYTE4N BLENDWEIGHTS (+16), 20 bytes. The draw call's slots map through
+// _blendMatrixIndices {1, 0}: vertex 0 holds index 0 -> matrix 1 (leg); vertex 1 index 1 -> matrix 0
+// (hip); vertex 2 indices 0 and 1 weighted 128 and 127 (/ 255).
+inline ModelSpec skinned_spec(Endian endian, FixtureLayout layout) {
+  ModelSpec s = triangle_spec(endian);
+  s.layout = layout;
+  s.stride = 20;
+  s.elements = {VertexElement{.type = vertex_type::kFloat3, .usage = vertex_usage::kPosition},
+                VertexElement{.type = 23 /*UBYTE4*/, .usage = vertex_usage::kBlendIndices, .offset = 12},
+                VertexElement{.type = 26 /*UBYTE4N*/, .usage = vertex_usage::kBlendWeights, .offset = 16}};
+  const ByteBuffer pos = float3_bytes({{1, 2, 3}, {-4, 5, 6}, {7, -8, 0.5f}}, endian);
+  const std::uint32_t idx[3] = {0x00000000, 0x00000001, 0x00000100};  // x the low byte (UBYTE4)
+  const std::uint32_t wgt[3] = {0x000000FF, 0x000000FF, 0x00007F80};
+  s.vertex_bytes.assign(60, 0);
+  for (unsigned v = 0; v < 3; ++v) {
+    std::copy(pos.begin() + 12 * v, pos.begin() + 12 * v + 12, s.vertex_bytes.begin() + 20 * v);
+    store<std::uint32_t>(s.vertex_bytes.data() + 20 * v + 12, idx[v], endian);
+    store<std::uint32_t>(s.vertex_bytes.data() + 20 * v + 16, wgt[v], endian);
+  }
+  SkinSpec k;
+  k.bones = {{"root", -1, -1, {0, 0, 0}}, {"hip", 0, 0, {0, 1, 0}}, {"leg", 1, 1, {0, -0.5f, 0}}};
+  k.inverse_joints = {model::Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1},
+                      model::Mat4{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -0.5f, 0, 1}};
+  k.blend_matrix_indices = {1, 0};
+  k.blend_count = 2;
+  s.skin = k;
   return s;
 }
 

@@ -60,6 +60,8 @@ inline constexpr std::uint8_t kPosition = 0, kNormal = 1, kTangent = 2, kBinorma
 std::string_view vertex_type_name(std::uint8_t type);
 // "POSITION", "TEXCOORD", ...; "" outside the enum.
 std::string_view vertex_usage_name(std::uint8_t usage);
+// Components of a value of the type (FLOAT3: 3); 0 when this reader does not decode the type.
+unsigned vertex_type_components(std::uint8_t type);
 // Bytes one value of the type takes; 0 when this reader does not decode the type.
 unsigned vertex_type_size(std::uint8_t type);
 // One value as (x, y, z, w), missing components 0, 0, 1 (w 1); `bytes` holds at least
@@ -116,6 +118,24 @@ struct DrawCall {
   [[nodiscard]] bool enabled() const { return ((properties >> 14) & 1) != 0; }
 };
 
+// igSkeletonBone (igRewrite8 metaobjects.txt; the Noesis plugin's sscIgzFile.process_igSkeletonBone).
+struct SkeletonBone {
+  std::string name;
+  std::int32_t parent = -1;        // _parentIndex: the parent's index in the bone list, -1 for a root
+  std::int32_t blend_matrix = -1;  // _blendMatrixIndex: its _inverseJointArray matrix, -1 for none
+  model::Vec3 translation{};       // _translation
+};
+
+// The skeleton a CGraphicsSkinInfo pairs with the model (its _skin): igSkeleton2 with its
+// igSkeletonBoneList and _inverseJointArray.
+struct Skeleton {
+  std::size_t skin_info = kNoObject;  // CGraphicsSkinInfo
+  std::size_t object = kNoObject;     // igSkeleton2
+  std::string name;
+  std::vector<SkeletonBone> bones;
+  std::vector<model::Mat4> inverse_joints;  // by blend matrix index, as glTF's column-major matrices
+};
+
 struct Model {
   std::size_t object = kNoObject;       // the entry's object: igModelInfo (or a lone igModelData)
   std::size_t data_object = kNoObject;  // igModelData
@@ -124,6 +144,7 @@ struct Model {
   std::vector<std::optional<model::Mat4>> transforms;  // igAnimatedTransform::_matrix per _transforms
   std::vector<DrawCall> draws;
   std::vector<std::int32_t> blend_matrix_indices;  // igModelData::_blendMatrixIndices
+  std::optional<Skeleton> skeleton;                // when a CGraphicsSkinInfo names this igModelData
   std::string layout;              // the field table read with: "32-bit", "64-bit NST", ...
   std::string layout_assumption;   // where its offsets come from when no real file has shown them
   std::vector<std::string> notes;  // fields left out and why (check_model reports them as notes)
@@ -141,6 +162,8 @@ struct DrawGeometry {
   std::vector<model::Vec3> normals;                 // unit length, or empty
   std::vector<std::vector<model::Vec2>> texcoords;  // by usage index
   std::vector<model::Rgba8> colors;
+  std::vector<std::array<std::uint16_t, 4>> blend_indices;  // BLENDINDICES 0 as stored (per draw call)
+  std::vector<model::Vec4> blend_weights;           // BLENDWEIGHTS 0 (fewer than 4: the last 1 - the others)
   std::vector<std::uint32_t> triangles;             // three per triangle
   std::vector<std::string> notes;                   // elements left out and why
 };
