@@ -281,11 +281,11 @@ INSTANTIATE_TEST_SUITE_P(Layouts, IgzModelSkin,
                          ::testing::Values(std::pair{Endian::big, FixtureLayout::v32}, std::pair{Endian::little, FixtureLayout::nst},
                                            std::pair{Endian::little, FixtureLayout::v9_64}, std::pair{Endian::little, FixtureLayout::ctr}));
 
-// Every byte of the NST fixture set to 0x00, 0xFF and flipped, and every truncation: opening,
-// listing, model() and verify never crash (errors are fine).
+// Every byte of the version 9 64-bit fixture and of the skinned NST one set to 0x00, 0xFF and
+// flipped, and every truncation: opening, listing, model() and verify never crash (errors are fine).
 TEST(IgzModel64Sweep, MutationsAndTruncationsNeverCrash) {
-  for (const Case& k : {kCases[0], kCases[1]}) {
-    auto b = igz::fixtures::build_model_igz(spec(k));
+  for (const auto& s : {spec(kCases[0]), igz::fixtures::skinned_spec(Endian::little, FixtureLayout::nst)}) {
+    auto b = igz::fixtures::build_model_igz(s);
     ASSERT_TRUE(b.ok());
     auto exercise = [](ByteBuffer bytes) {
       auto c = open(Input::from_buffer("sweep.igz", std::move(bytes)));
@@ -306,7 +306,8 @@ TEST(IgzModel64Sweep, MutationsAndTruncationsNeverCrash) {
   }
 }
 
-// Writes the 64-bit seeds of fuzz/corpus/igz_model/ when ASSAY_WRITE_IGZ_MODEL_CORPUS names a folder.
+// Writes the 64-bit and skinned seeds of fuzz/corpus/igz_model/ when ASSAY_WRITE_IGZ_MODEL_CORPUS
+// names a folder.
 TEST(IgzModel64Sweep, WritesFuzzCorpus) {
   const char* dir = std::getenv("ASSAY_WRITE_IGZ_MODEL_CORPUS");
   if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_MODEL_CORPUS to write the corpus";
@@ -316,6 +317,9 @@ TEST(IgzModel64Sweep, WritesFuzzCorpus) {
   b = igz::fixtures::build_model_igz(spec(kCases[0]));
   ASSERT_TRUE(b.ok());
   testing::write_file(std::filesystem::path(dir) / "triangle_v9_64.igz", *b);
+  b = igz::fixtures::build_model_igz(igz::fixtures::skinned_spec(Endian::little, FixtureLayout::nst));
+  ASSERT_TRUE(b.ok());
+  testing::write_file(std::filesystem::path(dir) / "skinned_nst64.igz", *b);
 }
 
 }  // namespace
