@@ -85,28 +85,22 @@ constexpr ModelFields kFields64v9{
     .list_count = 0x0C, .list_memory = 0x18,
 };
 
-// Crash NST; CTR differs in the igObject-derived buffers and formats only.
-constexpr ModelFields kFieldsNst{
-    .name = "64-bit NST",
-    .source = "the Crash NST level editor's metadata (nst)",
-    .data_in_place = true,
-    .named_name = 0x10,
-    .info_model_data = 0x28,
-    .data_min = 0x20, .data_max = 0x30, .data_transforms = 0x40, .data_draw_calls = 0x70,
-    .data_transform_indices = 0x88, .data_blend_matrix_indices = 0xB8,
-    .transform_matrix = 0x20,
-    .draw_min = 0x20, .draw_max = 0x30, .draw_material = 0x40, .draw_vertex_buffer = 0x48, .draw_index_buffer = 0x50,
-    .draw_blend_offset = 0x60, .draw_blend_count = 0x62, .draw_primitive_count = 0x68, .draw_properties = 0x6C,
-    .graphics_buffer = 0x20,
-    .vertex_buffer = {0x10, 0x28, 0x38, 0x40},
-    .index_buffer = {0x10, 0x28, 0x38, 0x40},
-    .format_size = 0x10, .format_elements = 0x18,
-    .skin_skeleton = 0x28, .skin_model = 0x30,
-    .skeleton_bones = 0x18, .skeleton_inverse_joints = 0x20,
-    .bone_parent = 0x18, .bone_blend_matrix = 0x1C, .bone_translation = 0x20,
-    .list_count = 0x10, .list_memory = 0x18,
-};
+// Crash NST: the igNamedObject-derived objects as version 9 64-bit; the igObject-derived buffers
+// and formats after a 16-byte header, _data a 16-byte igMemoryRef, igGraphicsObject 8 bytes longer.
+constexpr ModelFields nst_fields() {
+  ModelFields c = kFields64v9;
+  c.name = "64-bit NST";
+  c.source = "the Crash NST level editor's metadata (nst)";
+  c.data_in_place = true;
+  c.graphics_buffer = 0x20;
+  c.vertex_buffer = c.index_buffer = {0x10, 0x28, 0x38, 0x40};
+  c.format_size = 0x10, c.format_elements = 0x18;
+  c.list_count = 0x10;
+  return c;
+}
+constexpr ModelFields kFieldsNst = nst_fields();
 
+// CTR: as NST with the igObject-derived fields from 0x0C.
 constexpr ModelFields ctr_fields() {
   ModelFields c = kFieldsNst;
   c.name = "64-bit CTR";

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "assay/container.h"
 #include "assay/core/hash.h"
 #include "assay/formats/igz/model.h"
 #include "assay/formats/igz/writer.h"
@@ -365,6 +366,27 @@ inline ModelSpec skinned_spec(Endian endian, FixtureLayout layout) {
   k.blend_count = 2;
   s.skin = k;
   return s;
+}
+
+// Every byte of `b` set to 0x00, 0xFF and flipped, and every 7th truncation: opening, listing,
+// model() and verify must never crash (errors are fine).
+inline void sweep_model_file(const ByteBuffer& b) {
+  auto exercise = [](ByteBuffer bytes) {
+    auto c = open(Input::from_buffer("sweep.igz", std::move(bytes)));
+    if (!c) return;
+    for (const Entry& e : (*c)->entries())
+      if (e.kind == EntryKind::model) (void)(*c)->model(e);
+    Diagnostics d;
+    (*c)->verify(d);
+  };
+  const std::uint8_t values[] = {0x00, 0xFF, 0x80};
+  for (std::size_t i = 0; i < b.size(); ++i)
+    for (std::uint8_t v : values) {
+      ByteBuffer m = b;
+      m[i] = v == 0x80 ? static_cast<std::uint8_t>(m[i] ^ 0x80) : v;
+      exercise(std::move(m));
+    }
+  for (std::size_t n = 0; n < b.size(); n += 7) exercise(ByteBuffer(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(n)));
 }
 
 }  // namespace assay::igz::fixtures
