@@ -85,6 +85,9 @@ Json model_details_json(const Model& m) {
     draws.push_back(std::move(x));
   }
   j["draw_calls"] = std::move(draws);
+  if (m.skeleton)
+    j["skeleton"] = {{"object", m.skeleton->object}, {"name", m.skeleton->name}, {"bones", m.skeleton->bones.size()},
+                     {"inverse_joints", m.skeleton->inverse_joints.size()}};
   return j;
 }
 

@@ -257,6 +257,9 @@ TEST_P(IgzModelSkin, JointsThroughTheBlendMatrixIndices) {
   auto c = open_bytes(*b);
   EXPECT_TRUE(diagnostics(*c, Severity::warning).empty());
   EXPECT_TRUE(diagnostics(*c, Severity::error).empty());
+  const Json details = details_json(*c, c->entries()[1]);
+  EXPECT_EQ(details["model"]["skeleton"]["bones"], 3);
+  EXPECT_EQ(details["model"]["skeleton"]["inverse_joints"], 2);
 }
 
 // A BLENDINDICES slot past _blendVectorCount: the mesh exports unskinned and verify warns.
