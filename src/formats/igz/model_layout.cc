@@ -112,13 +112,26 @@ constexpr ModelFields ctr_fields() {
 }
 constexpr ModelFields kFieldsCtr = ctr_fields();
 
+// Version 10: CTR or NST from the MTSZ size of an igVertexBuffer, igIndexBuffer or igVertexFormat
+// (the editor's ObjectAttr sizes: NST 104, 96, 136; CTR 96, 88, 128), else from the igDataList
+// layout the graph was read with.
+bool ctr_file(const Graph& g) {
+  static constexpr struct {
+    std::string_view type;
+    std::uint32_t nst, ctr;
+  } kSizes[] = {{"igVertexBuffer", 104, 96}, {"igIndexBuffer", 96, 88}, {"igVertexFormat", 136, 128}};
+  for (const Object& o : g.objects)
+    for (const auto& k : kSizes)
+      if (o.type_name == k.type && (o.size == k.nst || o.size == k.ctr)) return o.size == k.ctr;
+  return std::find(g.list_layouts.begin(), g.list_layouts.end(), ListLayout::ctr64) != g.list_layouts.end();
+}
+
 }  // namespace
 
 const ModelFields& model_fields(const IgzFile& f, const Graph& g) {
   if (f.header().pointer_size != 8) return kFields32;
   if (!nst_layout(f.header())) return kFields64v9;
-  const bool ctr = std::find(g.list_layouts.begin(), g.list_layouts.end(), ListLayout::ctr64) != g.list_layouts.end();
-  return ctr ? kFieldsCtr : kFieldsNst;
+  return ctr_file(g) ? kFieldsCtr : kFieldsNst;
 }
 
 std::uint64_t memory_bytes(const IgzFile& f, std::uint64_t word) {

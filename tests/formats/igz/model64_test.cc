@@ -188,8 +188,8 @@ TEST_P(IgzModel64, TransformAtItsMatrixField) {
 INSTANTIATE_TEST_SUITE_P(Layouts, IgzModel64, ::testing::ValuesIn(kCases),
                          [](const auto& i) { return std::string(i.param.layout == FixtureLayout::v9_64 ? "v9_64" : i.param.layout == FixtureLayout::nst ? "nst" : "ctr") + (i.param.data_handle ? "_handle" : ""); });
 
-// Version 10: the table follows the igDataList layout the graph was read with (CTR's count at
-// 0x0C, NST's at 0x10; spec C4), and the two files differ (CTR's buffer fields 4 bytes earlier).
+// Version 10: the table follows the MTSZ sizes of the buffers and formats (the editor's ObjectAttr:
+// igVertexBuffer NST 104, CTR 96), and the two files differ (CTR's buffer fields 4 bytes earlier).
 TEST(IgzModel64Layouts, NstAndCtrAreTold) {
   auto nst = igz::fixtures::build_model_igz(spec(kCases[1]));
   auto ctr = igz::fixtures::build_model_igz(spec(kCases[3]));
