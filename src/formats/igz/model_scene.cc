@@ -62,40 +62,66 @@ model::Vec4 blend_weights(const model::Vec4& v, unsigned components) {
   return w;
 }
 
+// One decoded value of element `e` for vertex `i` (at file position `at`) into the geometry.
+Result<void> store_value(const DrawCall& d, const VertexElement& e, model::Vec4 v, std::uint64_t at, std::uint32_t i,
+                         DrawGeometry& g) {
+  if (e.usage == vertex_usage::kPosition) {
+    // SHORT4N positions hold a scale in w: x / w (igRewrite7 igVertexBuffer.cs, igModelTool ScaleToShortBounds)
+    if (e.type == vertex_type::kShort4N) {
+      if (v[3] == 0) return err(draw_what(d) + " POSITION", at, fmt::format("vertex {}: SHORT4N scale w is 0", i));
+      v = {v[0] / v[3], v[1] / v[3], v[2] / v[3], 1};
+    }
+    if (!finite3(v)) return err(draw_what(d) + " POSITION", at, fmt::format("vertex {} is not finite", i));
+    g.positions.push_back({v[0], v[1], v[2]});
+  } else if (e.usage == vertex_usage::kNormal) {
+    g.normals.push_back({v[0], v[1], v[2]});
+  } else if (e.usage == vertex_usage::kTexcoord) {
+    g.texcoords[e.usage_index].push_back({std::isfinite(v[0]) ? v[0] : 0, std::isfinite(v[1]) ? v[1] : 0});
+  } else if (e.usage == vertex_usage::kBlendIndices) {
+    ASSAY_TRY(auto idx, blend_indices(v, vertex_type_components(e.type), at, i, d));
+    g.blend_indices.push_back(idx);
+  } else if (e.usage == vertex_usage::kBlendWeights) {
+    g.blend_weights.push_back(blend_weights(v, vertex_type_components(e.type)));
+  } else {  // COLOR 0
+    auto c = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(std::isfinite(x) ? x : 0.0f, 0.0f, 1.0f) * 255)); };
+    g.colors.push_back({c(v[0]), c(v[1]), c(v[2]), c(v[3])});
+  }
+  return {};
+}
+
 // One element's values for every vertex into the geometry.
 Result<void> decode_element(const IgzFile& f, const DrawCall& d, const VertexElement& e, DrawGeometry& g) {
   const VertexBufferInfo& vb = d.vertices;
-  const Endian endian = f.header().endian;
   const unsigned size = vertex_type_size(e.type);
-  const bool position = e.usage == vertex_usage::kPosition && e.usage_index == 0;
-  const bool texcoord = e.usage == vertex_usage::kTexcoord && e.usage_index < 8;
-  if (texcoord && g.texcoords.size() <= e.usage_index) g.texcoords.resize(e.usage_index + 1u);
+  if (e.usage == vertex_usage::kTexcoord && g.texcoords.size() <= e.usage_index) g.texcoords.resize(e.usage_index + 1u);
   for (std::uint32_t i = 0; i < vb.count; ++i) {
     const std::uint64_t at = vb.data.offset + std::uint64_t{i} * vb.stride + e.offset;
-    ASSAY_TRY(model::Vec4 v, decode_vertex_value(e.type, f.bytes().subspan(at, size), endian));
-    if (position) {
-      // SHORT4N positions hold a scale in w: x / w (igRewrite7 igVertexBuffer.cs, igModelTool ScaleToShortBounds)
-      if (e.type == vertex_type::kShort4N) {
-        if (v[3] == 0) return err(draw_what(d) + " POSITION", at, fmt::format("vertex {}: SHORT4N scale w is 0", i));
-        v = {v[0] / v[3], v[1] / v[3], v[2] / v[3], 1};
-      }
-      if (!finite3(v)) return err(draw_what(d) + " POSITION", at, fmt::format("vertex {} is not finite", i));
-      g.positions.push_back({v[0], v[1], v[2]});
-    } else if (e.usage == vertex_usage::kNormal) {
-      g.normals.push_back({v[0], v[1], v[2]});
-    } else if (texcoord) {
-      g.texcoords[e.usage_index].push_back({std::isfinite(v[0]) ? v[0] : 0, std::isfinite(v[1]) ? v[1] : 0});
-    } else if (e.usage == vertex_usage::kBlendIndices) {
-      ASSAY_TRY(auto idx, blend_indices(v, vertex_type_components(e.type), at, i, d));
-      g.blend_indices.push_back(idx);
-    } else if (e.usage == vertex_usage::kBlendWeights) {
-      g.blend_weights.push_back(blend_weights(v, vertex_type_components(e.type)));
-    } else {  // COLOR 0
-      auto c = [](float x) { return static_cast<std::uint8_t>(std::lround(std::clamp(std::isfinite(x) ? x : 0.0f, 0.0f, 1.0f) * 255)); };
-      g.colors.push_back({c(v[0]), c(v[1]), c(v[2]), c(v[3])});
-    }
+    ASSAY_TRY(model::Vec4 v, decode_vertex_value(e.type, f.bytes().subspan(at, size), f.header().endian));
+    ASSAY_CHECK(store_value(d, e, v, at, i, g));
   }
   return {};
+}
+
+// The elements exported: POSITION 0, NORMAL 0, TEXCOORD 0-7, COLOR 0, BLENDINDICES 0, BLENDWEIGHTS 0.
+bool exported(const VertexElement& e) {
+  switch (e.usage) {
+    case vertex_usage::kTexcoord: return e.usage_index < 8;
+    case vertex_usage::kPosition: case vertex_usage::kNormal: case vertex_usage::kColor: case vertex_usage::kBlendIndices: case vertex_usage::kBlendWeights:
+      return e.usage_index == 0;
+    default: return false;
+  }
+}
+
+// A second element of a usage already decoded.
+bool already_decoded(const VertexElement& e, const DrawGeometry& g, bool seen_position) {
+  switch (e.usage) {
+    case vertex_usage::kPosition: return seen_position;
+    case vertex_usage::kNormal: return !g.normals.empty();
+    case vertex_usage::kColor: return !g.colors.empty();
+    case vertex_usage::kBlendIndices: return !g.blend_indices.empty();
+    case vertex_usage::kBlendWeights: return !g.blend_weights.empty();
+    default: return e.usage_index < g.texcoords.size() && !g.texcoords[e.usage_index].empty();
+  }
 }
 
 // Normals made unit length; dropped (with a note) when one is zero or not finite.
@@ -120,20 +146,13 @@ Result<void> decode_vertices(const IgzFile& f, const DrawCall& d, DrawGeometry& 
     return err(what, vb.data.offset, fmt::format("{} vertices of {} bytes need {} bytes, the memory holds {}", vb.count, vb.stride, need, vb.data.size));
   bool seen_position = false;
   for (const VertexElement& e : vb.elements) {
-    const bool blend = (e.usage == vertex_usage::kBlendIndices || e.usage == vertex_usage::kBlendWeights) && e.usage_index == 0;
-    const bool wanted = e.usage == vertex_usage::kPosition || (e.usage == vertex_usage::kNormal && e.usage_index == 0) ||
-                        (e.usage == vertex_usage::kTexcoord && e.usage_index < 8) || (e.usage == vertex_usage::kColor && e.usage_index == 0) || blend;
-    if (!wanted) {
+    if (!exported(e)) {
       const std::string why = element_skip(e, vb.stride);
       g.notes.push_back(!why.empty() ? why : fmt::format("{} {} at +{}: not exported", vertex_usage_name(e.usage), vertex_type_name(e.type), e.offset));
       continue;
     }
-    const bool position = e.usage == vertex_usage::kPosition && e.usage_index == 0;
-    const bool duplicate = (position && seen_position) || (e.usage == vertex_usage::kNormal && !g.normals.empty()) ||
-                           (e.usage == vertex_usage::kColor && !g.colors.empty()) ||
-                           (e.usage == vertex_usage::kBlendIndices && !g.blend_indices.empty()) ||
-                           (e.usage == vertex_usage::kBlendWeights && !g.blend_weights.empty()) ||
-                           (e.usage == vertex_usage::kTexcoord && e.usage_index < g.texcoords.size() && !g.texcoords[e.usage_index].empty());
+    const bool position = e.usage == vertex_usage::kPosition;
+    const bool duplicate = already_decoded(e, g, seen_position);
     if (std::string why = element_skip(e, vb.stride); !why.empty() || duplicate) {
       if (position) return unsupported(fmt::format("igVertexFormat[{}] POSITION", vb.format_object), kNoOffset, why.empty() ? "a second POSITION element" : why);
       g.notes.push_back(why.empty() ? fmt::format("{} {}: a second element of the usage, left out", vertex_usage_name(e.usage), e.usage_index) : why);
