@@ -284,14 +284,14 @@ INSTANTIATE_TEST_SUITE_P(Layouts, IgzModelSkin,
                          ::testing::Values(std::pair{Endian::big, FixtureLayout::v32}, std::pair{Endian::little, FixtureLayout::nst},
                                            std::pair{Endian::little, FixtureLayout::v9_64}, std::pair{Endian::little, FixtureLayout::ctr}));
 
-// Every byte of the version 9 64-bit fixture and of the skinned NST one set to 0x00, 0xFF and
-// flipped, and every truncation: opening, listing, model() and verify never crash (errors are fine).
+// Every byte of the skinned NST fixture set to 0x00, 0xFF and flipped, and truncations of it and of
+// the version 9 64-bit one: opening, listing, model() and verify never crash (errors are fine).
 TEST(IgzModel64Sweep, MutationsAndTruncationsNeverCrash) {
-  for (const auto& s : {spec(kCases[0]), igz::fixtures::skinned_spec(Endian::little, FixtureLayout::nst)}) {
-    auto b = igz::fixtures::build_model_igz(s);
-    ASSERT_TRUE(b.ok());
-    igz::fixtures::sweep_model_file(*b);
-  }
+  auto nst = igz::fixtures::build_model_igz(igz::fixtures::skinned_spec(Endian::little, FixtureLayout::nst));
+  auto v9 = igz::fixtures::build_model_igz(spec(kCases[0]));
+  ASSERT_TRUE(nst.ok() && v9.ok());
+  igz::fixtures::sweep_model_file(*nst);
+  igz::fixtures::sweep_model_file(*v9, false);
 }
 
 // Writes the 64-bit and skinned seeds of fuzz/corpus/igz_model/ when ASSAY_WRITE_IGZ_MODEL_CORPUS
