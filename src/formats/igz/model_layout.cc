@@ -90,7 +90,7 @@ constexpr ModelFields kFields64v9{
 constexpr ModelFields nst_fields() {
   ModelFields c = kFields64v9;
   c.name = "64-bit NST";
-  c.source = "the Crash NST level editor's metadata (nst)";
+  c.source = "the Crash NST level editor's metadata (nst), vertex types numbered as version 9's (no version 10 IG_VERTEX_TYPE at hand)";
   c.data_in_place = true;
   c.graphics_buffer = 0x20;
   c.vertex_buffer = c.index_buffer = {0x10, 0x28, 0x38, 0x40};
@@ -104,7 +104,7 @@ constexpr ModelFields kFieldsNst = nst_fields();
 constexpr ModelFields ctr_fields() {
   ModelFields c = kFieldsNst;
   c.name = "64-bit CTR";
-  c.source = "the Crash NST level editor's metadata (ctr)";
+  c.source = "the Crash NST level editor's metadata (ctr), vertex types numbered as version 9's (no version 10 IG_VERTEX_TYPE at hand)";
   c.vertex_buffer = c.index_buffer = {0x0C, 0x20, 0x30, 0x38};
   c.format_size = 0x0C, c.format_elements = 0x10;
   c.list_count = 0x0C;

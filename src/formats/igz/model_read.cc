@@ -20,11 +20,12 @@ using detail::err;
 
 // "i16_cafe" -> 2: igIndexFormat::GetFormatName (igRewrite8 igIndexFormat.cs) spells the name
 // "i8" | "i16" | "i32", "d" when dynamic, then "_" + the IG_GFX_PLATFORM name after
-// "IG_GFX_PLATFORM_" unless DEFAULT, lower-cased; the EXID holds its FNV-1a.
+// "IG_GFX_PLATFORM_" unless DEFAULT, lower-cased; the EXID holds its FNV-1a. Version 10 adds NX
+// (kishimisu/Crash-NST-Level-Editor Enums.cs EIG_GFX_PLATFORM).
 std::optional<std::pair<std::string, unsigned>> index_format_for_hash(std::uint32_t hash) {
   static constexpr std::string_view kPlatforms[] = {"", "_dx", "_wii", "_durango", "_aspen", "_xenon", "_ps3",
                                                     "_osx", "_dx11", "_cafe", "_raspi", "_null", "_android",
-                                                    "_metal", "_wgl", "_lgtv", "_ps4", "_linux"};
+                                                    "_metal", "_wgl", "_lgtv", "_ps4", "_linux", "_nx"};
   static constexpr std::pair<std::string_view, unsigned> kTypes[] = {{"i8", 1}, {"i16", 2}, {"i32", 4}};
   for (const auto& [t, size] : kTypes)
     for (std::string_view d : {"", "d"})

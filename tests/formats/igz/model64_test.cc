@@ -185,6 +185,18 @@ TEST_P(IgzModel64, TransformAtItsMatrixField) {
   EXPECT_EQ(scene->nodes.at(1).translation, (model::Vec3{10, 20, 30}));
 }
 
+// CTR on Switch: index formats for IG_GFX_PLATFORM NX ("i16_nx"; the NST editor's EIG_GFX_PLATFORM
+// has NX = 2), and the vertex-type caveat of version 10 in the assumption.
+TEST(IgzModel64Layouts, SwitchIndexFormat) {
+  auto s = spec(kCases[3]);
+  s.index_format = "i16_nx";
+  const Read r = read(*igz::fixtures::build_model_igz(s));
+  ASSERT_TRUE(r.model.ok()) << r.model.error().str();
+  EXPECT_EQ(r.model->draws.at(0).indices.format, "i16_nx");
+  EXPECT_EQ(r.model->draws.at(0).indices.index_size, 2u);
+  EXPECT_NE(r.model->layout_assumption.find("vertex types numbered as version 9's"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, IgzModel64, ::testing::ValuesIn(kCases),
                          [](const auto& i) { return std::string(i.param.layout == FixtureLayout::v9_64 ? "v9_64" : i.param.layout == FixtureLayout::nst ? "nst" : "ctr") + (i.param.data_handle ? "_handle" : ""); });
 
