@@ -1,7 +1,8 @@
 // libFuzzer target for igz models (assay/formats/igz/model.h): open the igz, read every model
 // (igModelInfo / lone igModelData), decode each draw call, build the glTF scene and run the checks
 // of verify (PS3 EDGE geometry: fuzz/igz_edge.cc). Must never crash; decoded geometry must be
-// consistent (triangle indices inside the vertices, one position per vertex).
+// consistent (triangle indices inside the vertices, one position per vertex, skinned vertices'
+// joints inside the skin).
 #include <cstddef>
 #include <cstdint>
 
@@ -28,7 +29,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (t >= geo->positions.size()) __builtin_trap();
     }
     igz::check_model(*f, *m, d.sink());
-    if (auto s = igz::model_scene(*f, *m)) (void)model::write_glb(*s);
+    auto s = igz::model_scene(*f, *m);
+    if (!s) continue;
+    for (const model::Mesh& mesh : s->meshes) {  // a skinned mesh's joints are the skin's
+      if (mesh.joints.empty()) continue;
+      if (s->skins.empty() || mesh.joints.size() != mesh.positions.size() || mesh.weights.size() != mesh.positions.size()) __builtin_trap();
+      for (const auto& j : mesh.joints)
+        for (std::uint16_t k : j)
+          if (k >= s->skins[0].joints.size()) __builtin_trap();
+    }
+    (void)model::write_glb(*s);
   }
   return 0;
 }

@@ -62,6 +62,8 @@ Json model_details_json(const Model& m) {
   j["min"] = {m.min[0], m.min[1], m.min[2]};
   j["max"] = {m.max[0], m.max[1], m.max[2]};
   j["transforms"] = m.transforms.size();
+  j["layout"] = m.layout;
+  if (!m.layout_assumption.empty()) j["assumed"] = m.layout_assumption;
   Json draws = Json::array();
   for (const DrawCall& d : m.draws) {
     Json x;
@@ -83,6 +85,9 @@ Json model_details_json(const Model& m) {
     draws.push_back(std::move(x));
   }
   j["draw_calls"] = std::move(draws);
+  if (m.skeleton)
+    j["skeleton"] = {{"object", m.skeleton->object}, {"name", m.skeleton->name}, {"bones", m.skeleton->bones.size()},
+                     {"inverse_joints", m.skeleton->inverse_joints.size()}};
   return j;
 }
 

@@ -142,6 +142,11 @@ std::string_view vertex_usage_name(std::uint8_t usage) {
   return usage < std::size(kUsages) ? kUsages[usage] : std::string_view{};
 }
 
+unsigned vertex_type_components(std::uint8_t type) {
+  if (type >= std::size(kVertexTypes) || kVertexTypes[type].comp == Comp::none) return 0;
+  return kVertexTypes[type].count;
+}
+
 unsigned vertex_type_size(std::uint8_t type) {
   if (type >= std::size(kVertexTypes)) return 0;
   const TypeInfo& t = kVertexTypes[type];

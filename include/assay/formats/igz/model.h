@@ -4,9 +4,11 @@
 // Field order and types: igRewrite8 igLibrary/Render/igModelData.cs, igModelDrawCallData.cs,
 // igLibrary/Gfx/igVertexFormat.cs, igVertexBuffer.cs, igIndexBuffer.cs, igVertexElement.cs;
 // 32-bit offsets from its metadata dump (Resources/metaobjects.txt), the same in igRewrite7's
-// version 9 field table. Enums: igRewrite8 Resources/ArkCore/EV_SkylandersSuperchargers/metaenums.xml
-// (IG_VERTEX_TYPE, IG_VERTEX_USAGE, IG_INDEX_TYPE, IG_GFX_DRAW). Every pointer field is checked to
-// be a ROFS pointer to an object of the type the metadata names before it is followed.
+// version 9 field table; 64-bit offsets (version 9, and version 10 Crash NST / CTR) from igRewrite7,
+// the Noesis igz plugin and the Crash NST level editor's metadata (src/formats/igz/model_layout.cc).
+// Enums: igRewrite8 Resources/ArkCore/EV_SkylandersSuperchargers/metaenums.xml (IG_VERTEX_TYPE,
+// IG_VERTEX_USAGE, IG_INDEX_TYPE, IG_GFX_DRAW). Every pointer field is checked to be a ROFS
+// pointer to an object of the type the metadata names before it is followed.
 //
 // The older scene graph's PS3 EDGE geometry (igSceneInfo -> igGeometry -> igPS3EdgeGeometry) is
 // in edge.h.
@@ -58,6 +60,8 @@ inline constexpr std::uint8_t kPosition = 0, kNormal = 1, kTangent = 2, kBinorma
 std::string_view vertex_type_name(std::uint8_t type);
 // "POSITION", "TEXCOORD", ...; "" outside the enum.
 std::string_view vertex_usage_name(std::uint8_t usage);
+// Components of a value of the type (FLOAT3: 3); 0 when this reader does not decode the type.
+unsigned vertex_type_components(std::uint8_t type);
 // Bytes one value of the type takes; 0 when this reader does not decode the type.
 unsigned vertex_type_size(std::uint8_t type);
 // One value as (x, y, z, w), missing components 0, 0, 1 (w 1); `bytes` holds at least
@@ -103,12 +107,33 @@ struct DrawCall {
                                    // _lod 6-13, _enabled 14
   std::string material;            // the _materialHandle's name ("namespace::name"), "" when none
   std::optional<std::uint32_t> transform;  // index into Model::transforms
+  std::uint16_t blend_offset = 0, blend_count = 0;  // _blendVectorOffset, _blendVectorCount: the draw
+                                   // call's BLENDINDICES index Model::blend_matrix_indices from here
+  std::uint32_t min_field = 0x10, primitive_count_field = 0x48, properties_field = 0x4C;  // offsets in the object
   VertexBufferInfo vertices;
   IndexBufferInfo indices;
   [[nodiscard]] unsigned index_type() const { return properties & 7; }
   [[nodiscard]] unsigned draw_type() const { return (properties >> 3) & 7; }
   [[nodiscard]] unsigned lod() const { return (properties >> 6) & 0xFF; }
   [[nodiscard]] bool enabled() const { return ((properties >> 14) & 1) != 0; }
+};
+
+// igSkeletonBone (igRewrite8 metaobjects.txt; the Noesis plugin's sscIgzFile.process_igSkeletonBone).
+struct SkeletonBone {
+  std::string name;
+  std::int32_t parent = -1;        // _parentIndex: the parent's index in the bone list, -1 for a root
+  std::int32_t blend_matrix = -1;  // _blendMatrixIndex: its _inverseJointArray matrix, -1 for none
+  model::Vec3 translation{};       // _translation
+};
+
+// The skeleton a CGraphicsSkinInfo pairs with the model (its _skin): igSkeleton2 with its
+// igSkeletonBoneList and _inverseJointArray.
+struct Skeleton {
+  std::size_t skin_info = kNoObject;  // CGraphicsSkinInfo
+  std::size_t object = kNoObject;     // igSkeleton2
+  std::string name;
+  std::vector<SkeletonBone> bones;
+  std::vector<model::Mat4> inverse_joints;  // by blend matrix index, as glTF's column-major matrices
 };
 
 struct Model {
@@ -118,12 +143,17 @@ struct Model {
   model::Vec4 min{}, max{};             // igModelData::_min, _max
   std::vector<std::optional<model::Mat4>> transforms;  // igAnimatedTransform::_matrix per _transforms
   std::vector<DrawCall> draws;
+  std::vector<std::int32_t> blend_matrix_indices;  // igModelData::_blendMatrixIndices
+  std::optional<Skeleton> skeleton;                // when a CGraphicsSkinInfo names this igModelData
+  std::string layout;              // the field table read with: "32-bit", "64-bit NST", ...
+  std::string layout_assumption;   // where its offsets come from when no real file has shown them
+  std::vector<std::string> notes;  // fields left out and why (check_model reports them as notes)
 };
 
 // The entry objects: every igModelInfo, and every igModelData no igModelInfo points at.
 std::vector<std::size_t> find_models(const IgzFile& f, const Graph& g);
-// The model graph of one igModelInfo or igModelData, every field checked. Unsupported error for
-// a layout not read here (64-bit files; see model_read.cc).
+// The model graph of one igModelInfo or igModelData, every field checked, with the field offsets
+// of the file's layout (32-bit; 64-bit version 9; 64-bit version 10 NST or CTR: model_layout.cc).
 Result<Model> read_model(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
 
 // One draw call's decoded geometry (vertex space, before the draw call's transform).
@@ -132,6 +162,8 @@ struct DrawGeometry {
   std::vector<model::Vec3> normals;                 // unit length, or empty
   std::vector<std::vector<model::Vec2>> texcoords;  // by usage index
   std::vector<model::Rgba8> colors;
+  std::vector<std::array<std::uint16_t, 4>> blend_indices;  // BLENDINDICES 0 as stored (per draw call)
+  std::vector<model::Vec4> blend_weights;           // BLENDWEIGHTS 0 (fewer than 4: the last 1 - the others)
   std::vector<std::uint32_t> triangles;             // three per triangle
   std::vector<std::string> notes;                   // elements left out and why
 };
@@ -139,7 +171,9 @@ Result<DrawGeometry> decode_draw(const IgzFile& f, const DrawCall& d);
 
 // The model as a glTF scene: a root node named after the model, one child node per draw call
 // (its transform when the draw call has one), one mesh per draw call, one material per distinct
-// material handle (named after it; its textures are in another file and are not followed).
+// material handle (named after it; its textures are in another file and are not followed). With a
+// skeleton: one node per bone under the root and a skin; a draw call whose BLENDINDICES lead to
+// its joints is a skinned mesh (its node a scene root), else it is left unskinned.
 Result<model::Scene> model_scene(const IgzFile& f, const Model& m);
 
 // Checks the stored figures against the decoded data (spec: issue #28 item 3): each draw call's
