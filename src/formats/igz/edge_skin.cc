@@ -1,7 +1,8 @@
-// Skins of PS3 EDGE geometry (edge.h gives the fields and sources). What zap.pak's actor shows and
-// the reader relies on: each vertex's four weights sum to 255, its palette indices stay below the
-// size of the igBlendMatrixSelect's _blendMatrixIndices above its geometry, and the inverse joint
-// array holds one matrix per bone with a blend matrix index (31 of its 32 bones).
+// Skins of PS3 EDGE geometry (edge.h gives the fields and sources; the skeleton and the glTF skin
+// are the igModelData skins', model_skin.cc and model_joints.cc). What zap.pak's actor shows and the
+// reader relies on: each vertex's four weights sum to 255, its palette indices stay below the size
+// of the igBlendMatrixSelect's _blendMatrixIndices above its geometry, and the inverse joint array
+// holds one matrix per bone with a blend matrix index (31 of its 32 bones).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include "assay/formats/igz/edge.h"
 #include "diag_util.h"
 #include "edge_parts.h"
+#include "model_fields.h"
+#include "model_joints.h"
 
 namespace assay::igz {
 
@@ -62,42 +65,11 @@ std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
   return out;
 }
 
-std::string string_field(const Graph& g, const Object& o, std::uint32_t field) {
-  for (const StringRef& s : g.strings)
-    if (s.from != kNoObject && &g.objects[s.from] == &o && s.field == o.serialized + field && s.text) return std::string(*s.text);
-  return {};
-}
-
-bool read_skeleton(const IgzFile& f, const Graph& g, EdgeSkin& skin) {
-  const auto it = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
-  if (it == g.objects.end()) return false;
-  const std::size_t list = pointer_at(f, g, *it, 0x0C);
-  if (list == kNoObject) return false;
-  for (std::size_t b : list_elements(f, g, g.objects[list])) {
-    if (b == kNoObject || g.objects[b].type_name != "igSkeletonBone") return false;
-    const Object& bone = g.objects[b];
-    const auto at = field_at(f, bone, 0x0C, 8);
-    if (!at) return false;
-    skin.bones.push_back({string_field(g, bone, 0x08), static_cast<std::int32_t>(or_zero(f.reader().u32(*at, "igSkeletonBone"))),
-                          static_cast<std::int32_t>(or_zero(f.reader().u32(*at + 4, "igSkeletonBone")))});
-  }
-  const auto inv = memory_at(f, *it, 0x10);
-  if (!inv) return false;
-  for (std::uint64_t k = 0; (k + 1) * 64 <= inv->size; ++k) {
-    model::Mat4 m{};
-    for (unsigned i = 0; i < 16; ++i) m[i] = or_zero(f.reader().f32(inv->offset + 64 * k + 4 * i, "_inverseJointArray"));
-    skin.inverse_joints.push_back(m);
-  }
-  for (std::size_t i = 0; i < skin.bones.size(); ++i) {  // parents before children, blend matrices inside the array
-    const EdgeSkin::Bone& b = skin.bones[i];
-    if (b.parent >= static_cast<std::int32_t>(i) || b.blend_matrix >= static_cast<std::int32_t>(skin.inverse_joints.size())) return false;
-  }
-  return !skin.bones.empty();
-}
-
 }  // namespace
 
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Graph& g, std::size_t edge_object) {
+std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t edge_object) {
+  const auto skeleton = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
+  if (skeleton == g.objects.end()) return std::nullopt;
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     if (g.objects[i].type_name != "igBlendMatrixSelect" || !reaches(f, g, i, edge_object)) continue;
     const std::size_t list = pointer_at(f, g, g.objects[i], 0xB4);
@@ -105,7 +77,9 @@ std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Graph& g, std::si
     EdgeSkin skin;
     skin.select = i;
     skin.palette = int_list(f, g.objects[list]);
-    if (skin.palette.empty() || !read_skeleton(f, g, skin)) return std::nullopt;
+    auto sk = read_skeleton_object(FieldReader(f, fx, g), static_cast<std::size_t>(skeleton - g.objects.begin()));
+    if (skin.palette.empty() || !sk) return std::nullopt;
+    skin.skeleton = std::move(*sk);
     return skin;
   }
   return std::nullopt;
@@ -123,9 +97,7 @@ Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment&
   if (!s.skin_weights || s.skin_weights->size < need)
     return err(what, s.position + 0x50, fmt::format("{} bytes, {} vertices need {}", s.skin_weights ? s.skin_weights->size : 0, s.vertex_count, need));
   ASSAY_TRY(const ByteView w, f.reader().bytes(s.skin_weights->offset, need, "skin weights"));
-  std::vector<std::int32_t> bone_of(skin.inverse_joints.size(), -1);  // blend matrix -> bone
-  for (std::size_t b = 0; b < skin.bones.size(); ++b)
-    if (skin.bones[b].blend_matrix >= 0) bone_of[skin.bones[b].blend_matrix] = static_cast<std::int32_t>(b);
+  const std::vector<int> joint_of = joint_of_blend(skin.skeleton);  // blend matrix -> skin joint
   SegmentWeights out;
   out.joints.resize(s.vertex_count), out.weights.resize(s.vertex_count);
   for (std::size_t v = 0; v < s.vertex_count; ++v) {
@@ -136,9 +108,9 @@ Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment&
       if (index >= skin.palette.size())
         return err(what, s.skin_weights->offset + 8 * v + 2 * k + 1, fmt::format("vertex {} names palette entry {} of {}", v, index, skin.palette.size()));
       const std::int32_t m = skin.palette[index];
-      if (m < 0 || static_cast<std::size_t>(m) >= bone_of.size() || bone_of[m] < 0)
+      if (m < 0 || static_cast<std::size_t>(m) >= joint_of.size() || joint_of[m] < 0)
         return err(what, s.skin_weights->offset + 8 * v + 2 * k + 1, fmt::format("vertex {}: blend matrix {} belongs to no bone", v, m));
-      out.joints[v][k] = static_cast<std::uint16_t>(bone_of[m]);
+      out.joints[v][k] = static_cast<std::uint16_t>(joint_of[m]);
       out.weights[v][k] = weight;
       sum += weight;
     }

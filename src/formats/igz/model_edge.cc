@@ -21,6 +21,7 @@
 #include "assay/formats/igz/edge.h"
 #include "diag_util.h"
 #include "edge_parts.h"
+#include "model_joints.h"
 
 namespace assay::igz {
 
@@ -243,40 +244,9 @@ Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
   return stream_attributes(f, s, s.spu_vertexes1, l, "_spuVertexes1", g);
 }
 
-// The skeleton's bones as nodes under the root, each in its bind pose (its world transform the
-// inverse of its inverse joint matrix; a bone without a blend matrix at its parent's), and one skin
-// over every bone.
-Result<void> add_skeleton(const EdgeSkin& skin, model::Scene& s) {
-  const auto first = static_cast<std::uint32_t>(s.nodes.size());
-  const model::Mat4 identity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  std::vector<model::Mat4> world(skin.bones.size());
-  model::Skin sk{.name = "skeleton"};
-  for (std::size_t b = 0; b < skin.bones.size(); ++b) {
-    const EdgeSkin::Bone& bone = skin.bones[b];
-    const model::Mat4 parent = bone.parent >= 0 ? world[bone.parent] : identity;
-    if (bone.blend_matrix >= 0) {
-      const auto w = model::inverse_affine(skin.inverse_joints[bone.blend_matrix]);
-      if (!w) return err(fmt::format("igSkeleton2 _inverseJointArray[{}]", bone.blend_matrix), kNoOffset, "a matrix that has no inverse");
-      world[b] = *w;
-    } else {
-      world[b] = parent;
-    }
-    const auto to_parent = model::inverse_affine(parent);
-    const model::Trs t = model::decompose(model::multiply(to_parent.value_or(identity), world[b]));
-    s.nodes.push_back(model::Node{.name = bone.name.empty() ? fmt::format("bone{}", b) : bone.name,
-                                  .parent = bone.parent >= 0 ? first + static_cast<std::uint32_t>(bone.parent) : 0u,
-                                  .translation = t.translation, .rotation = t.rotation, .scale = t.scale});
-    sk.joints.push_back(first + static_cast<std::uint32_t>(b));
-    sk.inverse_bind.push_back(bone.blend_matrix >= 0 ? skin.inverse_joints[bone.blend_matrix] : model::inverse_affine(world[b]).value_or(identity));
-  }
-  sk.skeleton = first;
-  s.skins.push_back(std::move(sk));
-  return {};
-}
-
 }  // namespace
 
-Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object) {
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object) {
   if (object >= g.objects.size() || g.objects[object].type_name != "igPS3EdgeGeometry")
     return err("igPS3EdgeGeometry", kNoOffset, fmt::format("object {} is no igPS3EdgeGeometry", object));
   if (f.header().pointer_size != 4) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "PS3 EDGE geometry with 64-bit pointers");
@@ -290,7 +260,7 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::s
   if (e.segments.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "no segment");
   find_bounds(f, g, e);
   if (std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
-    e.skin = read_edge_skin(f, g, object);
+    e.skin = read_edge_skin(f, fx, g, object);
   return e;
 }
 
@@ -310,7 +280,7 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
   model::Scene s;
   s.name = name;
   s.nodes.push_back(model::Node{.name = name});
-  if (e.skin) ASSAY_CHECK(add_skeleton(*e.skin, s));
+  if (e.skin) ASSAY_CHECK(add_skin(e.skin->skeleton, 0, s));
   for (std::size_t k = 0; k < e.segments.size(); ++k) {
     const EdgeSegment& seg = e.segments[k];
     ASSAY_TRY(DrawGeometry g, decode_edge_segment(f, seg));

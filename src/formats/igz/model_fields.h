@@ -214,5 +214,7 @@ class FieldReader {
 
 // The skeleton a CGraphicsSkinInfo pairs with `model_data` (model_skin.cc); nullopt when none does.
 Result<std::optional<Skeleton>> read_skeleton(const FieldReader& r, std::size_t model_data);
+// The igSkeleton2 `object`: its bones and inverse joint matrices (the PS3 EDGE skins read it too).
+Result<Skeleton> read_skeleton_object(const FieldReader& r, std::size_t object);
 
 }  // namespace assay::igz

@@ -15,17 +15,6 @@ using detail::err;
 
 constexpr model::Mat4 kIdentity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-// Skin joint index per blend matrix index (-1: no bone has it); joints in blend matrix order.
-std::vector<int> joint_of_blend(const Skeleton& sk) {
-  std::vector<int> bone_of(sk.inverse_joints.size(), -1), out(sk.inverse_joints.size(), -1);
-  for (std::size_t i = 0; i < sk.bones.size(); ++i)
-    if (const std::int32_t b = sk.bones[i].blend_matrix; b >= 0 && bone_of[b] < 0) bone_of[b] = static_cast<int>(i);
-  int next = 0;
-  for (std::size_t b = 0; b < out.size(); ++b)
-    if (bone_of[b] >= 0) out[b] = next++;
-  return out;
-}
-
 // The bones' bind-pose world matrices (parents come first: read_bone checks it).
 Result<std::vector<model::Mat4>> bone_worlds(const Skeleton& sk) {
   std::vector<model::Mat4> world(sk.bones.size());
@@ -46,6 +35,17 @@ Result<std::vector<model::Mat4>> bone_worlds(const Skeleton& sk) {
 }
 
 }  // namespace
+
+// Skin joint index per blend matrix index (-1: no bone has it); joints in blend matrix order.
+std::vector<int> joint_of_blend(const Skeleton& sk) {
+  std::vector<int> bone_of(sk.inverse_joints.size(), -1), out(sk.inverse_joints.size(), -1);
+  for (std::size_t i = 0; i < sk.bones.size(); ++i)
+    if (const std::int32_t b = sk.bones[i].blend_matrix; b >= 0 && bone_of[b] < 0) bone_of[b] = static_cast<int>(i);
+  int next = 0;
+  for (std::size_t b = 0; b < out.size(); ++b)
+    if (bone_of[b] >= 0) out[b] = next++;
+  return out;
+}
 
 Result<std::optional<DrawJoints>> draw_joints(const Model& m, const DrawCall& d, const DrawGeometry& g) {
   if (!m.skeleton || g.blend_indices.empty() || g.blend_weights.size() != g.blend_indices.size())

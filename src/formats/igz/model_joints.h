@@ -14,6 +14,10 @@ struct DrawJoints {
   std::vector<model::Vec4> weights;                  // each sums to 1
 };
 
+// Skin joint index per blend matrix index (-1: no bone has it); add_skin's joints are in blend
+// matrix order.
+std::vector<int> joint_of_blend(const Skeleton& sk);
+
 // The draw call's joints: BLENDINDICES value v -> blend matrix _blendMatrixIndices[_blendVectorOffset
 // + v] (v < _blendVectorCount) -> the skin joint of the bone with that _blendMatrixIndex. nullopt when
 // the draw call has no BLENDINDICES and BLENDWEIGHTS or the model no skeleton; an error when a value

@@ -43,10 +43,18 @@ Result<std::vector<model::Mat4>> read_inverse_joints(const FieldReader& r, std::
 }
 
 Result<Skeleton> read_skeleton2(const FieldReader& r, std::size_t info) {
-  Skeleton s;
+  ASSAY_TRY(std::size_t object, r.ref(info, r.fields().skin_skeleton, "_skeleton", "igSkeleton2"));
+  if (object == kNoObject) return detail::err(r.what(info, "_skeleton"), r.graph().objects[info].position, "no igSkeleton2");
+  ASSAY_TRY(Skeleton s, read_skeleton_object(r, object));
   s.skin_info = info;
-  ASSAY_TRY(s.object, r.ref(info, r.fields().skin_skeleton, "_skeleton", "igSkeleton2"));
-  if (s.object == kNoObject) return detail::err(r.what(info, "_skeleton"), r.graph().objects[info].position, "no igSkeleton2");
+  return s;
+}
+
+}  // namespace
+
+Result<Skeleton> read_skeleton_object(const FieldReader& r, std::size_t object) {
+  Skeleton s;
+  s.object = object;
   s.name = r.name(s.object).value_or("skeleton");
   ASSAY_TRY(std::size_t list, r.ref(s.object, r.fields().skeleton_bones, "_boneList", "igSkeletonBoneList"));
   if (list == kNoObject) return detail::err(r.what(s.object, "_boneList"), r.graph().objects[s.object].position, "no bone list");
@@ -62,6 +70,8 @@ Result<Skeleton> read_skeleton2(const FieldReader& r, std::size_t info) {
                          fmt::format("{} is past the {} inverse joint matrices", s.bones[i].blend_matrix, s.inverse_joints.size()));
   return s;
 }
+
+namespace {
 
 }  // namespace
 

@@ -112,7 +112,7 @@ ReadEdge read_fixture(const igz::fixtures::EdgeSpec& spec) {
   const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
   for (std::size_t i = 0; i < g.objects.size(); ++i)
     if (g.objects[i].type_name == "igPS3EdgeGeometry") {
-      auto e = igz::read_edge_geometry(*f, g, i);
+      auto e = igz::read_edge_geometry(*f, *fx, g, i);
       if (!e.ok()) throw std::runtime_error("edge geometry: " + e.error().str());
       r.edge = *e;
     }
@@ -194,22 +194,23 @@ TEST(EdgeFixture, SkinnedThroughThePaletteToTheBones) {
   const auto& e = r.edge;
   ASSERT_TRUE(e->skin.has_value());
   EXPECT_EQ(e->skin->palette, (std::vector<std::int32_t>{1, 0}));
-  ASSERT_EQ(e->skin->bones.size(), 3u);
-  EXPECT_EQ(e->skin->bones[2].name, "b");
+  ASSERT_EQ(e->skin->skeleton.bones.size(), 3u);
+  EXPECT_EQ(e->skin->skeleton.bones[2].name, "b");
   auto w = igz::edge_segment_weights(*f, e->segments[0], *e->skin);
   ASSERT_TRUE(w.ok()) << w.error().str();
-  EXPECT_EQ(w->joints[0][0], 1u);  // palette 1 -> blend matrix 0 -> bone a
+  // the skin's joints are the bones with a blend matrix in blend matrix order: a, b
+  EXPECT_EQ(w->joints[0][0], 0u);  // palette 1 -> blend matrix 0 -> bone a
   EXPECT_EQ(w->weights[0], (model::Vec4{1, 0, 0, 0}));
-  EXPECT_EQ(w->joints[1][0], 2u);  // palette 0 -> blend matrix 1 -> bone b
-  EXPECT_EQ(w->joints[1][1], 1u);
+  EXPECT_EQ(w->joints[1][0], 1u);  // palette 0 -> blend matrix 1 -> bone b
+  EXPECT_EQ(w->joints[1][1], 0u);
   EXPECT_FLOAT_EQ(w->weights[1][0], 128.0f / 255);
   EXPECT_FLOAT_EQ(w->weights[1][1], 127.0f / 255);
   auto scene = igz::edge_scene(*f, *e, "skinned");
   ASSERT_TRUE(scene.ok()) << scene.error().str();
   ASSERT_EQ(scene->skins.size(), 1u);
-  EXPECT_EQ(scene->skins[0].joints.size(), 3u);
+  EXPECT_EQ(scene->skins[0].joints.size(), 2u);
   // bone b's node: its bind pose y = 1 (the inverse of the translation by -1), relative to a at 0
-  const model::Node& b = scene->nodes[scene->skins[0].joints[2]];
+  const model::Node& b = scene->nodes[scene->skins[0].joints[1]];
   EXPECT_EQ(b.name, "b");
   EXPECT_NEAR(b.translation[1], 1.0f, 1e-6f);
 }
@@ -299,7 +300,7 @@ TEST(EdgeZap, ZapwaveDecodesToItsStoredBoundsAndCounts) {
   auto fx = igz::decode_fixups(*f);
   ASSERT_TRUE(fx.ok());
   const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
-  auto edge = igz::read_edge_geometry(*f, g, 24);
+  auto edge = igz::read_edge_geometry(*f, *fx, g, 24);
   ASSERT_TRUE(edge.ok()) << edge.error().str();
   ASSERT_EQ(edge->segments.size(), 1u);
   auto d = igz::decode_edge_segment(*f, edge->segments[0]);
@@ -350,7 +351,7 @@ TEST(EdgeZap, ActorIsSkinnedToItsSkeleton) {
   auto fx = igz::decode_fixups(*f);
   ASSERT_TRUE(fx.ok());
   const igz::Graph g = igz::build_graph(*f, *fx, nullptr);
-  auto edge = igz::read_edge_geometry(*f, g, 86);
+  auto edge = igz::read_edge_geometry(*f, *fx, g, 86);
   ASSERT_TRUE(edge.ok()) << edge.error().str();
   ASSERT_EQ(edge->segments.size(), 3u);
   const igz::EdgeSegment& s = edge->segments[0];
@@ -371,17 +372,18 @@ TEST(EdgeZap, ActorIsSkinnedToItsSkeleton) {
   EXPECT_EQ(edge->skin->select, 65u);
   ASSERT_EQ(edge->skin->palette.size(), 29u);
   EXPECT_EQ(edge->skin->palette[3], 5);
-  EXPECT_EQ(edge->skin->bones.size(), 32u);
-  EXPECT_EQ(edge->skin->inverse_joints.size(), 31u);
-  EXPECT_EQ(edge->skin->bones[1].name, "Bone Root");
+  EXPECT_EQ(edge->skin->skeleton.bones.size(), 32u);
+  EXPECT_EQ(edge->skin->skeleton.inverse_joints.size(), 31u);
+  EXPECT_EQ(edge->skin->skeleton.bones[1].name, "Bone Root");
   // Vertex 0's {weight, palette index} pairs c3 03 | 2b 00 | 11 05 | 00 00: palette[3] = 5,
-  // palette[0] = 6, palette[5] = 4 are blend matrices 5, 6, 4, of bones 6, 7, 5 (their
-  // _blendMatrixIndex); weights 195, 43, 17 of 255.
+  // palette[0] = 6, palette[5] = 4 are blend matrices 5, 6, 4 (of bones 6, 7, 5): the skin's
+  // joints are the bones with a blend matrix in blend matrix order, 0-30 here, so joints 5, 6, 4;
+  // weights 195, 43, 17 of 255.
   auto w = igz::edge_segment_weights(*f, s, *edge->skin);
   ASSERT_TRUE(w.ok()) << w.error().str();
-  EXPECT_EQ(w->joints[0][0], 6u);
-  EXPECT_EQ(w->joints[0][1], 7u);
-  EXPECT_EQ(w->joints[0][2], 5u);
+  EXPECT_EQ(w->joints[0][0], 5u);
+  EXPECT_EQ(w->joints[0][1], 6u);
+  EXPECT_EQ(w->joints[0][2], 4u);
   EXPECT_FLOAT_EQ(w->weights[0][0], 195.0f / 255);
   EXPECT_FLOAT_EQ(w->weights[0][1], 43.0f / 255);
   EXPECT_FLOAT_EQ(w->weights[0][2], 17.0f / 255);

@@ -20,6 +20,7 @@
 
 #include "assay/core/bytes.h"
 #include "assay/core/diag.h"
+#include "assay/formats/igz/fixups.h"
 #include "assay/formats/igz/model.h"
 
 namespace assay::igz {
@@ -44,20 +45,12 @@ struct EdgeSegment {
 };
 
 // The skin of skinned EDGE geometry (zap.pak's actor): the igBlendMatrixSelect above it in the scene
-// graph (_blendMatrixIndices igIntList at 0xB4: palette index -> blend matrix), the file's igSkeleton2
-// (_boneList 0x0C; each igSkeletonBone _name 0x08, _parentIndex 0x0C, _blendMatrixIndex 0x10) and
-// its _inverseJointArray (igMemory 0x10: a 4 x 4 float matrix per blend matrix, rows with the
-// translation last, which is glTF's column-major order). Offsets: igRewrite8 Resources/metaobjects.txt.
+// graph (_blendMatrixIndices igIntList at 0xB4: palette index -> blend matrix) and the file's
+// igSkeleton2 (read as model.h's Skeleton; offsets: igRewrite8 Resources/metaobjects.txt).
 struct EdgeSkin {
-  struct Bone {
-    std::string name;
-    std::int32_t parent = -1;
-    std::int32_t blend_matrix = -1;
-  };
   std::size_t select = kNoObject;  // igBlendMatrixSelect
   std::vector<std::int32_t> palette;
-  std::vector<Bone> bones;
-  std::vector<model::Mat4> inverse_joints;
+  Skeleton skeleton;
 };
 
 struct EdgeGeometry {
@@ -69,8 +62,8 @@ struct EdgeGeometry {
 
 // The skin of `e` (its skinned segments) from the igBlendMatrixSelect that draws it and the file's
 // igSkeleton2; nullopt when none is found or they do not read.
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Graph& g, std::size_t edge_object);
-// A skinned segment's JOINTS_0 (bone indices) and WEIGHTS_0 (summing to 1) per vertex. Error for a
+std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t edge_object);
+// A skinned segment's JOINTS_0 (indices into the skin's joints, as add_skin orders them) and WEIGHTS_0 (summing to 1) per vertex. Error for a
 // palette index past the palette or a blend matrix no bone has.
 struct SegmentWeights {
   std::vector<std::array<std::uint16_t, 4>> joints;
@@ -80,7 +73,7 @@ Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment&
 
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
 // `object` is not one or its segment list does not read.
-Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object);
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
 // One segment's vertices and triangles: positions, normals, UVs and colours from whichever stream
 // holds them (SPU stream 0 in input format 0, three floats, or by its description when the format
 // is 0xFF; SPU stream 1 by its description; the RSX-only stream by its description). A skinned
