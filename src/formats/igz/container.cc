@@ -7,6 +7,7 @@
 // writes <index>_<name>.glb (--gltf: .gltf + .bin); verify checks its stored bounds and counts.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -35,6 +36,8 @@ class IgzContainer final : public Container {
   IgzContainer(Input in, ContainerOptions opt, igz::IgzFile file, igz::Fixups fixups)
       : Container("igz", std::move(in), std::move(opt)), file_(std::move(file)), fixups_(std::move(fixups)) {
     const igz::Graph g = igz::build_graph(file_, fixups_, nullptr);
+    const bool has_edge = std::any_of(g.objects.begin(), g.objects.end(), [](const igz::Object& o) { return o.type_name == "igPS3EdgeGeometry"; });
+    const igz::EdgeSceneIndex edge_index = has_edge ? igz::index_edge_scene(file_, g) : igz::EdgeSceneIndex{};
     std::vector<Entry> entries;
     entries.reserve(g.objects.size());
     for (std::size_t i = 0; i < g.objects.size(); ++i) {
@@ -49,7 +52,7 @@ class IgzContainer final : public Container {
       objects_.push_back(o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
-      if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, i, e);
+      if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, edge_index, i, e);
       entries.push_back(std::move(e));
     }
     for (std::size_t i : igz::find_models(file_, g)) model_entry(g, i, entries[i]);
@@ -161,8 +164,8 @@ class IgzContainer final : public Container {
   }
 
   // A PS3 EDGE geometry whose segments read: kind "model", written as <index>_<file stem>.glb.
-  void edge_entry(const igz::Graph& g, std::size_t i, Entry& e) {
-    auto m = igz::read_edge_geometry(file_, fixups_, g, i);
+  void edge_entry(const igz::Graph& g, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
+    auto m = igz::read_edge_geometry(file_, fixups_, g, i, index);
     if (!m) {
       errors_.emplace(i, std::pair{"model_error", m.error().message});
       return;

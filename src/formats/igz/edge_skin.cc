@@ -25,10 +25,11 @@ using detail::memory_at;
 using detail::or_zero;
 using detail::pointer_at;
 
-// Whether `target` lies in the scene graph below `from`: a node's children (_childList igNodeList
-// at 0x20) and attributes (_attributes igAttrList at 0x24, as igGeometry's), an igEdgeGeometryAttr's
-// _geometry (0x10).
-bool reaches(const IgzFile& f, const Graph& g, std::size_t from, std::size_t target) {
+// The igPS3EdgeGeometry objects in the scene graph below `from`: a node's children (_childList
+// igNodeList at 0x20) and attributes (_attributes igAttrList at 0x24, as igGeometry's), an
+// igEdgeGeometryAttr's _geometry (0x10).
+std::vector<std::size_t> edge_geometries_below(const IgzFile& f, const Graph& g, std::size_t from) {
+  std::vector<std::size_t> found;
   std::vector<bool> seen(g.objects.size());
   std::vector<std::size_t> todo{from};
   auto push_list = [&](const Object& o, std::uint32_t field, std::string_view type) {
@@ -39,10 +40,10 @@ bool reaches(const IgzFile& f, const Graph& g, std::size_t from, std::size_t tar
   while (!todo.empty()) {
     const std::size_t o = todo.back();
     todo.pop_back();
-    if (o == target) return true;
     if (o >= g.objects.size() || seen[o]) continue;
     seen[o] = true;
     const Object& obj = g.objects[o];
+    if (obj.type_name == "igPS3EdgeGeometry") found.push_back(o);
     if (obj.type_name == "igEdgeGeometryAttr") {
       todo.push_back(pointer_at(f, g, obj, 0x10));
       continue;
@@ -50,7 +51,7 @@ bool reaches(const IgzFile& f, const Graph& g, std::size_t from, std::size_t tar
     push_list(obj, 0x20, "igNodeList");
     push_list(obj, 0x24, "igAttrList");
   }
-  return false;
+  return found;
 }
 
 // An igIntList's values (igDataList: count 0x08, igMemory 0x10).
@@ -67,22 +68,41 @@ std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
 
 }  // namespace
 
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t edge_object) {
-  const auto skeleton = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
-  if (skeleton == g.objects.end()) return std::nullopt;
+EdgeSceneIndex index_edge_scene(const IgzFile& f, const Graph& g) {
+  EdgeSceneIndex index;
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
-    if (g.objects[i].type_name != "igBlendMatrixSelect" || !reaches(f, g, i, edge_object)) continue;
-    const std::size_t list = pointer_at(f, g, g.objects[i], 0xB4);
-    if (list == kNoObject) return std::nullopt;
-    EdgeSkin skin;
-    skin.select = i;
-    skin.palette = int_list(f, g.objects[list]);
-    auto sk = read_skeleton_object(FieldReader(f, fx, g), static_cast<std::size_t>(skeleton - g.objects.begin()));
-    if (skin.palette.empty() || !sk) return std::nullopt;
-    skin.skeleton = std::move(*sk);
-    return skin;
+    const Object& o = g.objects[i];
+    if (o.type_name == "igBlendMatrixSelect") {
+      for (std::size_t e : edge_geometries_below(f, g, i)) index.select.emplace(e, i);
+    } else if (o.type_name == "igGeometry") {  // _bound igAABox 0x0C: min at 0x08, max at 0x14
+      const std::size_t box = pointer_at(f, g, o, 0x0C);
+      const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
+      if (!at) continue;
+      model::Vec4 lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
+      for (unsigned k = 0; k < 3; ++k)
+        lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
+      const std::size_t attrs = pointer_at(f, g, o, 0x24);
+      if (attrs == kNoObject || g.objects[attrs].type_name != "igAttrList") continue;
+      for (std::size_t a : list_elements(f, g, g.objects[attrs]))
+        if (a != kNoObject && g.objects[a].type_name == "igEdgeGeometryAttr")
+          if (const std::size_t e = pointer_at(f, g, g.objects[a], 0x10); e != kNoObject) index.bounds.emplace(e, std::pair{lo, hi});
+    }
   }
-  return std::nullopt;
+  return index;
+}
+
+std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t select) {
+  const auto skeleton = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
+  if (skeleton == g.objects.end() || select >= g.objects.size()) return std::nullopt;
+  const std::size_t list = pointer_at(f, g, g.objects[select], 0xB4);
+  if (list == kNoObject) return std::nullopt;
+  EdgeSkin skin;
+  skin.select = select;
+  skin.palette = int_list(f, g.objects[list]);
+  auto sk = read_skeleton_object(FieldReader(f, fx, g), static_cast<std::size_t>(skeleton - g.objects.begin()));
+  if (skin.palette.empty() || !sk) return std::nullopt;
+  skin.skeleton = std::move(*sk);
+  return skin;
 }
 
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin) {

@@ -64,26 +64,6 @@ Result<EdgeSegment> read_segment(const IgzFile& f, const Graph& g, std::size_t o
   return s;
 }
 
-// The igAABox of the igGeometry whose attribute list holds an igEdgeGeometryAttr drawing `edge`.
-void find_bounds(const IgzFile& f, const Graph& g, EdgeGeometry& e) {
-  for (const Object& geo : g.objects) {
-    if (geo.type_name != "igGeometry") continue;
-    const std::size_t attrs = pointer_at(f, g, geo, 0x24);
-    if (attrs == kNoObject) continue;
-    for (std::size_t a : list_elements(f, g, g.objects[attrs])) {
-      if (a == kNoObject || g.objects[a].type_name != "igEdgeGeometryAttr" || pointer_at(f, g, g.objects[a], 0x10) != e.object) continue;
-      const std::size_t box = pointer_at(f, g, geo, 0x0C);
-      const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
-      if (!at) return;
-      model::Vec4 lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
-      for (unsigned k = 0; k < 3; ++k)
-        lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
-      e.min = lo, e.max = hi;
-      return;
-    }
-  }
-}
-
 std::string segment_what(const EdgeSegment& s) { return fmt::format("igPS3EdgeGeometrySegment[{}]", s.object); }
 
 Error not_decoded(const EdgeSegment& s, std::string why) {
@@ -247,6 +227,11 @@ Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
 }  // namespace
 
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object) {
+  return read_edge_geometry(f, fx, g, object, index_edge_scene(f, g));
+}
+
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object,
+                                        const EdgeSceneIndex& index) {
   if (object >= g.objects.size() || g.objects[object].type_name != "igPS3EdgeGeometry")
     return err("igPS3EdgeGeometry", kNoOffset, fmt::format("object {} is no igPS3EdgeGeometry", object));
   if (f.header().pointer_size != 4) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "PS3 EDGE geometry with 64-bit pointers");
@@ -258,9 +243,11 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, cons
     e.segments.push_back(std::move(s));
   }
   if (e.segments.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "no segment");
-  find_bounds(f, g, e);
-  if (std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
-    e.skin = read_edge_skin(f, fx, g, object);
+  if (const auto b = index.bounds.find(object); b != index.bounds.end()) e.min = b->second.first, e.max = b->second.second;
+  const auto select = index.select.find(object);
+  if (select != index.select.end() &&
+      std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
+    e.skin = read_edge_skin(f, fx, g, select->second);
   return e;
 }
 

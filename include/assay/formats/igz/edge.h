@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,9 +61,9 @@ struct EdgeGeometry {
   std::optional<EdgeSkin> skin;         // when a segment is skinned and its skeleton reads
 };
 
-// The skin of `e` (its skinned segments) from the igBlendMatrixSelect that draws it and the file's
-// igSkeleton2; nullopt when none is found or they do not read.
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t edge_object);
+// The skin of skinned EDGE geometry from the igBlendMatrixSelect `select` above it and the file's
+// igSkeleton2; nullopt when they do not read.
+std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t select);
 // A skinned segment's JOINTS_0 (indices into the skin's joints, as add_skin orders them) and WEIGHTS_0 (summing to 1) per vertex. Error for a
 // palette index past the palette or a blend matrix no bone has.
 struct SegmentWeights {
@@ -71,8 +72,18 @@ struct SegmentWeights {
 };
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin);
 
+// Where the scene graph puts each igPS3EdgeGeometry, found in one pass over the file (a level holds
+// thousands): the igAABox of the igGeometry drawing it and the igBlendMatrixSelect above it.
+struct EdgeSceneIndex {
+  std::map<std::size_t, std::pair<model::Vec4, model::Vec4>> bounds;  // igPS3EdgeGeometry -> min, max
+  std::map<std::size_t, std::size_t> select;                          // igPS3EdgeGeometry -> igBlendMatrixSelect
+};
+EdgeSceneIndex index_edge_scene(const IgzFile& f, const Graph& g);
+
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
-// `object` is not one or its segment list does not read.
+// `object` is not one or its segment list does not read. Without `index`, one is built.
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object,
+                                        const EdgeSceneIndex& index);
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
 // One segment's vertices and triangles: positions, normals, UVs and colours from whichever stream
 // holds them (SPU stream 0 in input format 0, three floats, or by its description when the format
