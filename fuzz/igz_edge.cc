@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Diagnostics d;
   const igz::Fixups fx = igz::decode_fixups(*f, d.sink());
   const igz::Graph g = igz::build_graph(*f, fx, nullptr);
-  const igz::EdgeSceneIndex index = igz::index_edge_scene(*f, g);
+  const igz::EdgeSceneIndex index = igz::index_edge_scene(*f, fx, g);
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     auto e = igz::read_edge_geometry(*f, fx, g, i, index);
     if (!e) continue;

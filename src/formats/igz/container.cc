@@ -37,7 +37,7 @@ class IgzContainer final : public Container {
       : Container("igz", std::move(in), std::move(opt)), file_(std::move(file)), fixups_(std::move(fixups)) {
     const igz::Graph g = igz::build_graph(file_, fixups_, nullptr);
     const bool has_edge = std::any_of(g.objects.begin(), g.objects.end(), [](const igz::Object& o) { return o.type_name == "igPS3EdgeGeometry"; });
-    const igz::EdgeSceneIndex edge_index = has_edge ? igz::index_edge_scene(file_, g) : igz::EdgeSceneIndex{};
+    const igz::EdgeSceneIndex edge_index = has_edge ? igz::index_edge_scene(file_, fixups_, g) : igz::EdgeSceneIndex{};
     std::vector<Entry> entries;
     entries.reserve(g.objects.size());
     for (std::size_t i = 0; i < g.objects.size(); ++i) {

@@ -1,4 +1,4 @@
-// Internal: reading 32-bit igz object fields for the PS3 EDGE reader (model_edge.cc, edge_skin.cc):
+// Internal: reading 32-bit igz object fields for the PS3 EDGE reader (model_edge.cc, edge_scene.cc):
 // every position checked through resolve(), a field that does not resolve reads as absent.
 #pragma once
 

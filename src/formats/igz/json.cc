@@ -101,6 +101,7 @@ Json edge_details_json(const EdgeGeometry& e) {
     segs.push_back(Json{{"object", s.object}, {"vertices", s.vertex_count}, {"indices", s.index_count},
                         {"indexes_flavor", s.indexes_flavor}, {"input_format", s.input_format}, {"skinning_flavor", s.skinning_flavor}});
   j["segments"] = std::move(segs);
+  j["material"] = e.material.empty() ? Json(nullptr) : Json(e.material);
   if (e.skin) j["skin"] = Json{{"blend_matrix_select", e.skin->select}, {"palette", e.skin->palette.size()}, {"bones", e.skin->skeleton.bones.size()}};
   return j;
 }

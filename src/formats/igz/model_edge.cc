@@ -227,7 +227,7 @@ Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
 }  // namespace
 
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object) {
-  return read_edge_geometry(f, fx, g, object, index_edge_scene(f, g));
+  return read_edge_geometry(f, fx, g, object, index_edge_scene(f, fx, g));
 }
 
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object,
@@ -244,6 +244,7 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, cons
   }
   if (e.segments.empty()) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "no segment");
   if (const auto b = index.bounds.find(object); b != index.bounds.end()) e.min = b->second.first, e.max = b->second.second;
+  if (const auto m = index.material.find(object); m != index.material.end()) e.material = m->second;
   const auto select = index.select.find(object);
   if (select != index.select.end() &&
       std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
@@ -268,6 +269,7 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
   s.name = name;
   s.nodes.push_back(model::Node{.name = name});
   if (e.skin) ASSAY_CHECK(add_skin(e.skin->skeleton, 0, s));
+  if (!e.material.empty()) s.materials.push_back(model::Material{.name = e.material, .extras = {{"handle", e.material}}});
   for (std::size_t k = 0; k < e.segments.size(); ++k) {
     const EdgeSegment& seg = e.segments[k];
     ASSAY_TRY(DrawGeometry g, decode_edge_segment(f, seg));
@@ -279,6 +281,7 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
     mesh.texcoords = std::move(g.texcoords);
     mesh.colors = std::move(g.colors);
     mesh.primitives.push_back(model::Primitive{.indices = std::move(g.triangles)});
+    if (!e.material.empty()) mesh.primitives.back().material = 0;
     mesh.extras["igz_object"] = static_cast<double>(seg.object);
     if (!g.notes.empty()) {
       std::string text;

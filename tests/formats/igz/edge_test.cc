@@ -303,6 +303,9 @@ TEST(EdgeZap, ZapwaveDecodesToItsStoredBoundsAndCounts) {
   auto edge = igz::read_edge_geometry(*f, *fx, g, 24);
   ASSERT_TRUE(edge.ok()) << edge.error().str();
   ASSERT_EQ(edge->segments.size(), 1u);
+  // The igFxMaterialNode above it names its material by EXID 61ea6045::8cbcc515: FNV-1a of the
+  // lower-cased TDEP namespace "zapwave_igb_materials" and of the node's _name "ZapWave".
+  EXPECT_EQ(edge->material, "zapwave_igb_materials::ZapWave");
   auto d = igz::decode_edge_segment(*f, edge->segments[0]);
   ASSERT_TRUE(d.ok()) << d.error().str();
   // _spuConfigInfo at Default + 0x270 = 0xDB4: 00bb 028e -> 187 vertices, 654 indices

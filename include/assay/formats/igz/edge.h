@@ -59,6 +59,7 @@ struct EdgeGeometry {
   std::vector<EdgeSegment> segments;
   std::optional<model::Vec4> min, max;  // the igAABox of the igGeometry that draws it, when found
   std::optional<EdgeSkin> skin;         // when a segment is skinned and its skeleton reads
+  std::string material;                 // its igFxMaterialNode's material handle, "" when none
 };
 
 // The skin of skinned EDGE geometry from the igBlendMatrixSelect `select` above it and the file's
@@ -73,12 +74,15 @@ struct SegmentWeights {
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin);
 
 // Where the scene graph puts each igPS3EdgeGeometry, found in one pass over the file (a level holds
-// thousands): the igAABox of the igGeometry drawing it and the igBlendMatrixSelect above it.
+// thousands): the igAABox of the igGeometry drawing it, the igBlendMatrixSelect and the
+// igFxMaterialNode above it. The material is its node's _material handle (RHND), "namespace::name",
+// with the hashes turned back into the TDEP namespace and the node's _name where they match.
 struct EdgeSceneIndex {
   std::map<std::size_t, std::pair<model::Vec4, model::Vec4>> bounds;  // igPS3EdgeGeometry -> min, max
   std::map<std::size_t, std::size_t> select;                          // igPS3EdgeGeometry -> igBlendMatrixSelect
+  std::map<std::size_t, std::string> material;                        // igPS3EdgeGeometry -> material handle
 };
-EdgeSceneIndex index_edge_scene(const IgzFile& f, const Graph& g);
+EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph& g);
 
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
 // `object` is not one or its segment list does not read. Without `index`, one is built.
@@ -91,8 +95,9 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, cons
 // segment gives its vertices as stored (the bind pose); edge_segment_weights() gives its weights.
 // Unsupported error for an input format, index flavour or attribute format not decoded here.
 Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s);
-// The geometry as a glTF scene: one node and mesh per segment under a root node; with a skin, the
-// skeleton's bones as nodes in their bind pose and the meshes skinned to them.
+// The geometry as a glTF scene: one node and mesh per segment under a root node, one material named
+// after the material handle (its textures are in other files and are not followed); with a skin,
+// the skeleton's bones as nodes in their bind pose and the meshes skinned to them.
 Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name);
 // Decodes every segment (an error for one that does not) and warns where the igGeometry's igAABox
 // differs from the decoded positions' bounds.

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "assay/core/hash.h"
+
 #include "assay/formats/igz/edge.h"
 #include "diag_util.h"
 #include "edge_parts.h"
@@ -54,6 +56,22 @@ std::vector<std::size_t> edge_geometries_below(const IgzFile& f, const Graph& g,
   return found;
 }
 
+// The igFxMaterialNode's material handle (its RHND external): "namespace::name", each hash turned
+// back into text where a TDEP namespace or the node's own _name has it (FNV-1a of the lower case,
+// as the samples' handles show: zapwave's 61ea6045::8cbcc515 is zapwave_igb_materials::ZapWave).
+std::string material_handle(const Fixups& fx, const Graph& g, std::size_t node) {
+  const auto x = std::find_if(g.externals.begin(), g.externals.end(),
+                              [&](const ExternalRef& r) { return r.from == node && r.kind == "exid" && r.valid; });
+  if (x == g.externals.end() || x->index >= fx.external_ids.size()) return {};
+  const ExternalId& id = fx.external_ids[x->index];
+  std::string ns = fmt::format("{:08x}", id.namespace_hash), name = fmt::format("{:08x}", id.name_hash);
+  for (const Dependency& d : fx.dependencies)
+    if (fnv1a32(d.name_space, true) == id.namespace_hash) ns = std::string(d.name_space);
+  for (const StringRef& s : g.strings)
+    if (s.from == node && s.text && fnv1a32(*s.text, true) == id.name_hash) name = std::string(*s.text);
+  return ns + "::" + name;
+}
+
 // An igIntList's values (igDataList: count 0x08, igMemory 0x10).
 std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
   std::vector<std::int32_t> out;
@@ -68,12 +86,15 @@ std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
 
 }  // namespace
 
-EdgeSceneIndex index_edge_scene(const IgzFile& f, const Graph& g) {
+EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph& g) {
   EdgeSceneIndex index;
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     const Object& o = g.objects[i];
     if (o.type_name == "igBlendMatrixSelect") {
       for (std::size_t e : edge_geometries_below(f, g, i)) index.select.emplace(e, i);
+    } else if (o.type_name == "igFxMaterialNode") {
+      if (std::string m = material_handle(fx, g, i); !m.empty())
+        for (std::size_t e : edge_geometries_below(f, g, i)) index.material.emplace(e, m);
     } else if (o.type_name == "igGeometry") {  // _bound igAABox 0x0C: min at 0x08, max at 0x14
       const std::size_t box = pointer_at(f, g, o, 0x0C);
       const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
