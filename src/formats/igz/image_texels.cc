@@ -23,8 +23,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <map>
 
+#include "assay/formats/igz/model.h"
 #include "assay/image/encode.h"
 #include "diag_util.h"
 
@@ -34,7 +37,47 @@ namespace {
 
 using Ch = PixelFormat::Channel;
 
-PixelFormat pf(std::uint8_t bits, Ch r, Ch g, Ch b, Ch a, Ch l = {}) { return PixelFormat{bits, r, g, b, a, l}; }
+using E = PixelFormat::Element;
+
+// What the formats below assume (texel_assumption reports it instead of the generic rule).
+#define ASSAY_IGZ_WORDS \
+  "channels named from the texel word's lowest bits (bytes R, G, B, A for r8g8b8a8), \"_big\" words big-endian, PS3 \"_tile\" swizzled; "
+#define ASSAY_IGZ_ELEMENTS                                                                                                  \
+  "16/32-bit elements in the name's order (R first, as igCauldron3 uploads them to OpenGL), \"_big\" each element "        \
+  "big-endian, PS3 \"_tile\" swizzled; missing channels G, B 0 and A 255 (as Direct3D reads them); "
+#define ASSAY_IGZ_NO_SAMPLE "no sample has shown this format"
+constexpr std::string_view kRgb4A3 = ASSAY_IGZ_WORDS
+    "r4g4b4a3x1: R bits 0-3, G 4-7, B 8-11, A 12-14 (3 bits), bit 15 unused (igGfx.cs xInfo x1; the Wii's RGB5A3 "
+    "uses it as its 5:5:5 mode flag, this name gives it none); " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kDepth = "depth as luminance (GL depth component, unsigned normalised), alpha 255; " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kDepth24 =
+    "depth as luminance from bits 8-31 of the little-endian word, stencil (bits 0-7) dropped: GL_UNSIGNED_INT_24_8, as "
+    "igCauldron3 uploads d24s8 (the name's lowest-bits-first rule would put depth in bits 0-23); " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kDepthFloat =
+    "depth as luminance from an IEEE single, clamped to [0, 1] (NaN 0); " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kUnorm16 = ASSAY_IGZ_ELEMENTS "unsigned normalised 16 bits, v * 255 / 65535 rounded; " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kUnorm16x = ASSAY_IGZ_ELEMENTS
+    "unsigned normalised 16 bits, v * 255 / 65535 rounded, the fourth element unused (igGfx.cs xInfo; its pixelInfos "
+    "lists the format as \"r16g16b16x16_float\", its canonical name has no _float: read as unorm); " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kSnorm16 = ASSAY_IGZ_ELEMENTS
+    "signed normalised 16 bits (-32768 and -32767 = -1, 32767 = 1; igCauldron3 uploads it as GL_RG16I), shown biased as "
+    "(v + 1) / 2 * 255 rounded so that negative values keep their detail; " ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kFloat = ASSAY_IGZ_ELEMENTS
+    "IEEE half or single floats clamped to [0, 1] (below 0 and NaN give 0, above 1 give 255) then v * 255 rounded; "
+    ASSAY_IGZ_NO_SAMPLE;
+constexpr std::string_view kExpandFloat = ASSAY_IGZ_ELEMENTS
+    "IEEE half floats as r16g16b16a16_float (igCauldron3 uploads both as GL_RGBA16F; what \"expand\" changes is not known), "
+    "clamped to [0, 1] (below 0 and NaN give 0, above 1 give 255) then v * 255 rounded; " ASSAY_IGZ_NO_SAMPLE;
+#undef ASSAY_IGZ_WORDS
+#undef ASSAY_IGZ_ELEMENTS
+#undef ASSAY_IGZ_NO_SAMPLE
+
+PixelFormat pf(std::uint8_t bits, Ch r, Ch g, Ch b, Ch a, Ch l = {}, std::string_view assumed = {}) {
+  return PixelFormat{bits, r, g, b, a, l, E::packed, {}, assumed};
+}
+PixelFormat el(std::uint8_t bits, E e, std::string_view channels, std::string_view assumed) {
+  return PixelFormat{bits, {}, {}, {}, {}, {}, e, channels, assumed};
+}
 
 const std::map<std::string_view, PixelFormat>& pixel_formats() {
   static const std::map<std::string_view, PixelFormat> m = {
@@ -58,6 +101,29 @@ const std::map<std::string_view, PixelFormat>& pixel_formats() {
       {"l8a8", pf(16, {}, {}, {}, {8, 8}, {0, 8})},
       {"l4a4", pf(8, {}, {}, {}, {4, 4}, {0, 4})},
       {"l16", pf(16, {}, {}, {}, {}, {0, 16})},
+      // igGfx.cs pixelInfos / xInfo bit counts, named from the lowest bits as above.
+      {"g8b8", pf(16, {}, {0, 8}, {8, 8}, {})},
+      {"r4g4b4a3x1", pf(16, {0, 4}, {4, 4}, {8, 4}, {12, 3}, {}, kRgb4A3)},
+      {"r6g6b6a6", pf(24, {0, 6}, {6, 6}, {12, 6}, {18, 6})},
+      // Depth as luminance (stencil dropped): GL depth components (igCauldron3's GL table).
+      {"d8", pf(8, {}, {}, {}, {}, {0, 8}, kDepth)},
+      {"d16", pf(16, {}, {}, {}, {}, {0, 16}, kDepth)},
+      {"d32", pf(32, {}, {}, {}, {}, {0, 32}, kDepth)},
+      {"d24s8", pf(32, {}, {}, {}, {}, {8, 24}, kDepth24)},
+      // Whole 16/32-bit elements (igCauldron3's GL types: UnsignedShort, Short, HalfFloat, Float).
+      {"r16g16", el(32, E::unorm16, "rg", kUnorm16)},
+      {"r16g16b16", el(48, E::unorm16, "rgb", kUnorm16)},
+      {"r16g16b16a16", el(64, E::unorm16, "rgba", kUnorm16)},
+      {"r16g16b16x16", el(64, E::unorm16, "rgbx", kUnorm16x)},
+      {"r16g16_signed", el(32, E::snorm16, "rg", kSnorm16)},
+      {"r16_float", el(16, E::half, "r", kFloat)},
+      {"r16g16_float", el(32, E::half, "rg", kFloat)},
+      {"r16g16b16a16_float", el(64, E::half, "rgba", kFloat)},
+      {"r16g16b16a16_expand_float", el(64, E::half, "rgba", kExpandFloat)},
+      {"r32_float", el(32, E::single, "r", kFloat)},
+      {"r32g32_float", el(64, E::single, "rg", kFloat)},
+      {"r32g32b32a32_float", el(128, E::single, "rgba", kFloat)},
+      {"d32f", el(32, E::single, "l", kDepthFloat)},
   };
   return m;
 }
@@ -70,7 +136,9 @@ std::uint32_t narrow(std::uint8_t v, unsigned bits) {
   const std::uint64_t max = (std::uint64_t{1} << bits) - 1;
   return static_cast<std::uint32_t>((v * max + 127) / 255);
 }
-std::uint32_t field(std::uint32_t word, Ch c) { return (word >> c.shift) & ((std::uint32_t{1} << c.width) - 1); }
+std::uint32_t field(std::uint32_t word, Ch c) {
+  return static_cast<std::uint32_t>((word >> c.shift) & ((std::uint64_t{1} << c.width) - 1));
+}
 
 std::uint32_t read_word(const std::uint8_t* p, unsigned bytes, bool big) {
   std::uint32_t v = 0;
@@ -104,6 +172,84 @@ std::uint32_t pack(const PixelFormat& f, const std::uint8_t* p) {
   if (f.l.width != 0) put_ch(f.l, static_cast<std::uint8_t>((p[0] + p[1] + p[2] + 1) / 3));
   put_ch(f.r, p[0]), put_ch(f.g, p[1]), put_ch(f.b, p[2]), put_ch(f.a, p[3]);
   return w;
+}
+
+// ---- element formats (16/32-bit values) ----
+unsigned element_bytes(E e) { return e == E::single ? 4 : 2; }
+
+// A value in [0, 1] as 8 bits: below 0 and NaN 0, above 1 255.
+std::uint8_t unit8(double v) {
+  if (!(v > 0)) return 0;
+  return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255));
+}
+
+std::uint8_t element8(E e, std::uint32_t v) {
+  switch (e) {
+    case E::unorm16: return widen(v, 16);
+    case E::snorm16: return unit8((std::max(static_cast<std::int16_t>(v) / 32767.0, -1.0) + 1) / 2);
+    case E::half: return unit8(half_to_float(static_cast<std::uint16_t>(v)));
+    case E::single: return unit8(std::bit_cast<float>(v));
+    case E::packed: break;
+  }
+  return 0;
+}
+
+// IEEE binary16 of v / 255 (a normal number or zero; round to nearest).
+std::uint16_t half_of8(std::uint8_t v) {
+  if (v == 0) return 0;
+  int exp = 0;
+  const double m = std::frexp(v / 255.0, &exp);  // v / 255 = m * 2^exp, m in [0.5, 1)
+  std::uint32_t mant = static_cast<std::uint32_t>(std::lround((m * 2 - 1) * 1024)), biased = static_cast<std::uint32_t>(exp - 1 + 15);
+  if (mant == 1024) mant = 0, ++biased;
+  return static_cast<std::uint16_t>(biased << 10 | mant);
+}
+
+std::uint32_t from8(E e, std::uint8_t v) {
+  switch (e) {
+    case E::unorm16: return narrow(v, 16);
+    case E::snorm16: return static_cast<std::uint16_t>(static_cast<std::int16_t>(std::lround((v / 127.5 - 1) * 32767)));
+    case E::half: return half_of8(v);
+    case E::single: return std::bit_cast<std::uint32_t>(static_cast<float>(v / 255.0));
+    case E::packed: break;
+  }
+  return 0;
+}
+
+std::array<std::uint8_t, 4> unpack_elements(const PixelFormat& f, const std::uint8_t* p, bool big) {
+  std::array<std::uint8_t, 4> c = {0, 0, 0, 255};
+  const unsigned n = element_bytes(f.element);
+  for (std::size_t i = 0; i < f.channels.size(); ++i) {
+    const std::uint8_t v = element8(f.element, read_word(p + i * n, n, big));
+    switch (f.channels[i]) {
+      case 'r': c[0] = v; break;
+      case 'g': c[1] = v; break;
+      case 'b': c[2] = v; break;
+      case 'a': c[3] = v; break;
+      case 'l': c[0] = c[1] = c[2] = v; break;
+      default: break;  // 'x': unused
+    }
+  }
+  return c;
+}
+
+void pack_elements(const PixelFormat& f, const std::uint8_t* px, std::uint8_t* out, bool big) {
+  const unsigned n = element_bytes(f.element);
+  for (std::size_t i = 0; i < f.channels.size(); ++i) {
+    const char ch = f.channels[i];
+    const std::uint8_t v = ch == 'l' ? static_cast<std::uint8_t>((px[0] + px[1] + px[2] + 1) / 3)
+                           : ch == 'r' ? px[0] : ch == 'g' ? px[1] : ch == 'b' ? px[2] : px[3];
+    write_word(out + i * n, ch == 'x' ? 0 : from8(f.element, v), n, big);
+  }
+}
+
+// One texel of a pixel format at `p`, and its inverse.
+std::array<std::uint8_t, 4> read_texel(const PixelFormat& f, const std::uint8_t* p, bool big) {
+  if (f.element != E::packed) return unpack_elements(f, p, big);
+  return unpack(f, read_word(p, f.bits / 8, big));
+}
+void write_texel(const PixelFormat& f, const std::uint8_t* px, std::uint8_t* out, bool big) {
+  if (f.element != E::packed) return pack_elements(f, px, out, big);
+  write_word(out, pack(f, px), f.bits / 8, big);
 }
 
 Error unsupported(std::string why) {
@@ -228,8 +374,9 @@ std::uint64_t morton_index(std::uint32_t x, std::uint32_t y, std::uint32_t w, st
 
 bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image::TiledSurface& out) {
   const bool blocks = t.kind == TexelLayout::Kind::blocks;
+  if (t.tiling == TexelLayout::Tiling::none || (!blocks && t.kind != TexelLayout::Kind::pixels)) return false;
   const std::uint32_t unit = blocks ? block_bytes(t.block) : t.pixel->bits / 8u;
-  if (t.tiling == TexelLayout::Tiling::none || !image::tiling_unit_ok(unit)) return false;
+  if (!image::tiling_unit_ok(unit)) return false;
   out = {};
   out.width = blocks ? (w + 3) / 4 : w, out.height = blocks ? (h + 3) / 4 : h, out.unit_bytes = unit;
   switch (t.tiling) {
@@ -254,6 +401,7 @@ bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, st
   switch (t.kind) {
     case TexelLayout::Kind::blocks: return image::block_level_size(t.block, w, h, out);
     case TexelLayout::Kind::pixels: out = std::uint64_t{w} * h * (t.pixel->bits / 8); return true;
+    case TexelLayout::Kind::etc: out = etc_level_size(t.etc, w, h); return true;
     case TexelLayout::Kind::wii: {
       const WiiTile tile = wii_tile(t.wii);
       const std::uint64_t tiles = std::uint64_t{(w + tile.w - 1) / tile.w} * ((h + tile.h - 1) / tile.h);
@@ -284,6 +432,7 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   }
   if (t.kind == TexelLayout::Kind::blocks) return image::decode_blocks(t.block, src, w, h);
   if (t.kind == TexelLayout::Kind::wii) return decode_wii(t.wii, src, w, h);
+  if (t.kind == TexelLayout::Kind::etc) return decode_etc(t.etc, src, w, h);
   if (t.morton && (!pow2(w) || !pow2(h)))
     return unsupported(fmt::format("a swizzled {} x {} level: its sides are not powers of two", w, h));
   const PixelFormat& f = *t.pixel;
@@ -292,7 +441,7 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   for (std::uint32_t y = 0; y < h; ++y)
     for (std::uint32_t x = 0; x < w; ++x) {
       const std::uint64_t i = t.morton ? morton_index(x, y, w, h) : std::uint64_t{y} * w + x;
-      put(img, x, y, unpack(f, read_word(src.data() + i * bytes, bytes, t.big_endian)));
+      put(img, x, y, read_texel(f, src.data() + i * bytes, t.big_endian));
     }
   return img;
 }
@@ -312,6 +461,7 @@ Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
   if (t.kind == TexelLayout::Kind::blocks) return image::encode_blocks(t.block, img);
   if (t.kind == TexelLayout::Kind::wii)
     return unsupported("Wii tiled textures are not encoded");
+  if (t.kind == TexelLayout::Kind::etc) return unsupported("ETC textures are not encoded (decoding only)");
   if (t.morton && (!pow2(img.width) || !pow2(img.height)))
     return unsupported(fmt::format("a swizzled {} x {} level: its sides are not powers of two", img.width, img.height));
   const PixelFormat& f = *t.pixel;
@@ -320,7 +470,7 @@ Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
   for (std::uint32_t y = 0; y < img.height; ++y)
     for (std::uint32_t x = 0; x < img.width; ++x) {
       const std::uint64_t i = t.morton ? morton_index(x, y, img.width, img.height) : std::uint64_t{y} * img.width + x;
-      write_word(out.data() + i * bytes, pack(f, img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4), bytes, t.big_endian);
+      write_texel(f, img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4, out.data() + i * bytes, t.big_endian);
     }
   return out;
 }

@@ -1,0 +1,166 @@
+// ETC1, ETC2 RGB8 and ETC2 RGBA8 (EAC alpha) blocks of the igz "etc1", "etc2" and "etc2_alpha"
+// metaimages (the Android and iOS platforms), decoded as the Khronos Data Format Specification 1.3
+// describes them (sections "ETC1 compressed texture image formats" and "ETC2 compressed texture
+// image formats"; the same text as OES_compressed_ETC1_RGB8_texture and OpenGL ES 3.0 §C.1).
+//
+// A block is 64 bits read big-endian (bit 63 = the first byte's top bit), 4 x 4 texels, blocks in
+// row order. Texel (x, y)'s 2-bit index: its high bit at bit 16 + (4x + y), its low bit at 4x + y.
+// Individual/differential mode: two sub-blocks (2 x 4 side by side, or 4 x 2 stacked when the flip
+// bit 32 is set), each a base colour plus a modifier of its table (bits 39-37, 36-34). ETC2 reads
+// a differential block whose second base overflows 0..31 as T (red), H (green) or planar (blue)
+// mode. An EAC alpha block: base 63-56, multiplier 55-52, table 51-48, 3-bit indices from bit 47
+// (texel order as above).
+#include <algorithm>
+#include <array>
+
+#include "image_texels.h"
+
+namespace assay::igz::detail {
+
+namespace {
+
+using Rgb = std::array<int, 3>;
+
+constexpr int kModifiers[8][2] = {{2, 8}, {5, 17}, {9, 29}, {13, 42}, {18, 60}, {24, 80}, {33, 106}, {47, 183}};
+constexpr int kDistances[8] = {3, 6, 11, 16, 23, 32, 41, 64};  // T and H modes
+constexpr int kAlphaModifiers[16][8] = {
+    {-3, -6, -9, -15, 2, 5, 8, 14}, {-3, -7, -10, -13, 2, 6, 9, 12}, {-2, -5, -8, -13, 1, 4, 7, 12},
+    {-2, -4, -6, -13, 1, 3, 5, 12}, {-3, -6, -8, -12, 2, 5, 7, 11}, {-3, -7, -9, -11, 2, 6, 8, 10},
+    {-4, -7, -8, -11, 3, 6, 7, 10}, {-3, -5, -8, -11, 2, 4, 7, 10}, {-2, -6, -8, -10, 1, 5, 7, 9},
+    {-2, -5, -8, -10, 1, 4, 7, 9},  {-2, -4, -8, -10, 1, 3, 7, 9},  {-2, -5, -7, -10, 1, 4, 6, 9},
+    {-3, -4, -7, -10, 2, 3, 6, 9},  {-1, -2, -3, -10, 0, 1, 2, 9},  {-4, -6, -8, -9, 3, 5, 7, 8},
+    {-3, -5, -7, -9, 2, 4, 6, 8}};
+
+std::uint64_t be64(const std::uint8_t* p) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
+  return v;
+}
+int bits(std::uint64_t v, unsigned hi, unsigned lo) { return static_cast<int>((v >> lo) & ((std::uint64_t{1} << (hi - lo + 1)) - 1)); }
+int clamp8(int v) { return std::clamp(v, 0, 255); }
+int ext4(int v) { return v << 4 | v; }
+int ext5(int v) { return v << 3 | v >> 2; }
+int ext6(int v) { return v << 2 | v >> 4; }
+int ext7(int v) { return v << 1 | v >> 6; }
+Rgb add(const Rgb& c, int d) { return {clamp8(c[0] + d), clamp8(c[1] + d), clamp8(c[2] + d)}; }
+
+// Texel (x, y)'s 2-bit index (high bit at 16 + i, low bit at i, i = 4x + y).
+int index2(std::uint64_t b, unsigned x, unsigned y) {
+  const unsigned i = 4 * x + y;
+  return static_cast<int>(((b >> (16 + i)) & 1) << 1 | ((b >> i) & 1));
+}
+
+// The 16 colours of a colour block, texel (x, y) at [4y + x].
+using Block = std::array<Rgb, 16>;
+
+void sub_blocks(std::uint64_t b, const Rgb& c1, const Rgb& c2, Block& out) {
+  const bool flip = (b >> 32) & 1;
+  const int table[2] = {bits(b, 39, 37), bits(b, 36, 34)};
+  const Rgb base[2] = {c1, c2};
+  for (unsigned y = 0; y < 4; ++y)
+    for (unsigned x = 0; x < 4; ++x) {
+      const int s = flip ? y >= 2 : x >= 2;
+      const int idx = index2(b, x, y);
+      const int m = kModifiers[table[s]][idx & 1];
+      out[4 * y + x] = add(base[s], idx & 2 ? -m : m);
+    }
+}
+
+void paint(std::uint64_t b, const std::array<Rgb, 4>& p, Block& out) {
+  for (unsigned y = 0; y < 4; ++y)
+    for (unsigned x = 0; x < 4; ++x) out[4 * y + x] = p[index2(b, x, y)];
+}
+
+void t_mode(std::uint64_t b, Block& out) {
+  const Rgb c1 = {ext4(bits(b, 60, 59) << 2 | bits(b, 57, 56)), ext4(bits(b, 55, 52)), ext4(bits(b, 51, 48))};
+  const Rgb c2 = {ext4(bits(b, 47, 44)), ext4(bits(b, 43, 40)), ext4(bits(b, 39, 36))};
+  const int d = kDistances[bits(b, 35, 34) << 1 | bits(b, 32, 32)];
+  paint(b, {c1, add(c2, d), c2, add(c2, -d)}, out);
+}
+
+void h_mode(std::uint64_t b, Block& out) {
+  const int r1 = bits(b, 62, 59), g1 = bits(b, 58, 56) << 1 | bits(b, 52, 52), b1 = bits(b, 51, 51) << 3 | bits(b, 49, 47);
+  const int r2 = bits(b, 46, 43), g2 = bits(b, 42, 39), b2 = bits(b, 38, 35);
+  const int order = (r1 << 8 | g1 << 4 | b1) >= (r2 << 8 | g2 << 4 | b2);
+  const int d = kDistances[bits(b, 34, 34) << 2 | bits(b, 32, 32) << 1 | order];
+  const Rgb c1 = {ext4(r1), ext4(g1), ext4(b1)}, c2 = {ext4(r2), ext4(g2), ext4(b2)};
+  paint(b, {add(c1, d), add(c1, -d), add(c2, d), add(c2, -d)}, out);
+}
+
+void planar(std::uint64_t b, Block& out) {
+  const Rgb o = {ext6(bits(b, 62, 57)), ext7(bits(b, 56, 56) << 6 | bits(b, 54, 49)),
+                 ext6(bits(b, 48, 48) << 5 | bits(b, 44, 43) << 3 | bits(b, 41, 39))};
+  const Rgb h = {ext6(bits(b, 38, 34) << 1 | bits(b, 32, 32)), ext7(bits(b, 31, 25)), ext6(bits(b, 24, 19))};
+  const Rgb v = {ext6(bits(b, 18, 13)), ext7(bits(b, 12, 6)), ext6(bits(b, 5, 0))};
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x)
+      for (int c = 0; c < 3; ++c) out[4 * y + x][c] = clamp8((x * (h[c] - o[c]) + y * (v[c] - o[c]) + 4 * o[c] + 2) >> 2);
+}
+
+// A colour block (ETC1, or ETC2 with its T, H and planar modes).
+void colour_block(std::uint64_t b, bool etc2, Block& out) {
+  if (!((b >> 33) & 1)) {  // individual: two 4-bit colours
+    sub_blocks(b, {ext4(bits(b, 63, 60)), ext4(bits(b, 55, 52)), ext4(bits(b, 47, 44))},
+               {ext4(bits(b, 59, 56)), ext4(bits(b, 51, 48)), ext4(bits(b, 43, 40))}, out);
+    return;
+  }
+  const auto signed3 = [](int v) { return v >= 4 ? v - 8 : v; };
+  const int r = bits(b, 63, 59), g = bits(b, 55, 51), bl = bits(b, 47, 43);
+  const int r2 = r + signed3(bits(b, 58, 56)), g2 = g + signed3(bits(b, 50, 48)), b2 = bl + signed3(bits(b, 42, 40));
+  const auto out_of_range = [](int v) { return v < 0 || v > 31; };
+  if (etc2 && out_of_range(r2)) return t_mode(b, out);
+  if (etc2 && out_of_range(g2)) return h_mode(b, out);
+  if (etc2 && out_of_range(b2)) return planar(b, out);
+  // ETC1 gives no meaning to an overflow; the 5-bit sum's low bits are used.
+  sub_blocks(b, {ext5(r), ext5(g), ext5(bl)}, {ext5(r2 & 31), ext5(g2 & 31), ext5(b2 & 31)}, out);
+}
+
+// An EAC alpha block: alpha of texel (x, y) at [4y + x].
+std::array<std::uint8_t, 16> alpha_block(std::uint64_t b) {
+  const int base = bits(b, 63, 56), mult = bits(b, 55, 52), table = bits(b, 51, 48);
+  std::array<std::uint8_t, 16> a{};
+  for (unsigned x = 0; x < 4; ++x)
+    for (unsigned y = 0; y < 4; ++y) {
+      const unsigned i = 4 * x + y, hi = 47 - 3 * i;
+      a[4 * y + x] = static_cast<std::uint8_t>(clamp8(base + kAlphaModifiers[table][bits(b, hi, hi - 2)] * mult));
+    }
+  return a;
+}
+
+}  // namespace
+
+std::optional<EtcFormat> etc_format(std::string_view canonical) {
+  if (canonical == "etc1") return EtcFormat::etc1;
+  if (canonical == "etc2") return EtcFormat::etc2;
+  if (canonical == "etc2_alpha") return EtcFormat::etc2_alpha;
+  return std::nullopt;
+}
+
+std::uint64_t etc_level_size(EtcFormat f, std::uint32_t w, std::uint32_t h) {
+  return std::uint64_t{(w + 3) / 4} * ((h + 3) / 4) * (f == EtcFormat::etc2_alpha ? 16 : 8);
+}
+
+image::Rgba decode_etc(EtcFormat f, ByteView src, std::uint32_t w, std::uint32_t h) {
+  const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
+  const unsigned step = f == EtcFormat::etc2_alpha ? 16 : 8;
+  image::Rgba img{w, h, ByteBuffer(std::uint64_t{w} * h * 4)};
+  Block colours;
+  for (std::uint64_t n = 0; n < std::uint64_t{bw} * bh; ++n) {
+    const std::uint8_t* p = src.data() + n * step;
+    std::array<std::uint8_t, 16> alpha;
+    alpha.fill(255);
+    if (f == EtcFormat::etc2_alpha) alpha = alpha_block(be64(p)), p += 8;
+    colour_block(be64(p), f != EtcFormat::etc1, colours);
+    const std::uint32_t x0 = static_cast<std::uint32_t>(n % bw) * 4, y0 = static_cast<std::uint32_t>(n / bw) * 4;
+    for (std::uint32_t k = 0; k < 16; ++k) {
+      const std::uint32_t x = x0 + k % 4, y = y0 + k / 4;
+      if (x >= w || y >= h) continue;
+      std::uint8_t* o = img.pixels.data() + (std::uint64_t{y} * w + x) * 4;
+      o[0] = static_cast<std::uint8_t>(colours[k][0]), o[1] = static_cast<std::uint8_t>(colours[k][1]);
+      o[2] = static_cast<std::uint8_t>(colours[k][2]), o[3] = alpha[k];
+    }
+  }
+  return img;
+}
+
+}  // namespace assay::igz::detail
