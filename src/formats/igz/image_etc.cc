@@ -9,7 +9,8 @@
 // bit 32 is set), each a base colour plus a modifier of its table (bits 39-37, 36-34). ETC2 reads
 // a differential block whose second base overflows 0..31 as T (red), H (green) or planar (blue)
 // mode. An EAC alpha block: base 63-56, multiplier 55-52, table 51-48, 3-bit indices from bit 47
-// (texel order as above).
+// (texel order as above). `replace` encodes with a simple encoder (ETC1 individual/differential
+// blocks, valid ETC2 too; EAC alpha), not a quality compressor.
 #include <algorithm>
 #include <array>
 
@@ -127,6 +128,123 @@ std::array<std::uint8_t, 16> alpha_block(std::uint64_t b) {
   return a;
 }
 
+// ---- encoding: a simple encoder (per sub-block the quantised mean colour as base, the table and
+// indices of least squared error; flip and individual/differential tried, the best kept) ----
+
+struct SubFit {
+  long err = 0;
+  int table = 0;
+  std::array<int, 8> idx{};
+};
+
+// The texels of sub-block `s` of `src` (texel (x, y) at [4y + x]) for flip `flip`, and their (x, y).
+void sub_texels(const Block& src, bool flip, int s, std::array<Rgb, 8>& px, std::array<std::array<unsigned, 2>, 8>& at) {
+  int n = 0;
+  for (unsigned y = 0; y < 4; ++y)
+    for (unsigned x = 0; x < 4; ++x)
+      if ((flip ? y >= 2 : x >= 2) == (s == 1)) px[n] = src[4 * y + x], at[n++] = {x, y};
+}
+
+SubFit fit(const Rgb& base, const std::array<Rgb, 8>& px) {
+  SubFit best;
+  best.err = -1;
+  for (int t = 0; t < 8; ++t) {
+    SubFit f;
+    f.table = t;
+    for (int k = 0; k < 8; ++k) {
+      long e_best = -1;
+      for (int v = 0; v < 4; ++v) {
+        const int m = kModifiers[t][v & 1];
+        const Rgb c = add(base, v & 2 ? -m : m);
+        long e = 0;
+        for (int ch = 0; ch < 3; ++ch) e += long{c[ch] - px[k][ch]} * (c[ch] - px[k][ch]);
+        if (e_best < 0 || e < e_best) e_best = e, f.idx[k] = v;
+      }
+      f.err += e_best;
+    }
+    if (best.err < 0 || f.err < best.err) best = f;
+  }
+  return best;
+}
+
+std::uint64_t encode_colour_block(const Block& src) {
+  std::uint64_t best_bits = 0;
+  long best_err = -1;
+  for (int flip = 0; flip < 2; ++flip) {
+    std::array<Rgb, 8> px[2];
+    std::array<std::array<unsigned, 2>, 8> at[2];
+    std::array<double, 3> mean[2] = {};
+    for (int s = 0; s < 2; ++s) {
+      sub_texels(src, flip, s, px[s], at[s]);
+      for (const Rgb& c : px[s])
+        for (int ch = 0; ch < 3; ++ch) mean[s][ch] += c[ch] / 8.0;
+    }
+    for (int diff = 0; diff < 2; ++diff) {
+      const int levels = diff ? 31 : 15;
+      int q[2][3];
+      for (int s = 0; s < 2; ++s)
+        for (int ch = 0; ch < 3; ++ch) q[s][ch] = std::clamp(static_cast<int>(mean[s][ch] * levels / 255 + 0.5), 0, levels);
+      if (diff && !std::all_of(q[1], q[1] + 3, [&, ch = 0](int v) mutable { const int d = v - q[0][ch++]; return d >= -4 && d <= 3; }))
+        continue;
+      const auto ext = diff ? ext5 : ext4;
+      const SubFit f[2] = {fit({ext(q[0][0]), ext(q[0][1]), ext(q[0][2])}, px[0]), fit({ext(q[1][0]), ext(q[1][1]), ext(q[1][2])}, px[1])};
+      if (best_err >= 0 && f[0].err + f[1].err >= best_err) continue;
+      best_err = f[0].err + f[1].err;
+      std::uint64_t b = 0;
+      for (int ch = 0; ch < 3; ++ch) {
+        const unsigned hi = 63 - 8 * ch;  // R at 63, G at 55, B at 47
+        if (diff)
+          b |= std::uint64_t(q[0][ch]) << (hi - 4) | std::uint64_t((q[1][ch] - q[0][ch]) & 7) << (hi - 7);
+        else
+          b |= std::uint64_t(q[0][ch]) << (hi - 3) | std::uint64_t(q[1][ch]) << (hi - 7);
+      }
+      b |= std::uint64_t(f[0].table) << 37 | std::uint64_t(f[1].table) << 34 | std::uint64_t(diff) << 33 | std::uint64_t(flip) << 32;
+      for (int s = 0; s < 2; ++s)
+        for (int k = 0; k < 8; ++k) {
+          const unsigned i = 4 * at[s][k][0] + at[s][k][1];
+          b |= std::uint64_t(f[s].idx[k] >> 1) << (16 + i) | std::uint64_t(f[s].idx[k] & 1) << i;
+        }
+      best_bits = b;
+    }
+  }
+  return best_bits;
+}
+
+// An EAC block for alpha `a` (texel (x, y) at [4y + x]): per table, the multipliers around the one
+// that spans the values, the base centring the table's range on them, the indices of least error.
+std::uint64_t encode_alpha_block(const std::array<std::uint8_t, 16>& a) {
+  const auto [lo_it, hi_it] = std::minmax_element(a.begin(), a.end());
+  const int lo = *lo_it, hi = *hi_it;
+  std::uint64_t best_bits = 0;
+  long best_err = -1;
+  for (int t = 0; t < 16; ++t) {
+    const int span = kAlphaModifiers[t][7] - kAlphaModifiers[t][3];
+    const int m0 = std::clamp((hi - lo + span - 1) / span, 1, 15);
+    for (int mult = std::max(1, m0 - 1); mult <= std::min(15, m0 + 1); ++mult) {
+      const int base = std::clamp(static_cast<int>(std::lround((lo + hi) / 2.0 - (kAlphaModifiers[t][7] + kAlphaModifiers[t][3]) / 2.0 * mult)), 0, 255);
+      std::uint64_t b = std::uint64_t(base) << 56 | std::uint64_t(mult) << 52 | std::uint64_t(t) << 48;
+      long err = 0;
+      for (unsigned x = 0; x < 4; ++x)
+        for (unsigned y = 0; y < 4; ++y) {
+          int best_v = 0;
+          long e_best = -1;
+          for (int v = 0; v < 8; ++v) {
+            const long d = clamp8(base + kAlphaModifiers[t][v] * mult) - a[4 * y + x];
+            if (e_best < 0 || d * d < e_best) e_best = d * d, best_v = v;
+          }
+          err += e_best;
+          b |= std::uint64_t(best_v) << (45 - 3 * (4 * x + y));
+        }
+      if (best_err < 0 || err < best_err) best_err = err, best_bits = b;
+    }
+  }
+  return best_bits;
+}
+
+void put_be64(std::uint8_t* p, std::uint64_t v) {
+  for (int i = 7; i >= 0; --i, v >>= 8) p[i] = static_cast<std::uint8_t>(v);
+}
+
 }  // namespace
 
 std::optional<EtcFormat> etc_format(std::string_view canonical) {
@@ -161,6 +279,26 @@ image::Rgba decode_etc(EtcFormat f, ByteView src, std::uint32_t w, std::uint32_t
     }
   }
   return img;
+}
+
+ByteBuffer encode_etc(EtcFormat f, const image::Rgba& img) {
+  const std::uint32_t bw = (img.width + 3) / 4, bh = (img.height + 3) / 4;
+  const unsigned step = f == EtcFormat::etc2_alpha ? 16 : 8;
+  ByteBuffer out(std::uint64_t{bw} * bh * step);
+  for (std::uint64_t n = 0; n < std::uint64_t{bw} * bh; ++n) {
+    Block colours;
+    std::array<std::uint8_t, 16> alpha;
+    for (std::uint32_t k = 0; k < 16; ++k) {  // texels past the edge repeat the last row and column
+      const std::uint32_t x = std::min<std::uint32_t>(static_cast<std::uint32_t>(n % bw) * 4 + k % 4, img.width - 1);
+      const std::uint32_t y = std::min<std::uint32_t>(static_cast<std::uint32_t>(n / bw) * 4 + k / 4, img.height - 1);
+      const std::uint8_t* p = img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4;
+      colours[k] = {p[0], p[1], p[2]}, alpha[k] = p[3];
+    }
+    std::uint8_t* o = out.data() + n * step;
+    if (f == EtcFormat::etc2_alpha) put_be64(o, encode_alpha_block(alpha)), o += 8;
+    put_be64(o, encode_colour_block(colours));
+  }
+  return out;
 }
 
 }  // namespace assay::igz::detail

@@ -461,7 +461,7 @@ Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
   if (t.kind == TexelLayout::Kind::blocks) return image::encode_blocks(t.block, img);
   if (t.kind == TexelLayout::Kind::wii)
     return unsupported("Wii tiled textures are not encoded");
-  if (t.kind == TexelLayout::Kind::etc) return unsupported("ETC textures are not encoded (decoding only)");
+  if (t.kind == TexelLayout::Kind::etc) return encode_etc(t.etc, img);
   if (t.morton && (!pow2(img.width) || !pow2(img.height)))
     return unsupported(fmt::format("a swizzled {} x {} level: its sides are not powers of two", img.width, img.height));
   const PixelFormat& f = *t.pixel;

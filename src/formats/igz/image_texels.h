@@ -39,6 +39,9 @@ std::optional<EtcFormat> etc_format(std::string_view canonical);
 // A w x h level of ETC blocks (whole 4 x 4 blocks) as RGBA; `src` holds etc_level_size() bytes.
 image::Rgba decode_etc(EtcFormat f, ByteView src, std::uint32_t w, std::uint32_t h);
 std::uint64_t etc_level_size(EtcFormat f, std::uint32_t w, std::uint32_t h);
+// The inverse, lossy: ETC1 blocks (individual or differential, valid ETC2 too), EAC alpha before them
+// for etc2_alpha.
+ByteBuffer encode_etc(EtcFormat f, const image::Rgba& img);
 
 // Wii GX texture formats (the "_tile_big_wii" metaimages of igGfx.cs tileInfo).
 enum class WiiFormat : std::uint8_t { i4, i8, ia4, ia8, rgb565, rgb5a3, rgba8, cmpr };
@@ -68,8 +71,8 @@ bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, st
 // The level (texel_level_size bytes) as RGBA.
 Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint32_t w, std::uint32_t h);
 // The inverse for pixel layouts (lossless for the formats' own bits; float and 16-bit formats exact
-// for every 8-bit value); blocks go through image::encode_blocks. Wii and ETC layouts are not
-// encoded (an unsupported error).
+// for every 8-bit value); blocks go through image::encode_blocks, ETC through encode_etc. Wii
+// layouts are not encoded (an unsupported error).
 Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img);
 
 // PS3 swizzle: the texel index of (x, y) in a w x h level (powers of two), x and y bits

@@ -84,7 +84,9 @@ inline void expect_sound_textures(ByteBuffer b) {
   if (!c) return;
   for (const Entry& e : (*c)->entries()) {
     if (e.kind != EntryKind::texture) continue;
-    if (auto img = (*c)->texture(e, 0)) EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+    if (auto img = (*c)->texture(e, 0)) {
+      EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
+    }
   }
 }
 

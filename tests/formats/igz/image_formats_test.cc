@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <random>
 
 #include "assay/container.h"
@@ -302,12 +303,44 @@ TEST(IgzFormats, ReplaceRoundTripsFloatFormatsExactly) {
   }
 }
 
-TEST(IgzFormats, ReplaceRefusesEtcAndPalettesClearly) {
-  fixtures::ImageSpec s;
-  s.format = "etc1_android", s.width = 4, s.height = 4, s.pixels = ByteBuffer(8);
-  auto r = replace(s, random_rgba(4, 4, 1));
-  EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_NE(r.err.find("ETC textures are not encoded"), std::string::npos) << r.err;
+// PSNR over RGBA computed here, not by the library.
+double psnr_db(const image::Rgba& a, const image::Rgba& b) {
+  double se = 0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) se += (double(a.pixels[i]) - b.pixels[i]) * (double(a.pixels[i]) - b.pixels[i]);
+  return se == 0 ? 99 : 10 * std::log10(255.0 * 255.0 / (se / a.pixels.size()));
+}
+
+// `replace` into ETC: a smooth image comes back above 30 dB (ETC keeps 4-5 bit bases plus one
+// modifier per texel); a solid (2, 2, 2) is base 0 plus table 0's +2, exactly; a constant alpha
+// 200 is an EAC base 200 with a zero modifier (table 13's index 4), exactly.
+TEST(IgzFormats, ReplaceEncodesEtc) {
+  image::Rgba smooth{16, 12, ByteBuffer(16 * 12 * 4)};
+  for (std::uint32_t y = 0; y < 12; ++y)
+    for (std::uint32_t x = 0; x < 16; ++x) {
+      std::uint8_t* p = smooth.pixels.data() + (y * 16 + x) * 4;
+      p[0] = static_cast<std::uint8_t>(40 + 12 * x), p[1] = static_cast<std::uint8_t>(200 - 10 * y);
+      p[2] = static_cast<std::uint8_t>(100 + 5 * (x + y)), p[3] = static_cast<std::uint8_t>(60 + 8 * x + 4 * y);
+    }
+  for (const auto& [format, bytes] : {std::pair{"etc1_android", 8u}, {"etc2_aspen", 8u}, {"etc2_alpha_android", 16u}}) {
+    fixtures::ImageSpec s;
+    s.format = format, s.width = 16, s.height = 12, s.pixels = ByteBuffer(4 * 3 * bytes);
+    image::Rgba want = smooth;
+    if (bytes == 8)
+      for (std::size_t i = 3; i < want.pixels.size(); i += 4) want.pixels[i] = 255;  // no alpha stored
+    auto r = replace(s, want);
+    ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
+    ASSERT_TRUE(r.back.ok()) << r.back.error().str();
+    EXPECT_GT(psnr_db(want, *r.back), 30.0) << format;
+    image::Rgba solid{4, 4, ByteBuffer(64)};
+    for (std::size_t i = 0; i < 64; i += 4) solid.pixels[i] = solid.pixels[i + 1] = solid.pixels[i + 2] = 2, solid.pixels[i + 3] = bytes == 8 ? 255 : 200;
+    s.width = 4, s.height = 4, s.pixels = ByteBuffer(bytes);
+    auto exact = replace(s, solid);
+    ASSERT_EQ(exact.exit_code, 0) << exact.err;
+    EXPECT_EQ(exact.back->pixels, solid.pixels) << format;
+  }
+}
+
+TEST(IgzFormats, PalettesSayWhyNot) {
   // Palettes: not decoded, and the message says where the palette would have to come from.
   auto p = decode("p8_r8g8b8a8", 4, 4, ByteBuffer(16 + 1024));
   ASSERT_FALSE(p.ok());
@@ -317,6 +350,12 @@ TEST(IgzFormats, ReplaceRefusesEtcAndPalettesClearly) {
   auto wii = decode("p4_b4g4r4a3x1_tile_big_wii", 8, 8, ByteBuffer(64));
   ASSERT_FALSE(wii.ok());
   EXPECT_NE(wii.error().message.find("TLUT"), std::string::npos) << wii.error().str();
+  // replace refuses them with the same why (exit 1: the file's format is not handled).
+  fixtures::ImageSpec s;
+  s.format = "p4_r8g8b8a8", s.width = 4, s.height = 4, s.pixels = ByteBuffer(8 + 64);
+  auto r = replace(s, random_rgba(4, 4, 3));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("64-byte palette"), std::string::npos) << r.err;
 }
 
 TEST(IgzFormats, AssumptionsSayHowValuesAreClamped) {
