@@ -2,6 +2,7 @@
 // RGBA (image_texels.cc). image_decode.cc picks the layout; this file knows the texels.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -28,8 +29,16 @@ struct PixelFormat {
   std::string_view channels;  // element formats
   std::string_view assumed;   // what decoding this format assumes beyond the generic rule ("" nothing more)
 };
-// The canonical pixel formats (igRewrite8 igGfx.cs pixelInfos / lInfo) decoded; nullptr others.
+// The canonical pixel formats (igRewrite8 igGfx.cs pixelInfos / lInfo) decoded; nullptr others
+// (image_pixels.cc).
 const PixelFormat* pixel_format(std::string_view canonical);
+// One texel of `f` at `p` (its word, or each element, big-endian when `big`) as RGBA, and the
+// inverse from RGBA at `rgba` (exact for the format's own bits and for every 8-bit value of the
+// 16-bit and float formats).
+std::array<std::uint8_t, 4> read_texel(const PixelFormat& f, const std::uint8_t* p, bool big);
+void write_texel(const PixelFormat& f, const std::uint8_t* rgba, std::uint8_t* out, bool big);
+// An n-bit channel value as 8 bits: round(v * 255 / (2^n - 1)).
+std::uint8_t widen(std::uint32_t v, unsigned bits);
 
 // ETC block formats (igGfx.cs compressedInfos: etc1 and etc2 4 bits a texel, etc2_alpha 8): ETC1,
 // ETC2 RGB8 and ETC2 RGBA8 (an EAC alpha block, then an ETC2 RGB8 block), as the Khronos Data
