@@ -129,7 +129,8 @@ std::array<std::uint8_t, 16> alpha_block(std::uint64_t b) {
 }
 
 // ---- encoding: a simple encoder (per sub-block the quantised mean colour as base, the table and
-// indices of least squared error; flip and individual/differential tried, the best kept) ----
+// indices of least squared error, the base then moved to centre the chosen modifiers and refitted;
+// flip and individual/differential tried, the best kept) ----
 
 struct SubFit {
   long err = 0;
@@ -167,44 +168,77 @@ SubFit fit(const Rgb& base, const std::array<Rgb, 8>& px) {
   return best;
 }
 
+// One flip's sub-blocks: their texels, where they sit, and their bases in the mode's bits.
+struct Halves {
+  int flip = 0;
+  std::array<Rgb, 8> px[2];
+  std::array<std::array<unsigned, 2>, 8> at[2];
+};
+
+// The block's bits: bases q (4-bit individual, 5-bit base + 3-bit delta differential), tables,
+// mode, flip and the texels' indices.
+std::uint64_t pack_block(const Halves& h, int diff, const int (&q)[2][3], const SubFit (&f)[2]) {
+  std::uint64_t b = 0;
+  for (int ch = 0; ch < 3; ++ch) {
+    const unsigned hi = 63 - 8 * ch;  // R at 63, G at 55, B at 47
+    if (diff)
+      b |= std::uint64_t(q[0][ch]) << (hi - 4) | std::uint64_t((q[1][ch] - q[0][ch]) & 7) << (hi - 7);
+    else
+      b |= std::uint64_t(q[0][ch]) << (hi - 3) | std::uint64_t(q[1][ch]) << (hi - 7);
+  }
+  b |= std::uint64_t(f[0].table) << 37 | std::uint64_t(f[1].table) << 34 | std::uint64_t(diff) << 33 | std::uint64_t(h.flip) << 32;
+  for (int s = 0; s < 2; ++s)
+    for (int k = 0; k < 8; ++k) {
+      const unsigned i = 4 * h.at[s][k][0] + h.at[s][k][1];
+      b |= std::uint64_t(f[s].idx[k] >> 1) << (16 + i) | std::uint64_t(f[s].idx[k] & 1) << i;
+    }
+  return b;
+}
+
+// Base colour `target` (8-bit per channel, fractional) quantised to the mode's bits.
+void quantise(const std::array<double, 3>& target, int levels, int (&q)[3]) {
+  for (int ch = 0; ch < 3; ++ch) q[ch] = std::clamp(static_cast<int>(target[ch] * levels / 255 + 0.5), 0, levels);
+}
+
+// The colour a sub-block's base should have for the modifiers its fit chose: the mean of each
+// texel less its modifier.
+std::array<double, 3> recentred(const std::array<Rgb, 8>& px, const SubFit& f) {
+  std::array<double, 3> t = {};
+  for (int k = 0; k < 8; ++k) {
+    const int m = kModifiers[f.table][f.idx[k] & 1] * (f.idx[k] & 2 ? -1 : 1);
+    for (int ch = 0; ch < 3; ++ch) t[ch] += (px[k][ch] - m) / 8.0;
+  }
+  return t;
+}
+
 std::uint64_t encode_colour_block(const Block& src) {
   std::uint64_t best_bits = 0;
   long best_err = -1;
   for (int flip = 0; flip < 2; ++flip) {
-    std::array<Rgb, 8> px[2];
-    std::array<std::array<unsigned, 2>, 8> at[2];
+    Halves h;
+    h.flip = flip;
     std::array<double, 3> mean[2] = {};
     for (int s = 0; s < 2; ++s) {
-      sub_texels(src, flip, s, px[s], at[s]);
-      for (const Rgb& c : px[s])
+      sub_texels(src, flip, s, h.px[s], h.at[s]);
+      for (const Rgb& c : h.px[s])
         for (int ch = 0; ch < 3; ++ch) mean[s][ch] += c[ch] / 8.0;
     }
     for (int diff = 0; diff < 2; ++diff) {
       const int levels = diff ? 31 : 15;
-      int q[2][3];
-      for (int s = 0; s < 2; ++s)
-        for (int ch = 0; ch < 3; ++ch) q[s][ch] = std::clamp(static_cast<int>(mean[s][ch] * levels / 255 + 0.5), 0, levels);
-      if (diff && !std::all_of(q[1], q[1] + 3, [&, ch = 0](int v) mutable { const int d = v - q[0][ch++]; return d >= -4 && d <= 3; }))
-        continue;
       const auto ext = diff ? ext5 : ext4;
-      const SubFit f[2] = {fit({ext(q[0][0]), ext(q[0][1]), ext(q[0][2])}, px[0]), fit({ext(q[1][0]), ext(q[1][1]), ext(q[1][2])}, px[1])};
-      if (best_err >= 0 && f[0].err + f[1].err >= best_err) continue;
-      best_err = f[0].err + f[1].err;
-      std::uint64_t b = 0;
-      for (int ch = 0; ch < 3; ++ch) {
-        const unsigned hi = 63 - 8 * ch;  // R at 63, G at 55, B at 47
-        if (diff)
-          b |= std::uint64_t(q[0][ch]) << (hi - 4) | std::uint64_t((q[1][ch] - q[0][ch]) & 7) << (hi - 7);
-        else
-          b |= std::uint64_t(q[0][ch]) << (hi - 3) | std::uint64_t(q[1][ch]) << (hi - 7);
+      int q[2][3];
+      quantise(mean[0], levels, q[0]), quantise(mean[1], levels, q[1]);
+      for (int pass = 0; pass < 3; ++pass) {  // fit, then move each base to centre its modifiers, refit
+        const auto delta_ok = [&](int ch) { return q[1][ch] - q[0][ch] >= -4 && q[1][ch] - q[0][ch] <= 3; };
+        if (diff && !(delta_ok(0) && delta_ok(1) && delta_ok(2))) break;
+        const SubFit f[2] = {fit({ext(q[0][0]), ext(q[0][1]), ext(q[0][2])}, h.px[0]),
+                             fit({ext(q[1][0]), ext(q[1][1]), ext(q[1][2])}, h.px[1])};
+        if (best_err < 0 || f[0].err + f[1].err < best_err) best_err = f[0].err + f[1].err, best_bits = pack_block(h, diff, q, f);
+        int next[2][3];
+        quantise(recentred(h.px[0], f[0]), levels, next[0]), quantise(recentred(h.px[1], f[1]), levels, next[1]);
+        if (std::equal(&next[0][0], &next[0][0] + 6, &q[0][0])) break;
+        std::copy(&next[0][0], &next[0][0] + 6, &q[0][0]);
       }
-      b |= std::uint64_t(f[0].table) << 37 | std::uint64_t(f[1].table) << 34 | std::uint64_t(diff) << 33 | std::uint64_t(flip) << 32;
-      for (int s = 0; s < 2; ++s)
-        for (int k = 0; k < 8; ++k) {
-          const unsigned i = 4 * at[s][k][0] + at[s][k][1];
-          b |= std::uint64_t(f[s].idx[k] >> 1) << (16 + i) | std::uint64_t(f[s].idx[k] & 1) << i;
-        }
-      best_bits = b;
     }
   }
   return best_bits;
