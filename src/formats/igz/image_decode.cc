@@ -17,7 +17,7 @@
 // formats (linear; "_big" words big-endian; PS3 "_tile" swizzled), the Wii GX formats, and the
 // "_tile" layouts of the Xbox 360, the Switch ("nx") and the Wii U ("cafe") through
 // image/tiling.h (Xbox 360 and Wii U: the top level only; texel_assumption() says what each
-// assumes), the 16-bit and float formats (image_texels.cc), ETC1/ETC2 (image_etc.cc). Everything else
+// assumes), the 16-bit and float formats (image_pixels.cc), ETC1/ETC2 (image_etc.cc). Everything else
 // (PS4 and Xbox One tiling, palettes: no source says where the palette is; PVRTC, ATITC) is an
 // unsupported error naming the format and platform.
 #include <fmt/format.h>

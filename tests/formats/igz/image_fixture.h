@@ -91,8 +91,10 @@ inline void expect_sound_textures(ByteBuffer b) {
 }
 
 // The truncation and mutation sweep of a writer-built igz: every third truncation, and the byte at
-// every offset but [skip_from, skip_to) xored with 0xA5, through expect_sound_textures.
-inline void sweep_image_igz(const ByteBuffer& good, std::size_t skip_from = 0, std::size_t skip_to = 0) {
+// every offset but [skip_from, skip_to) xored with 0xA5, through expect_sound_textures. The default
+// skip is the zero padding after the pool names up to the first pool at 0x800 (spec:
+// #igz-header-v7), which keeps the sweep fast under ASan.
+inline void sweep_image_igz(const ByteBuffer& good, std::size_t skip_from = 0x260, std::size_t skip_to = 0x800) {
   for (std::size_t n = 0; n < good.size(); n += 3) expect_sound_textures(ByteBuffer(good.begin(), good.begin() + n));
   for (std::size_t i = 0; i < good.size(); ++i) {
     if (i == skip_from && skip_to > skip_from) i = skip_to;

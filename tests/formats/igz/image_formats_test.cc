@@ -367,15 +367,14 @@ TEST(IgzFormats, AssumptionsSayHowValuesAreClamped) {
   EXPECT_NE(assumed("g8b8", 32).find("lowest bits"), std::string::npos);
 }
 
-// Every third truncation and a byte mutation at every offset of fixtures of the new formats: no
-// crash; a texture that still decodes has the fields' size.
+// Every third truncation and a byte mutation at every offset (but the header padding) of fixtures
+// of the new formats: no crash; a texture that still decodes has the fields' size.
 TEST(IgzFormats, TruncationAndMutationSweep) {
   const std::pair<const char*, std::uint32_t> formats[] = {
-      {"r16g16b16a16_float", 8 * 8 * 8}, {"r32g32b32a32_float_tile_big_ps3", 8 * 8 * 16}, {"etc2_alpha_android", 4 * 16},
-      {"etc2_android", 4 * 8}};
+      {"r32g32b32a32_float_tile_big_ps3", 4 * 4 * 16}, {"etc2_alpha_android", 16}};
   for (const auto& [format, bytes] : formats) {
     fixtures::ImageSpec s;
-    s.format = format, s.pixels.resize(bytes, 0x6C);
+    s.format = format, s.width = 4, s.height = 4, s.pixels.resize(bytes, 0x6C);
     auto good = fixtures::build_image_igz(s);
     ASSERT_TRUE(good.ok());
     fixtures::sweep_image_igz(*good);
