@@ -168,6 +168,21 @@ TEST(IgzFormats, EncodeIsExactForEveryEightBitValue) {
   EXPECT_EQ(*half, (ByteBuffer{0x04, 0x38}));
 }
 
+// Switch block-linear with 8-byte texels: an 8 x 4 level is one 64-byte x 8-row GOB (512 bytes).
+// In a GOB, byte x of row y is at ((x % 64) / 32) * 256 + ((y % 8) / 2) * 64 + ((x % 32) / 16) * 32
+// + (y % 2) * 16 + x % 16 (the Tegra GOB layout). Texel (2, 1): x = 16 -> 32 + 16 = 48; texel
+// (4, 0): x = 32 -> 256.
+TEST(IgzFormats, HalfFloatsInSwitchTiling) {
+  ByteBuffer b(512);
+  b[48] = 0x00, b[49] = 0x3C;    // texel (2, 1): R 1.0
+  b[258] = 0x00, b[259] = 0x3C;  // texel (4, 0): G 1.0
+  auto r = decode("r16g16b16a16_float_tile_nx", 8, 4, b);
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(px(*r, 2, 1), (A{255, 0, 0, 0}));
+  EXPECT_EQ(px(*r, 4, 0), (A{0, 255, 0, 0}));
+  EXPECT_EQ(px(*r, 3, 1), (A{0, 0, 0, 0}));
+}
+
 // ---- ETC ----
 
 // Index bytes shared by the blocks below: MSBs (bits 31-16) set for texels i = 4 (1, 0) and 15
@@ -290,11 +305,16 @@ image::Rgba random_rgba(std::uint32_t w, std::uint32_t h, unsigned seed) {
   return img;
 }
 
+// Also through the console tilings, whose 8- and 16-byte units the float texels are.
 TEST(IgzFormats, ReplaceRoundTripsFloatFormatsExactly) {
-  for (const char* format : {"r16g16b16a16_float", "r32g32b32a32_float_big_ps3", "r16g16b16a16_tile_big_ps3"}) {
+  for (const char* format : {"r16g16b16a16_float", "r32g32b32a32_float_big_ps3", "r16g16b16a16_tile_big_ps3",
+                             "r16g16b16a16_float_tile_nx", "r32g32b32a32_float_tile_big_xenon"}) {
+    Image2 img;
+    img.width = 8, img.height = 4, img.levels = 1, img.format = format, img.format_known = true;
+    auto size = data_size(img);
+    ASSERT_TRUE(size.ok()) << format << ": " << size.error().str();
     fixtures::ImageSpec s;
-    const unsigned bytes = std::string_view(format).starts_with("r32") ? 16 : 8;
-    s.format = format, s.width = 8, s.height = 4, s.pixels = ByteBuffer(8 * 4 * bytes);
+    s.format = format, s.width = 8, s.height = 4, s.pixels = ByteBuffer(*size);
     const image::Rgba want = random_rgba(8, 4, 11);
     auto r = replace(s, want);
     ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
