@@ -168,7 +168,7 @@ SubFit fit(const Rgb& base, const std::array<Rgb, 8>& px) {
   return best;
 }
 
-// One flip's sub-blocks: their texels, where they sit, and their bases in the mode's bits.
+// One flip's two sub-blocks: their texels and where they sit.
 struct Halves {
   int flip = 0;
   std::array<Rgb, 8> px[2];
@@ -255,7 +255,8 @@ std::uint64_t encode_alpha_block(const std::array<std::uint8_t, 16>& a) {
     const int span = kAlphaModifiers[t][7] - kAlphaModifiers[t][3];
     const int m0 = std::clamp((hi - lo + span - 1) / span, 1, 15);
     for (int mult = std::max(1, m0 - 1); mult <= std::min(15, m0 + 1); ++mult) {
-      const int base = std::clamp(static_cast<int>(std::lround((lo + hi) / 2.0 - (kAlphaModifiers[t][7] + kAlphaModifiers[t][3]) / 2.0 * mult)), 0, 255);
+      const double centre = (kAlphaModifiers[t][7] + kAlphaModifiers[t][3]) / 2.0;
+      const int base = std::clamp(static_cast<int>(std::lround((lo + hi) / 2.0 - centre * mult)), 0, 255);
       std::uint64_t b = std::uint64_t(base) << 56 | std::uint64_t(mult) << 52 | std::uint64_t(t) << 48;
       long err = 0;
       for (unsigned x = 0; x < 4; ++x)

@@ -136,6 +136,9 @@ void write_word(std::uint8_t* p, std::uint32_t v, unsigned bytes, bool big) {
   for (unsigned k = 0; k < bytes; ++k) p[big ? bytes - 1 - k : k] = static_cast<std::uint8_t>(v >> (8 * k));
 }
 
+// Luminance written from RGBA: the mean of R, G and B, rounded.
+std::uint8_t luminance(const std::uint8_t* px) { return static_cast<std::uint8_t>((px[0] + px[1] + px[2] + 1) / 3); }
+
 std::array<std::uint8_t, 4> unpack(const PixelFormat& f, std::uint32_t w) {
   if (f.l.width != 0) {
     const std::uint8_t l = widen(field(w, f.l), f.l.width);
@@ -150,7 +153,7 @@ std::uint32_t pack(const PixelFormat& f, const std::uint8_t* p) {
   const auto put_ch = [&](Ch c, std::uint8_t v) {
     if (c.width) w |= narrow(v, c.width) << c.shift;
   };
-  if (f.l.width != 0) put_ch(f.l, static_cast<std::uint8_t>((p[0] + p[1] + p[2] + 1) / 3));
+  if (f.l.width != 0) put_ch(f.l, luminance(p));
   put_ch(f.r, p[0]), put_ch(f.g, p[1]), put_ch(f.b, p[2]), put_ch(f.a, p[3]);
   return w;
 }
@@ -180,7 +183,8 @@ std::uint16_t half_of8(std::uint8_t v) {
   if (v == 0) return 0;
   int exp = 0;
   const double m = std::frexp(v / 255.0, &exp);  // v / 255 = m * 2^exp, m in [0.5, 1)
-  std::uint32_t mant = static_cast<std::uint32_t>(std::lround((m * 2 - 1) * 1024)), biased = static_cast<std::uint32_t>(exp - 1 + 15);
+  std::uint32_t mant = static_cast<std::uint32_t>(std::lround((m * 2 - 1) * 1024));
+  std::uint32_t biased = static_cast<std::uint32_t>(exp - 1 + 15);
   if (mant == 1024) mant = 0, ++biased;
   return static_cast<std::uint16_t>(biased << 10 | mant);
 }
@@ -217,8 +221,7 @@ void pack_elements(const PixelFormat& f, const std::uint8_t* px, std::uint8_t* o
   const unsigned n = element_bytes(f.element);
   for (std::size_t i = 0; i < f.channels.size(); ++i) {
     const char ch = f.channels[i];
-    const std::uint8_t v = ch == 'l' ? static_cast<std::uint8_t>((px[0] + px[1] + px[2] + 1) / 3)
-                           : ch == 'r' ? px[0] : ch == 'g' ? px[1] : ch == 'b' ? px[2] : px[3];
+    const std::uint8_t v = ch == 'l' ? luminance(px) : ch == 'r' ? px[0] : ch == 'g' ? px[1] : ch == 'b' ? px[2] : px[3];
     write_word(out + i * n, ch == 'x' ? 0 : from8(f.element, v), n, big);
   }
 }
