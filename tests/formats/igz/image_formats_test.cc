@@ -218,6 +218,24 @@ TEST(IgzFormats, Etc1IndividualAndDifferentialBlocks) {
   EXPECT_EQ(px(*big, 5, 5), (A{137, 255, 5, 255}));
   EXPECT_EQ(px(*big, 1, 1), (A{2, 2, 2, 255}));  // block 0, all bits 0: individual, bases 0, table 0, index 0: +2
   EXPECT_FALSE(decode("etc1_android", 6, 6, ByteBuffer(24)).ok());  // one block short
+  // Levels: whole blocks each, largest first: 8 x 8 = 4 blocks, 4 x 4 = 1, 2 x 2 = 1: 48 bytes;
+  // etc2_alpha twice that.
+  Image2 img;
+  img.width = 8, img.height = 8, img.levels = 3, img.format = "etc1_android", img.format_known = true;
+  ASSERT_TRUE(data_size(img).ok());
+  EXPECT_EQ(*data_size(img), 48u);
+  img.format = "etc2_alpha_aspen";
+  ASSERT_TRUE(data_size(img).ok());
+  EXPECT_EQ(*data_size(img), 96u);
+  fixtures::ImageSpec s;
+  s.format = "etc1_android", s.width = 8, s.height = 8, s.levels = 3, s.pixels = ByteBuffer(48);
+  std::copy(diff.begin(), diff.end(), s.pixels.begin() + 40);  // level 2's block
+  auto c = fixtures::open_image_igz(fixtures::build_image_igz(s));
+  ASSERT_NE(c, nullptr);
+  auto l2 = c->texture(*fixtures::texture_entry(*c), 2);
+  ASSERT_TRUE(l2.ok()) << l2.error().str();
+  EXPECT_EQ(l2->width, 2u);
+  EXPECT_EQ(px(*l2, 1, 1), (A{137, 255, 5, 255}));
 }
 
 TEST(IgzFormats, Etc2TMode) {
