@@ -13,6 +13,7 @@
 // blocks, valid ETC2 too; EAC alpha), not a quality compressor.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "image_texels.h"
 
