@@ -18,8 +18,10 @@
 // "_tile" layouts of the Xbox 360, the Switch ("nx"), the Wii U ("cafe") and the PS4 through
 // image/tiling.h, every level placed by the console's mip rules (tiled_mip_chain: the Xbox 360's
 // packed mip tail after Xenia, the Wii U's per-level tile modes and offsets after decaf-emu and
-// addrlib); texel_assumption() says what each assumes. Everything else (Xbox One tiling,
-// palettes, float and depth formats) is an unsupported error naming the format and platform.
+// addrlib); texel_assumption() says what each assumes. Also the 16-bit and float formats
+// (image_pixels.cc) and ETC1/ETC2 (image_etc.cc). Everything else (Xbox One tiling, palettes: no
+// source says where the palette is; PVRTC, ATITC) is an unsupported error naming the format and
+// platform.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -60,6 +62,24 @@ constexpr std::string_view kPlatformOnly[] = {"a4l4_tile_big_wii", "b4g4r4a3x1_t
                                               "p4_b4g4r4a3x1_tile_big_wii", "p8_b4g4r4a3x1_tile_big_wii"};
 
 using detail::err;
+
+// Palette metaimages: their palette's bytes (igGfx.cs palletteInfo: 0x20, 0x40, 0x200, 0x400).
+std::optional<unsigned> palette_format(std::string_view c) {
+  if (c == "p4_r4g4b4a3x1") return 0x20;
+  if (c == "p4_r8g8b8a8") return 0x40;
+  if (c == "p8_r4g4b4a3x1") return 0x200;
+  if (c == "p8_r8g8b8a8") return 0x400;
+  return std::nullopt;
+}
+
+// Why a palette format is not decoded: where its palette would have to come from.
+std::string palette_note(std::string_view c) {
+  return fmt::format(
+      "a palette format: its {}-byte palette (igGfx.cs palletteInfo) is in no igImage2 field (igRewrite8's metadata "
+      "lists none) and no source says where in _data it sits (before or after the indices, per level or once); "
+      "igRewrite8 places levels from _data's first byte with no palette bytes",
+      *palette_format(c));
+}
 
 Error unsupported(const Image2& img, std::string why) {
   Error e = err("igImage2", kNoOffset,
@@ -115,6 +135,9 @@ Result<TexelLayout> texel_layout(const Image2& img) {
   TexelLayout t;
   if (n.platform == "wii") {
     const auto f = wii_format(n.canonical);
+    if (n.canonical.starts_with("p4_") || n.canonical.starts_with("p8_"))
+      return unsupported(img, "GX C4/C8 with an RGB5A3 palette: the palette (TLUT) is in no igImage2 field and no source "
+                              "says where in _data it sits");
     if (!f || !n.tile || !n.big)
       return unsupported(img, "only the GX formats I4, I8, IA4, IA8, RGB565, RGB5A3, RGBA8 and CMPR are decoded");
     t.kind = TexelLayout::Kind::wii, t.wii = *f;
@@ -127,9 +150,16 @@ Result<TexelLayout> texel_layout(const Image2& img) {
     t.swap16 = n.big && n.platform == "xenon";
     return t;
   }
+  if (const auto ef = detail::etc_format(n.canonical)) {
+    if (n.tile || n.big) return unsupported(img, "ETC blocks are decoded untiled and in their own byte order only");
+    t.kind = TexelLayout::Kind::etc, t.etc = *ef;
+    return t;
+  }
   const detail::PixelFormat* pf = detail::pixel_format(n.canonical);
+  if (pf == nullptr && palette_format(n.canonical)) return unsupported(img, palette_note(n.canonical));
   if (pf == nullptr)
-    return unsupported(img, "only DXT1/3/5, DXN (BC5) and 8-32 bit RGBA, RGB, luminance and alpha formats are decoded");
+    return unsupported(img, "only DXT1/3/5, DXN (BC5), ETC1/ETC2, the 8-32 bit RGBA, RGB, luminance and alpha formats, "
+                            "the 16-bit and float formats and d8/d16/d24s8/d32/d32f are decoded");
   t.kind = TexelLayout::Kind::pixels, t.pixel = pf, t.big_endian = n.big, t.morton = n.tile && n.platform == "ps3";
   if (t.tiling != TexelLayout::Tiling::none && !image::tiling_unit_ok(pf->bits / 8u))
     return unsupported(img, fmt::format("{}-bit texels are not tiled", pf->bits));
@@ -254,6 +284,10 @@ std::string_view texel_assumption(const Image2& img) {
     return "dxn as BC5 (red block first, as DirectX's 3Dc/ATI2); blue is the normal's z rebuilt from red and green; no sample has shown this format";
   if (!t || t->kind == TexelLayout::Kind::blocks) return {};
   if (t->kind == TexelLayout::Kind::wii) return "GX tiles as the Wii's hardware stores them; no sample has shown this format";
+  if (t->kind == TexelLayout::Kind::etc)
+    return "ETC1/ETC2 blocks as the Khronos Data Format Specification describes them, 4 x 4 blocks in row order, levels "
+           "largest first; no sample has shown this format";
+  if (!t->pixel->assumed.empty()) return t->pixel->assumed;
   return "channels named from the texel word's lowest bits (bytes R, G, B, A for r8g8b8a8), \"_big\" words big-endian, "
          "PS3 \"_tile\" swizzled; no sample has shown this format";
 }

@@ -2,13 +2,8 @@
 // swizzle), the Wii GX tiled formats, and blocks or pixels in a console GPU tiling (Xbox 360,
 // Switch, Wii U: image/tiling.h untiles a level to rows first, and tiles the encoded rows back).
 //
-// Channel order: a canonical name lists its channels from the texel word's lowest bits up
-// ("r8g8b8a8": R in bits 0-7, so bytes R, G, B, A little-endian). Evidence: igRewrite8's
-// igCauldron3 Conversion/TextureConversion.cs loads an r8g8b8a8 buffer as Rgba32 (bytes R, G, B,
-// A). The 16-bit names follow the same rule (b5g6r5: B in bits 0-4, D3D9's R5G6B5). No sample
-// holds an uncompressed image, so this rule is reported with every such texture (image.cc).
-// "_big": the texel word is stored big-endian. "_tile" on PS3: the RSX swizzle (Morton order).
-// Channels widen to 8 bits as round(v * 255 / (2^n - 1)); luminance fills R, G and B.
+// Plain pixel formats: their channels and element encodings are image_pixels.cc's; here the texel
+// layouts (rows, PS3 swizzle, tilings, Wii tiles).
 //
 // Wii (GX texture formats; tile sizes as igRewrite8 igGfx.cs tileInfo lists them, except l4:
 // GX's I4 tile is 8 x 8, igGfx.cs says 4 x 4): tiles row by row, texels row by row inside a tile;
@@ -23,7 +18,6 @@
 
 #include <algorithm>
 #include <array>
-#include <map>
 
 #include "assay/image/encode.h"
 #include "diag_util.h"
@@ -32,78 +26,10 @@ namespace assay::igz::detail {
 
 namespace {
 
-using Ch = PixelFormat::Channel;
-
-PixelFormat pf(std::uint8_t bits, Ch r, Ch g, Ch b, Ch a, Ch l = {}) { return PixelFormat{bits, r, g, b, a, l}; }
-
-const std::map<std::string_view, PixelFormat>& pixel_formats() {
-  static const std::map<std::string_view, PixelFormat> m = {
-      {"r8g8b8a8", pf(32, {0, 8}, {8, 8}, {16, 8}, {24, 8})},
-      {"r8g8b8a8_srgb", pf(32, {0, 8}, {8, 8}, {16, 8}, {24, 8})},
-      {"b8g8r8a8", pf(32, {16, 8}, {8, 8}, {0, 8}, {24, 8})},
-      {"r8g8b8x8", pf(32, {0, 8}, {8, 8}, {16, 8}, {})},
-      {"r8g8b8x8_srgb", pf(32, {0, 8}, {8, 8}, {16, 8}, {})},
-      {"b8g8r8x8", pf(32, {16, 8}, {8, 8}, {0, 8}, {})},
-      {"r8g8b8", pf(24, {0, 8}, {8, 8}, {16, 8}, {})},
-      {"r8g8b8_srgb", pf(24, {0, 8}, {8, 8}, {16, 8}, {})},
-      {"b8g8r8", pf(24, {16, 8}, {8, 8}, {0, 8}, {})},
-      {"r5g6b5", pf(16, {0, 5}, {5, 6}, {11, 5}, {})},
-      {"b5g6r5", pf(16, {11, 5}, {5, 6}, {0, 5}, {})},
-      {"r5g5b5a1", pf(16, {0, 5}, {5, 5}, {10, 5}, {15, 1})},
-      {"b5g5r5a1", pf(16, {10, 5}, {5, 5}, {0, 5}, {15, 1})},
-      {"r4g4b4a4", pf(16, {0, 4}, {4, 4}, {8, 4}, {12, 4})},
-      {"r8g8", pf(16, {0, 8}, {8, 8}, {}, {})},
-      {"a8", pf(8, {}, {}, {}, {0, 8})},
-      {"l8", pf(8, {}, {}, {}, {}, {0, 8})},
-      {"l8a8", pf(16, {}, {}, {}, {8, 8}, {0, 8})},
-      {"l4a4", pf(8, {}, {}, {}, {4, 4}, {0, 4})},
-      {"l16", pf(16, {}, {}, {}, {}, {0, 16})},
-  };
-  return m;
-}
-
-std::uint8_t widen(std::uint32_t v, unsigned bits) {
-  const std::uint64_t max = (std::uint64_t{1} << bits) - 1;
-  return static_cast<std::uint8_t>((v * std::uint64_t{255} + max / 2) / max);
-}
-std::uint32_t narrow(std::uint8_t v, unsigned bits) {
-  const std::uint64_t max = (std::uint64_t{1} << bits) - 1;
-  return static_cast<std::uint32_t>((v * max + 127) / 255);
-}
-std::uint32_t field(std::uint32_t word, Ch c) { return (word >> c.shift) & ((std::uint32_t{1} << c.width) - 1); }
-
-std::uint32_t read_word(const std::uint8_t* p, unsigned bytes, bool big) {
-  std::uint32_t v = 0;
-  for (unsigned k = 0; k < bytes; ++k) v |= std::uint32_t{p[big ? bytes - 1 - k : k]} << (8 * k);
-  return v;
-}
-void write_word(std::uint8_t* p, std::uint32_t v, unsigned bytes, bool big) {
-  for (unsigned k = 0; k < bytes; ++k) p[big ? bytes - 1 - k : k] = static_cast<std::uint8_t>(v >> (8 * k));
-}
-
 void put(image::Rgba& img, std::uint32_t x, std::uint32_t y, std::array<std::uint8_t, 4> c) {
   if (x >= img.width || y >= img.height) return;  // tile padding
   std::uint8_t* p = img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4;
   p[0] = c[0], p[1] = c[1], p[2] = c[2], p[3] = c[3];
-}
-
-std::array<std::uint8_t, 4> unpack(const PixelFormat& f, std::uint32_t w) {
-  if (f.l.width != 0) {
-    const std::uint8_t l = widen(field(w, f.l), f.l.width);
-    return {l, l, l, f.a.width ? widen(field(w, f.a), f.a.width) : std::uint8_t{255}};
-  }
-  const auto ch = [&](Ch c, std::uint8_t absent) { return c.width ? widen(field(w, c), c.width) : absent; };
-  return {ch(f.r, 0), ch(f.g, 0), ch(f.b, 0), ch(f.a, 255)};
-}
-
-std::uint32_t pack(const PixelFormat& f, const std::uint8_t* p) {
-  std::uint32_t w = 0;
-  const auto put_ch = [&](Ch c, std::uint8_t v) {
-    if (c.width) w |= narrow(v, c.width) << c.shift;
-  };
-  if (f.l.width != 0) put_ch(f.l, static_cast<std::uint8_t>((p[0] + p[1] + p[2] + 1) / 3));
-  put_ch(f.r, p[0]), put_ch(f.g, p[1]), put_ch(f.b, p[2]), put_ch(f.a, p[3]);
-  return w;
 }
 
 Error unsupported(std::string why) {
@@ -210,12 +136,6 @@ Result<image::Rgba> decode_wii(WiiFormat f, ByteView src, std::uint32_t w, std::
 
 }  // namespace
 
-const PixelFormat* pixel_format(std::string_view canonical) {
-  const auto& m = pixel_formats();
-  const auto it = m.find(canonical);
-  return it == m.end() ? nullptr : &it->second;
-}
-
 std::uint64_t morton_index(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h) {
   std::uint64_t out = 0;
   unsigned bit = 0;
@@ -228,8 +148,9 @@ std::uint64_t morton_index(std::uint32_t x, std::uint32_t y, std::uint32_t w, st
 
 bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image::TiledSurface& out) {
   const bool blocks = t.kind == TexelLayout::Kind::blocks;
+  if (t.tiling == TexelLayout::Tiling::none || (!blocks && t.kind != TexelLayout::Kind::pixels)) return false;
   const std::uint32_t unit = blocks ? block_bytes(t.block) : t.pixel->bits / 8u;
-  if (t.tiling == TexelLayout::Tiling::none || !image::tiling_unit_ok(unit)) return false;
+  if (!image::tiling_unit_ok(unit)) return false;
   out = {};
   out.width = blocks ? (w + 3) / 4 : w, out.height = blocks ? (h + 3) / 4 : h, out.unit_bytes = unit;
   switch (t.tiling) {
@@ -255,6 +176,7 @@ bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, st
   switch (t.kind) {
     case TexelLayout::Kind::blocks: return image::block_level_size(t.block, w, h, out);
     case TexelLayout::Kind::pixels: out = std::uint64_t{w} * h * (t.pixel->bits / 8); return true;
+    case TexelLayout::Kind::etc: out = etc_level_size(t.etc, w, h); return true;
     case TexelLayout::Kind::wii: {
       const WiiTile tile = wii_tile(t.wii);
       const std::uint64_t tiles = std::uint64_t{(w + tile.w - 1) / tile.w} * ((h + tile.h - 1) / tile.h);
@@ -285,6 +207,7 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   }
   if (t.kind == TexelLayout::Kind::blocks) return image::decode_blocks(t.block, src, w, h);
   if (t.kind == TexelLayout::Kind::wii) return decode_wii(t.wii, src, w, h);
+  if (t.kind == TexelLayout::Kind::etc) return decode_etc(t.etc, src, w, h);
   if (t.morton && (!pow2(w) || !pow2(h)))
     return unsupported(fmt::format("a swizzled {} x {} level: its sides are not powers of two", w, h));
   const PixelFormat& f = *t.pixel;
@@ -293,7 +216,7 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   for (std::uint32_t y = 0; y < h; ++y)
     for (std::uint32_t x = 0; x < w; ++x) {
       const std::uint64_t i = t.morton ? morton_index(x, y, w, h) : std::uint64_t{y} * w + x;
-      put(img, x, y, unpack(f, read_word(src.data() + i * bytes, bytes, t.big_endian)));
+      put(img, x, y, read_texel(f, src.data() + i * bytes, t.big_endian));
     }
   return img;
 }
@@ -313,6 +236,7 @@ Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
   if (t.kind == TexelLayout::Kind::blocks) return image::encode_blocks(t.block, img);
   if (t.kind == TexelLayout::Kind::wii)
     return unsupported("Wii tiled textures are not encoded");
+  if (t.kind == TexelLayout::Kind::etc) return encode_etc(t.etc, img);
   if (t.morton && (!pow2(img.width) || !pow2(img.height)))
     return unsupported(fmt::format("a swizzled {} x {} level: its sides are not powers of two", img.width, img.height));
   const PixelFormat& f = *t.pixel;
@@ -321,7 +245,7 @@ Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
   for (std::uint32_t y = 0; y < img.height; ++y)
     for (std::uint32_t x = 0; x < img.width; ++x) {
       const std::uint64_t i = t.morton ? morton_index(x, y, img.width, img.height) : std::uint64_t{y} * img.width + x;
-      write_word(out.data() + i * bytes, pack(f, img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4), bytes, t.big_endian);
+      write_texel(f, img.pixels.data() + (std::uint64_t{y} * img.width + x) * 4, out.data() + i * bytes, t.big_endian);
     }
   return out;
 }

@@ -179,8 +179,9 @@ TEST(IgzImage, FixtureHandDecodedAndLayoutErrors) {
   EXPECT_FALSE((*rgba)->texture(*texture_entry(**rgba), 0).ok());
 }
 
-// Every truncation and a byte mutation at every offset of the fixture, in block, plain, swizzled
-// and Wii formats: no crash; a texture that still decodes has the fields' size.
+// Every third truncation and a byte mutation at every offset (but the header padding) of the
+// fixture, in block, plain, swizzled and Wii formats: no crash; a texture that still decodes has
+// the fields' size.
 TEST(IgzImage, TruncationAndMutationSweep) {
   for (const char* format : {"dxt1_tile_big_ps3", "r5g6b5_tile_big_ps3", "l8a8", "dxt1_tile_big_wii", "b8g8r8a8_tile_big_wii"}) {
     fixtures::ImageSpec s;
@@ -189,23 +190,7 @@ TEST(IgzImage, TruncationAndMutationSweep) {
     s.pixels.resize(std::string_view(format).find("b8g8r8a8") == 0 ? 256 : 128, 0x6C);
     auto good = fixtures::build_image_igz(s);
     ASSERT_TRUE(good.ok());
-    auto exercise = [](ByteBuffer b) {
-      auto c = open(Input::from_buffer("sweep.igz", std::move(b)));
-      if (!c) return;
-      for (const Entry& e : (*c)->entries()) {
-        if (e.kind != assay::EntryKind::texture) continue;
-        auto img = (*c)->texture(e, 0);
-        if (img) {
-          EXPECT_EQ(img->pixels.size(), std::size_t{img->width} * img->height * 4);
-        }
-      }
-    };
-    for (std::size_t n = 0; n < good->size(); n += 3) exercise(ByteBuffer(good->begin(), good->begin() + n));
-    for (std::size_t i = 0; i < good->size(); ++i) {
-      ByteBuffer b = *good;
-      b[i] ^= 0xA5;
-      exercise(std::move(b));
-    }
+    fixtures::sweep_image_igz(*good);
   }
 }
 
