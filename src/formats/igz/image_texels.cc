@@ -1,6 +1,7 @@
 // igImage2 texels other than PS3/PC DXT: plain pixel formats (linear, big-endian words, PS3
-// swizzle), the Wii GX tiled formats, and blocks or pixels in a console GPU tiling (Xbox 360,
-// Switch, Wii U: image/tiling.h untiles a level to rows first, and tiles the encoded rows back).
+// swizzle) and the Wii GX tiled formats. A level in a console GPU tiling (Xbox 360, Switch, Wii U,
+// PS4) reaches these functions as rows: image_decode.cc untiles it first (image/tiling.h) and
+// tiles the encoded rows back; tiled_surface() gives the tiling's unit.
 //
 // Plain pixel formats: their channels and element encodings are image_pixels.cc's; here the texel
 // layouts (rows, PS3 swizzle, tilings, Wii tiles).
@@ -169,10 +170,7 @@ bool tiled_surface(const TexelLayout& t, std::uint32_t w, std::uint32_t h, image
 }
 
 bool texel_level_size(const TexelLayout& t, std::uint32_t w, std::uint32_t h, std::uint64_t& out) {
-  if (t.tiling != TexelLayout::Tiling::none) {
-    image::TiledSurface s;
-    return tiled_surface(t, w, h, s) && image::tiled_size(s, out);
-  }
+  if (t.tiling != TexelLayout::Tiling::none) return false;  // tiled levels: image_decode.cc's tiled_mip_chain
   switch (t.kind) {
     case TexelLayout::Kind::blocks: return image::block_level_size(t.block, w, h, out);
     case TexelLayout::Kind::pixels: out = std::uint64_t{w} * h * (t.pixel->bits / 8); return true;
@@ -191,18 +189,11 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
   std::uint64_t need = 0;
   if (!texel_level_size(t, w, h, need) || src.size() < need)
     return err("igImage2", kNoOffset, fmt::format("a {} x {} level needs {} bytes, {} given", w, h, need, src.size()));
-  if (t.tiling != TexelLayout::Tiling::none || t.swap16) {  // to rows of plain units first
-    ByteBuffer rows;
-    if (t.tiling != TexelLayout::Tiling::none) {
-      image::TiledSurface s;
-      if (!tiled_surface(t, w, h, s)) return unsupported(fmt::format("{}-bit texels are not tiled", t.pixel->bits));
-      ASSAY_TRY(rows, image::untile(s, src));
-    } else {
-      rows.assign(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(need));
-    }
-    if (t.swap16) swap_words16(rows);
+  if (t.swap16) {  // Xbox 360 "_big" blocks: 16-bit words swapped back first
+    ByteBuffer rows(src.begin(), src.begin() + static_cast<std::ptrdiff_t>(need));
+    swap_words16(rows);
     TexelLayout plain = t;
-    plain.tiling = TexelLayout::Tiling::none, plain.swap16 = false;
+    plain.swap16 = false;
     return decode_texels(plain, rows, w, h);
   }
   if (t.kind == TexelLayout::Kind::blocks) return image::decode_blocks(t.block, src, w, h);
@@ -222,16 +213,12 @@ Result<image::Rgba> decode_texels(const TexelLayout& t, ByteView src, std::uint3
 }
 
 Result<ByteBuffer> encode_texels(const TexelLayout& t, const image::Rgba& img) {
-  if (t.tiling != TexelLayout::Tiling::none || t.swap16) {  // plain rows, then the inverse of decode's steps
-    image::TiledSurface s;
-    if (t.tiling != TexelLayout::Tiling::none && !tiled_surface(t, img.width, img.height, s))
-      return unsupported(fmt::format("{}-bit texels are not tiled", t.pixel->bits));
+  if (t.swap16) {  // plain blocks, then their 16-bit words swapped as decode undoes
     TexelLayout plain = t;
-    plain.tiling = TexelLayout::Tiling::none, plain.swap16 = false;
+    plain.swap16 = false;
     ASSAY_TRY(ByteBuffer rows, encode_texels(plain, img));
-    if (t.swap16) swap_words16(rows);
-    if (t.tiling == TexelLayout::Tiling::none) return rows;
-    return image::tile(s, rows);
+    swap_words16(rows);
+    return rows;
   }
   if (t.kind == TexelLayout::Kind::blocks) return image::encode_blocks(t.block, img);
   if (t.kind == TexelLayout::Kind::wii)
