@@ -16,6 +16,7 @@
 #include "assay/core/interrupt.h"
 #include "assay/core/mapped_file.h"
 #include "assay/core/temp_file.h"
+#include "family_parts.h"
 #include "formats/serialise.h"
 
 namespace assay::warriors {
