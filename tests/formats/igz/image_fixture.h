@@ -10,6 +10,7 @@
 
 #include <array>
 #include <memory>
+#include <random>
 
 #include "assay/container.h"
 #include "assay/core/hash.h"
@@ -72,6 +73,14 @@ inline const Entry* texture_entry(const Container& c) {
 }
 
 // The RGBA of texel (x, y).
+// w x h pixels of random bytes from `seed` (the round-trip tests' input).
+inline image::Rgba random_rgba(std::uint32_t w, std::uint32_t h, unsigned seed) {
+  std::mt19937 rng(seed);
+  image::Rgba img{w, h, ByteBuffer(std::uint64_t{w} * h * 4)};
+  for (auto& b : img.pixels) b = static_cast<std::uint8_t>(rng());
+  return img;
+}
+
 inline std::array<std::uint8_t, 4> texel(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
   const std::size_t p = (std::size_t{y} * img.width + x) * 4;
   return {img.pixels[p], img.pixels[p + 1], img.pixels[p + 2], img.pixels[p + 3]};

@@ -21,6 +21,7 @@ namespace image_formats_test {
 namespace {
 
 using A = std::array<int, 4>;
+using fixtures::random_rgba;
 
 Result<image::Rgba> decode(const std::string& format, std::uint16_t w, std::uint16_t h, ByteBuffer bytes) {
   fixtures::ImageSpec s;
@@ -314,13 +315,6 @@ Replaced replace(const fixtures::ImageSpec& s, const image::Rgba& img) {
   if (r.exit_code == 0)
     if (auto o = open_path((t / "out.igz").string())) out.back = (*o)->texture(*fixtures::texture_entry(**o), 0);
   return out;
-}
-
-image::Rgba random_rgba(std::uint32_t w, std::uint32_t h, unsigned seed) {
-  std::mt19937 rng(seed);
-  image::Rgba img{w, h, ByteBuffer(std::uint64_t{w} * h * 4)};
-  for (auto& b : img.pixels) b = static_cast<std::uint8_t>(rng());
-  return img;
 }
 
 // Also through the console tilings, whose 8- and 16-byte units the float texels are.

@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 using A = std::array<int, 4>;
 
 std::unique_ptr<Container> open_spec(const fixtures::ImageSpec& s) { return fixtures::open_image_igz(fixtures::build_image_igz(s)); }
+using fixtures::random_rgba;
 using fixtures::texture_entry;
 
 A px(const image::Rgba& img, std::uint32_t x, std::uint32_t y) {
@@ -53,13 +54,6 @@ Result<image::Rgba> replace_and_decode(const fixtures::ImageSpec& s, const image
   if (r.exit_code != 0) return make_error("test", "replace", kNoOffset, r.err);
   ASSAY_TRY(auto out, open_path((t / "out.igz").string()));
   return out->texture(*texture_entry(*out), 0);
-}
-
-image::Rgba random_rgba(std::uint32_t w, std::uint32_t h, unsigned seed) {
-  std::mt19937 rng(seed);
-  image::Rgba img{w, h, ByteBuffer(std::uint64_t{w} * h * 4)};
-  for (auto& b : img.pixels) b = static_cast<std::uint8_t>(rng());
-  return img;
 }
 
 // ---- Xbox 360 ----
