@@ -167,35 +167,51 @@ Result<Layout> stream_layout(const IgzFile& f, const EdgeSegment& s, const std::
   return l;
 }
 
+// One attribute of a stream: its vertices' values as floats.
+struct AttributeValues {
+  ByteView v;
+  unsigned stride;
+  StreamAttribute a;
+  [[nodiscard]] float at(std::size_t i, unsigned k) const { return component(a.format, &v[i * stride + a.offset], k).value_or(0.0f); }
+  [[nodiscard]] unsigned components() const { return a.format == kX11Y11Z10N ? 3 : a.count; }
+};
+
+void put_normals(const AttributeValues& x, std::size_t n, DrawGeometry& g) {
+  g.normals.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const model::Vec3 nv{x.at(i, 0), x.at(i, 1), x.at(i, 2)};
+    const float len = std::sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
+    g.normals[i] = len > 0 ? model::Vec3{nv[0] / len, nv[1] / len, nv[2] / len} : model::Vec3{0, 0, 1};
+  }
+}
+
+void put_colors(const AttributeValues& x, std::size_t n, DrawGeometry& g) {
+  g.colors.resize(n);
+  const bool unit = x.a.format != kU8 && x.a.format != kI16;  // normalised formats: 0..1
+  for (std::size_t i = 0; i < n; ++i)
+    for (unsigned k = 0; k < 4; ++k) {
+      const float c = k < x.components() ? x.at(i, k) : 1.0f;
+      g.colors[i][k] = static_cast<std::uint8_t>(std::lround(std::clamp(unit ? c * 255.0f : c, 0.0f, 255.0f)));
+    }
+}
+
 // The attributes of one stream of `stride`-byte vertices into g (positions, normals, UVs, colour).
 Result<void> stream_attributes(const IgzFile& f, const EdgeSegment& s, const std::optional<MemorySpan>& data, const Layout& l,
                                std::string_view name, DrawGeometry& g) {
   ASSAY_TRY(ByteView v, span_bytes(f, data, std::uint64_t{l.stride} * s.vertex_count, s, name));
   const std::size_t n = s.vertex_count;
   for (const StreamAttribute& a : l.attributes) {
-    auto value = [&](std::size_t i, unsigned k) { return component(a.format, &v[i * l.stride + a.offset], k).value_or(0.0f); };
-    const unsigned comps = a.format == kX11Y11Z10N ? 3 : a.count;
-    if (a.id == kPosition && comps >= 3) {
+    const AttributeValues x{v, l.stride, a};
+    if (a.id == kPosition && x.components() >= 3) {
       g.positions.resize(n);
-      for (std::size_t i = 0; i < n; ++i) g.positions[i] = {value(i, 0), value(i, 1), value(i, 2)};
-    } else if (a.id == kNormal && comps >= 3) {
-      g.normals.resize(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        model::Vec3 nv{value(i, 0), value(i, 1), value(i, 2)};
-        const float len = std::sqrt(nv[0] * nv[0] + nv[1] * nv[1] + nv[2] * nv[2]);
-        g.normals[i] = len > 0 ? model::Vec3{nv[0] / len, nv[1] / len, nv[2] / len} : model::Vec3{0, 0, 1};
-      }
-    } else if (a.id >= kUv0 && a.id <= kUv3 && comps >= 2) {
+      for (std::size_t i = 0; i < n; ++i) g.positions[i] = {x.at(i, 0), x.at(i, 1), x.at(i, 2)};
+    } else if (a.id == kNormal && x.components() >= 3) {
+      put_normals(x, n, g);
+    } else if (a.id >= kUv0 && a.id <= kUv3 && x.components() >= 2) {
       auto& uv = g.texcoords.emplace_back(n);
-      for (std::size_t i = 0; i < n; ++i) uv[i] = {value(i, 0), value(i, 1)};
-    } else if (a.id == kColor && comps >= 3) {
-      g.colors.resize(n);
-      const bool unit = a.format != kU8 && a.format != kI16;
-      for (std::size_t i = 0; i < n; ++i)
-        for (unsigned k = 0; k < 4; ++k) {
-          const float c = k < comps ? value(i, k) : 1.0f;
-          g.colors[i][k] = static_cast<std::uint8_t>(std::lround(std::clamp(unit ? c * 255.0f : c, 0.0f, 255.0f)));
-        }
+      for (std::size_t i = 0; i < n; ++i) uv[i] = {x.at(i, 0), x.at(i, 1)};
+    } else if (a.id == kColor && x.components() >= 3) {
+      put_colors(x, n, g);
     } else {
       g.notes.push_back(fmt::format("{} attribute {} (format {} x{}) left out", name, a.id, a.format, a.count));
     }
@@ -306,6 +322,35 @@ Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const s
   return s;
 }
 
+namespace {
+
+// Warns where the igGeometry's igAABox differs from the decoded positions' bounds (within 1e-4 of
+// the extent).
+void check_bounds(const EdgeGeometry& e, const model::Vec3& lo, const model::Vec3& hi, const DiagSink& sink) {
+  if (!e.min || !e.max) return;
+  const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});
+  for (unsigned k = 0; k < 3; ++k)
+    if (std::fabs(lo[k] - (*e.min)[k]) > 1e-4f * extent || std::fabs(hi[k] - (*e.max)[k]) > 1e-4f * extent) {
+      detail::report(sink, Severity::warning, fmt::format("igPS3EdgeGeometry[{}] igGeometry _bound", e.object), kNoOffset,
+                     fmt::format("stored bounds ({:g}, {:g}, {:g})..({:g}, {:g}, {:g}) differ from the decoded positions' ({:g}, {:g}, {:g})..({:g}, {:g}, {:g})",
+                                 (*e.min)[0], (*e.min)[1], (*e.min)[2], (*e.max)[0], (*e.max)[1], (*e.max)[2], lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]));
+      return;
+    }
+}
+
+void check_skin(const IgzFile& f, const EdgeGeometry& e, const EdgeSegment& s, const DiagSink& sink) {
+  if (s.skinning_flavor == 0) return;
+  if (!e.skin) {
+    detail::report(sink, Severity::note, segment_what(s), s.position,
+                   fmt::format("skinning flavour {}: no igBlendMatrixSelect and igSkeleton2 read, so the vertices as stored (the bind pose) without weights", s.skinning_flavor));
+    return;
+  }
+  if (auto w = edge_segment_weights(f, s, *e.skin); !w)
+    detail::report(sink, w.error().kind == ErrorKind::unsupported ? Severity::note : Severity::error, w.error());
+}
+
+}  // namespace
+
 void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink& sink) {
   model::Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
   for (const EdgeSegment& s : e.segments) {
@@ -317,22 +362,9 @@ void check_edge_geometry(const IgzFile& f, const EdgeGeometry& e, const DiagSink
     for (const model::Vec3& p : g->positions)
       for (unsigned k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[k]), hi[k] = std::max(hi[k], p[k]);
     for (const std::string& n : g->notes) detail::report(sink, Severity::note, segment_what(s), s.position, n);
-    if (s.skinning_flavor != 0 && !e.skin)
-      detail::report(sink, Severity::note, segment_what(s), s.position,
-                     fmt::format("skinning flavour {}: no igBlendMatrixSelect and igSkeleton2 read, so the vertices as stored (the bind pose) without weights", s.skinning_flavor));
-    if (s.skinning_flavor != 0 && e.skin)
-      if (auto w = edge_segment_weights(f, s, *e.skin); !w)
-        detail::report(sink, w.error().kind == ErrorKind::unsupported ? Severity::note : Severity::error, w.error());
+    check_skin(f, e, s, sink);
   }
-  if (!e.min || !e.max) return;
-  const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1.0f});
-  for (unsigned k = 0; k < 3; ++k)
-    if (std::fabs(lo[k] - (*e.min)[k]) > 1e-4f * extent || std::fabs(hi[k] - (*e.max)[k]) > 1e-4f * extent) {
-      detail::report(sink, Severity::warning, fmt::format("igPS3EdgeGeometry[{}] igGeometry _bound", e.object), kNoOffset,
-                     fmt::format("stored bounds ({:g}, {:g}, {:g})..({:g}, {:g}, {:g}) differ from the decoded positions' ({:g}, {:g}, {:g})..({:g}, {:g}, {:g})",
-                                 (*e.min)[0], (*e.min)[1], (*e.min)[2], (*e.max)[0], (*e.max)[1], (*e.max)[2], lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]));
-      return;
-    }
+  check_bounds(e, lo, hi, sink);
 }
 
 }  // namespace assay::igz
