@@ -97,6 +97,14 @@ Result<SnddRecord> read_sndd(ByteView inst, bool mac, std::string_view label, st
   s.flags = *r.u32(0x08, "SNDD");
   if (!mac) {
     read_wave_format(r, s);
+    // OniSplit 0.9.99.2's WAV importer writes the header 4 bytes late: 0x08 stays 0 and the
+    // format tag lands at 0x10 (the goldens README, oni_created/pc_broken/); its own -extract:wav
+    // divides by zero on it. Said as such, not read as garbage.
+    if (s.flags == 0 && s.format_tag == 0 && (*r.u16(0x10, "SNDD") == 1 || *r.u16(0x10, "SNDD") == 2))
+      return sndd_error(label, at + 0x08,
+                        "the wave header starts at 0x10, 4 bytes late, and 0x08 is 0: the layout OniSplit 0.9.99.2's WAV importer "
+                        "writes; re-create the instance (or move bytes 0x10-0x4B to 0x0C and write 8 at 0x08)",
+                        "oni.sndd-shifted");
     return s;
   }
   s.channels = static_cast<std::uint16_t>((s.flags >> 1) + 1);

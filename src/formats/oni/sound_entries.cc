@@ -14,6 +14,7 @@ SoundOutput sound_output(const assay::ContainerOptions& o) {
 
 void classify_sound(Entry& e, ByteView inst, bool mac) {
   auto r = read_sndd(inst, mac, "SNDD", 0);
+  if (!r && r.error().code == "oni.sndd-shifted") e.kind = EntryKind::sound;  // extract and sound() say why
   if (!r) return;
   e.kind = EntryKind::sound;
   auto codec = r->codec();

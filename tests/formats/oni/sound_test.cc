@@ -125,6 +125,27 @@ TEST(OniSound, VerifyIsCleanOnTheGoldenLevels) {
   }
 }
 
+// The goldens' oni_created/pc_broken/ files: OniSplit 0.9.99.2's WAV importer wrote their header 4
+// bytes late (the goldens README: 0x08 stays 0, the format lands at 0x10). Extract says so.
+TEST(OniSound, OniSplitShiftedHeaderIsNamed) {
+  ASSAY_REQUIRE_GOLDEN(dir, "oni/sounds/oni_created/pc_broken");
+  testing::TempDir t;
+  int files = 0;
+  for (const auto& f : fs::directory_iterator(dir)) {
+    auto c = open_path(f.path().string());
+    ASSERT_TRUE(c.ok()) << c.error().str();
+    for (const Entry& e : (*c)->entries()) {
+      if (e.kind != assay::EntryKind::sound) continue;
+      auto s = (*c)->sound(e);
+      ASSERT_FALSE(s.ok()) << f.path();
+      EXPECT_EQ(s.error().code, "oni.sndd-shifted") << f.path() << ": " << s.error().str();
+      EXPECT_NE(s.error().message.find("OniSplit 0.9.99.2"), std::string::npos) << s.error().message;
+      ++files;
+    }
+  }
+  EXPECT_EQ(files, 6);
+}
+
 // A copy of the PC golden level with bytes of SNDDsine440_m22's record changed: verify's findings.
 std::vector<Diagnostic> verify_patched(const fs::path& src, std::size_t field, std::uint32_t v, std::size_t width) {
   testing::TempDir t;
