@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const igz::Graph g = igz::build_graph(*f, fx, nullptr);
   const igz::EdgeSceneIndex index = igz::index_edge_scene(*f, fx, g);
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
-    auto e = igz::read_edge_geometry(*f, fx, g, i, index);
+    auto e = igz::read_edge_geometry(*f, g, i, index);
     if (!e) continue;
     (void)igz::edge_details_json(*e);
     for (const igz::EdgeSegment& s : e->segments) {

@@ -165,7 +165,7 @@ class IgzContainer final : public Container {
 
   // A PS3 EDGE geometry whose segments read: kind "model", written as <index>_<file stem>.glb.
   void edge_entry(const igz::Graph& g, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
-    auto m = igz::read_edge_geometry(file_, fixups_, g, i, index);
+    auto m = igz::read_edge_geometry(file_, g, i, index);
     if (!m) {
       errors_.emplace(i, std::pair{"model_error", m.error().message});
       return;

@@ -84,46 +84,57 @@ std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
   return out;
 }
 
+// The igGeometry's igAABox (_bound 0x0C: min at 0x08, max at 0x14) for each igPS3EdgeGeometry its
+// attribute list draws.
+void add_bounds(const IgzFile& f, const Graph& g, const Object& o, EdgeSceneIndex& index) {
+  const std::size_t box = pointer_at(f, g, o, 0x0C);
+  const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
+  if (!at) return;
+  model::Vec4 lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
+  for (unsigned k = 0; k < 3; ++k)
+    lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
+  const std::size_t attrs = pointer_at(f, g, o, 0x24);
+  if (attrs == kNoObject || g.objects[attrs].type_name != "igAttrList") return;
+  for (std::size_t a : list_elements(f, g, g.objects[attrs]))
+    if (a != kNoObject && g.objects[a].type_name == "igEdgeGeometryAttr")
+      if (const std::size_t e = pointer_at(f, g, g.objects[a], 0x10); e != kNoObject) index.bounds.emplace(e, std::pair{lo, hi});
+}
+
+// Each select's skin: its _blendMatrixIndices (igIntList at 0xB4) and the file's igSkeleton2, the
+// skeleton read once.
+void add_skins(const IgzFile& f, const Fixups& fx, const Graph& g, const std::vector<std::size_t>& selects, EdgeSceneIndex& index) {
+  const auto skeleton = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
+  if (skeleton == g.objects.end()) return;
+  auto sk = read_skeleton_object(FieldReader(f, fx, g), static_cast<std::size_t>(skeleton - g.objects.begin()));
+  if (!sk) return;
+  for (std::size_t select : selects) {
+    const std::size_t list = pointer_at(f, g, g.objects[select], 0xB4);
+    if (list == kNoObject) continue;
+    EdgeSkin skin{select, int_list(f, g.objects[list]), *sk};
+    if (!skin.palette.empty()) index.skins.emplace(select, std::move(skin));
+  }
+}
+
 }  // namespace
 
 EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph& g) {
   EdgeSceneIndex index;
+  std::vector<std::size_t> selects;
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     const Object& o = g.objects[i];
     if (o.type_name == "igBlendMatrixSelect") {
-      for (std::size_t e : edge_geometries_below(f, g, i)) index.select.emplace(e, i);
+      const std::vector<std::size_t> below = edge_geometries_below(f, g, i);
+      for (std::size_t e : below) index.select.emplace(e, i);
+      if (!below.empty()) selects.push_back(i);
     } else if (o.type_name == "igFxMaterialNode") {
       if (std::string m = material_handle(fx, g, i); !m.empty())
         for (std::size_t e : edge_geometries_below(f, g, i)) index.material.emplace(e, m);
-    } else if (o.type_name == "igGeometry") {  // _bound igAABox 0x0C: min at 0x08, max at 0x14
-      const std::size_t box = pointer_at(f, g, o, 0x0C);
-      const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
-      if (!at) continue;
-      model::Vec4 lo{0, 0, 0, 1}, hi{0, 0, 0, 1};
-      for (unsigned k = 0; k < 3; ++k)
-        lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
-      const std::size_t attrs = pointer_at(f, g, o, 0x24);
-      if (attrs == kNoObject || g.objects[attrs].type_name != "igAttrList") continue;
-      for (std::size_t a : list_elements(f, g, g.objects[attrs]))
-        if (a != kNoObject && g.objects[a].type_name == "igEdgeGeometryAttr")
-          if (const std::size_t e = pointer_at(f, g, g.objects[a], 0x10); e != kNoObject) index.bounds.emplace(e, std::pair{lo, hi});
+    } else if (o.type_name == "igGeometry") {
+      add_bounds(f, g, o, index);
     }
   }
+  if (!selects.empty()) add_skins(f, fx, g, selects, index);
   return index;
-}
-
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t select) {
-  const auto skeleton = std::find_if(g.objects.begin(), g.objects.end(), [](const Object& o) { return o.type_name == "igSkeleton2"; });
-  if (skeleton == g.objects.end() || select >= g.objects.size()) return std::nullopt;
-  const std::size_t list = pointer_at(f, g, g.objects[select], 0xB4);
-  if (list == kNoObject) return std::nullopt;
-  EdgeSkin skin;
-  skin.select = select;
-  skin.palette = int_list(f, g.objects[list]);
-  auto sk = read_skeleton_object(FieldReader(f, fx, g), static_cast<std::size_t>(skeleton - g.objects.begin()));
-  if (skin.palette.empty() || !sk) return std::nullopt;
-  skin.skeleton = std::move(*sk);
-  return skin;
 }
 
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin) {

@@ -243,11 +243,10 @@ Result<void> spu_attributes(const IgzFile& f, const EdgeSegment& s, DrawGeometry
 }  // namespace
 
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object) {
-  return read_edge_geometry(f, fx, g, object, index_edge_scene(f, fx, g));
+  return read_edge_geometry(f, g, object, index_edge_scene(f, fx, g));
 }
 
-Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object,
-                                        const EdgeSceneIndex& index) {
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object, const EdgeSceneIndex& index) {
   if (object >= g.objects.size() || g.objects[object].type_name != "igPS3EdgeGeometry")
     return err("igPS3EdgeGeometry", kNoOffset, fmt::format("object {} is no igPS3EdgeGeometry", object));
   if (f.header().pointer_size != 4) return err(fmt::format("igPS3EdgeGeometry[{}]", object), g.objects[object].position, "PS3 EDGE geometry with 64-bit pointers");
@@ -262,9 +261,10 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, cons
   if (const auto b = index.bounds.find(object); b != index.bounds.end()) e.min = b->second.first, e.max = b->second.second;
   if (const auto m = index.material.find(object); m != index.material.end()) e.material = m->second;
   const auto select = index.select.find(object);
-  if (select != index.select.end() &&
+  const auto skin = select != index.select.end() ? index.skins.find(select->second) : index.skins.end();
+  if (skin != index.skins.end() &&
       std::any_of(e.segments.begin(), e.segments.end(), [](const EdgeSegment& s) { return s.skinning_flavor != 0; }))
-    e.skin = read_edge_skin(f, fx, g, select->second);
+    e.skin = skin->second;
   return e;
 }
 

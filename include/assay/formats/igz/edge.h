@@ -54,6 +54,19 @@ struct EdgeSkin {
   Skeleton skeleton;
 };
 
+// Where the scene graph puts each igPS3EdgeGeometry, found in one pass over the file (a level holds
+// thousands): the igAABox of the igGeometry drawing it, the igBlendMatrixSelect and the
+// igFxMaterialNode above it. The material is its node's _material handle (RHND), "namespace::name",
+// with the hashes turned back into the TDEP namespace and the node's _name where they match. The
+// skins are read once per igBlendMatrixSelect (its palette and the file's igSkeleton2), for the
+// selects with EDGE geometry below them; a select whose skin does not read has none.
+struct EdgeSceneIndex {
+  std::map<std::size_t, std::pair<model::Vec4, model::Vec4>> bounds;  // igPS3EdgeGeometry -> min, max
+  std::map<std::size_t, std::size_t> select;                          // igPS3EdgeGeometry -> igBlendMatrixSelect
+  std::map<std::size_t, std::string> material;                        // igPS3EdgeGeometry -> material handle
+  std::map<std::size_t, EdgeSkin> skins;                              // igBlendMatrixSelect -> its skin
+};
+
 struct EdgeGeometry {
   std::size_t object = kNoObject;  // igPS3EdgeGeometry
   std::vector<EdgeSegment> segments;
@@ -62,9 +75,6 @@ struct EdgeGeometry {
   std::string material;                 // its igFxMaterialNode's material handle, "" when none
 };
 
-// The skin of skinned EDGE geometry from the igBlendMatrixSelect `select` above it and the file's
-// igSkeleton2; nullopt when they do not read.
-std::optional<EdgeSkin> read_edge_skin(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t select);
 // A skinned segment's JOINTS_0 (indices into the skin's joints, as add_skin orders them) and WEIGHTS_0 (summing to 1) per vertex. Error for a
 // palette index past the palette or a blend matrix no bone has.
 struct SegmentWeights {
@@ -73,21 +83,11 @@ struct SegmentWeights {
 };
 Result<SegmentWeights> edge_segment_weights(const IgzFile& f, const EdgeSegment& s, const EdgeSkin& skin);
 
-// Where the scene graph puts each igPS3EdgeGeometry, found in one pass over the file (a level holds
-// thousands): the igAABox of the igGeometry drawing it, the igBlendMatrixSelect and the
-// igFxMaterialNode above it. The material is its node's _material handle (RHND), "namespace::name",
-// with the hashes turned back into the TDEP namespace and the node's _name where they match.
-struct EdgeSceneIndex {
-  std::map<std::size_t, std::pair<model::Vec4, model::Vec4>> bounds;  // igPS3EdgeGeometry -> min, max
-  std::map<std::size_t, std::size_t> select;                          // igPS3EdgeGeometry -> igBlendMatrixSelect
-  std::map<std::size_t, std::string> material;                        // igPS3EdgeGeometry -> material handle
-};
 EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph& g);
 
 // The igPS3EdgeGeometry `object` with its segments' fields, every pointer checked. Error when
 // `object` is not one or its segment list does not read. Without `index`, one is built.
-Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object,
-                                        const EdgeSceneIndex& index);
+Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Graph& g, std::size_t object, const EdgeSceneIndex& index);
 Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object);
 // One segment's vertices and triangles: positions, normals, UVs and colours from whichever stream
 // holds them (SPU stream 0 in input format 0, three floats, or by its description when the format
