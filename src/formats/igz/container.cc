@@ -20,6 +20,7 @@
 #include "assay/formats/igz/edge.h"
 #include "assay/formats/igz/model.h"
 #include "json.h"
+#include "model_fields.h"
 #include "family_parts.h"
 #include "formats/texture_budget.h"
 #include "assay/model/gltf.h"
@@ -55,7 +56,10 @@ class IgzContainer final : public Container {
       if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, edge_index, i, e);
       entries.push_back(std::move(e));
     }
-    for (std::size_t i : igz::find_models(file_, g)) model_entry(g, i, entries[i]);
+    if (const auto models = igz::find_models(file_, g); !models.empty()) {
+      const igz::FieldReader fields(file_, fixups_, g);  // one for the file: it sorts ROFS
+      for (std::size_t i : models) model_entry(fields, i, entries[i]);
+    }
     set_entries(std::move(entries));
   }
 
@@ -151,8 +155,8 @@ class IgzContainer final : public Container {
   }
 
   // An igModelInfo whose graph reads: kind "model", written as <index>_<name>.glb.
-  void model_entry(const igz::Graph& g, std::size_t i, Entry& e) {
-    auto m = igz::read_model(file_, fixups_, g, i);
+  void model_entry(const igz::FieldReader& fields, std::size_t i, Entry& e) {
+    auto m = igz::read_model(fields, i);
     if (!m) {
       errors_.emplace(i, std::pair{"model_error", m.error().message});
       return;

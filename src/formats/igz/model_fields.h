@@ -212,6 +212,9 @@ class FieldReader {
   std::vector<std::uint32_t> rofs_;
 };
 
+// The model graph of one igModelInfo or igModelData (model.h's read_model) through a FieldReader made
+// once for the file: a file's models share its sorted ROFS list.
+Result<Model> read_model(const FieldReader& r, std::size_t object);
 // The skeleton a CGraphicsSkinInfo pairs with `model_data` (model_skin.cc); nullopt when none does.
 Result<std::optional<Skeleton>> read_skeleton(const FieldReader& r, std::size_t model_data);
 // The igSkeleton2 `object`: its bones and inverse joint matrices (the PS3 EDGE skins read it too).

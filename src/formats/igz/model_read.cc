@@ -203,9 +203,13 @@ std::vector<std::size_t> find_models(const IgzFile& f, const Graph& g) {
 }
 
 Result<Model> read_model(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t object) {
+  return read_model(FieldReader(f, fx, g), object);
+}
+
+Result<Model> read_model(const FieldReader& r, std::size_t object) {
+  const Graph& g = r.graph();
   if (object >= g.objects.size()) return err("igModelInfo", kNoOffset, fmt::format("no object {}", object));
   const Object& o = g.objects[object];
-  const FieldReader r(f, fx, g);
   Model m;
   m.object = m.data_object = object;
   if (o.type_name == "igModelInfo") {
