@@ -29,6 +29,12 @@ class Siblings {
   [[nodiscard]] virtual Result<std::optional<Input>> open(std::string_view name) const = 0;
   // Every sibling's file name (no folders), e.g. to find the other levels of a level set.
   [[nodiscard]] virtual std::vector<std::string> names() const = 0;
+  // A file named `file_name` (compared without case) anywhere in the same tree, not only beside
+  // the input: any folder of the container the input came from; for a file on disk, its folder,
+  // then each of up to four folders above it and their subfolders one level down (an extracted
+  // archive). Alchemy's dependencies name files by a mount ("materials:/x.igz") whose folder the
+  // archive does not say. nullopt when there is none; the first in entry (or name) order wins.
+  [[nodiscard]] virtual Result<std::optional<Input>> open_anywhere(std::string_view file_name) const;
 };
 
 // No siblings (an input held in memory).

@@ -36,16 +36,42 @@ class FolderSiblings final : public Siblings {
     return std::optional<Input>();
   }
 
-  [[nodiscard]] std::vector<std::string> names() const override {
+  [[nodiscard]] std::vector<std::string> names() const override { return files_in(folder_); }
+
+  // The folder, then each folder above (up to four, never the root) and its subfolders one level
+  // down.
+  [[nodiscard]] Result<std::optional<Input>> open_anywhere(std::string_view name) const override {
+    if (auto here = find_in(folder_, name)) return opened(*here);
+    std::error_code ec;
+    fs::path above = fs::absolute(folder_, ec);
+    for (int up = 0; up < 4 && !ec && above.has_parent_path() && above.parent_path() != above; ++up) {
+      above = above.parent_path();
+      if (!above.has_relative_path()) break;  // never the file system's root
+      if (auto hit = find_in(above, name)) return opened(*hit);
+      std::vector<fs::path> subfolders;
+      for (fs::directory_iterator it(above, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_directory(ec)) subfolders.push_back(it->path());
+      std::sort(subfolders.begin(), subfolders.end());
+      for (const fs::path& sub : subfolders)
+        if (auto hit = find_in(sub, name)) return opened(*hit);
+    }
+    return std::optional<Input>();
+  }
+
+ private:
+  static std::vector<std::string> files_in(const fs::path& folder) {
     std::vector<std::string> out;
     std::error_code ec;
-    for (fs::directory_iterator it(folder_, ec), end; !ec && it != end; it.increment(ec))
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
       if (it->is_regular_file(ec)) out.push_back(it->path().filename().string());
     std::sort(out.begin(), out.end());
     return out;
   }
-
- private:
+  static std::optional<fs::path> find_in(const fs::path& folder, std::string_view name) {
+    for (const std::string& n : files_in(folder))
+      if (same_name(n, name)) return folder / n;
+    return std::nullopt;
+  }
   static Result<std::optional<Input>> opened(const fs::path& p) {
     ASSAY_TRY(Input in, Input::open(p));
     return std::optional<Input>(std::move(in));
@@ -73,6 +99,17 @@ class EntrySiblings final : public Siblings {
     return std::optional<Input>();
   }
 
+  // Any folder of the container.
+  [[nodiscard]] Result<std::optional<Input>> open_anywhere(std::string_view name) const override {
+    for (const Entry& e : parent_.entries()) {
+      const std::string_view s = spelling(e);
+      if (!same_name(s.substr(folder_of(s).size()), name)) continue;
+      ASSAY_TRY(Input in, parent_.read(e));
+      return std::optional<Input>(std::move(in));
+    }
+    return std::optional<Input>();
+  }
+
   [[nodiscard]] std::vector<std::string> names() const override {
     std::vector<std::string> out;
     for (const Entry& e : parent_.entries()) {
@@ -94,6 +131,8 @@ class EntrySiblings final : public Siblings {
 };
 
 }  // namespace
+
+Result<std::optional<Input>> Siblings::open_anywhere(std::string_view file_name) const { return open(file_name); }
 
 const Siblings& no_siblings() {
   static const NoSiblings none;

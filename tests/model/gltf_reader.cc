@@ -132,6 +132,13 @@ ReadAnimation animation_of(const tinygltf::Model& m, const tinygltf::Animation& 
   return r;
 }
 
+std::vector<unsigned char> image_bytes(const tinygltf::Model& m, const tinygltf::Image& im) {
+  if (im.bufferView < 0) return {};
+  const tinygltf::BufferView& v = m.bufferViews.at(static_cast<std::size_t>(im.bufferView));
+  const auto& data = m.buffers.at(static_cast<std::size_t>(v.buffer)).data;
+  return {data.begin() + static_cast<std::ptrdiff_t>(v.byteOffset), data.begin() + static_cast<std::ptrdiff_t>(v.byteOffset + v.byteLength)};
+}
+
 }  // namespace
 
 ReadModel read_gltf(const std::filesystem::path& file) {
@@ -164,6 +171,15 @@ ReadModel read_gltf(const std::filesystem::path& file) {
     for (int c : m.nodes[i].children) out.node_list.at(static_cast<std::size_t>(c)).parent = static_cast<int>(i);
   for (const tinygltf::Animation& a : m.animations) out.animations.push_back(animation_of(m, a));
   out.images = m.images.size();
+  for (const tinygltf::Image& im : m.images) out.image_data.push_back(image_bytes(m, im));
+  for (const tinygltf::Material& mat : m.materials) {
+    const int t = mat.pbrMetallicRoughness.baseColorTexture.index;
+    const tinygltf::Texture* tex = t >= 0 ? &m.textures.at(static_cast<std::size_t>(t)) : nullptr;
+    out.base_color_image.push_back(tex ? tex->source : -1);
+    const tinygltf::Sampler* smp = tex && tex->sampler >= 0 ? &m.samplers.at(static_cast<std::size_t>(tex->sampler)) : nullptr;
+    out.base_color_sampler.push_back(smp ? std::array<int, 4>{smp->magFilter, smp->minFilter, smp->wrapS, smp->wrapT}
+                                         : std::array<int, 4>{-1, -1, -1, -1});
+  }
   out.materials = m.materials.size();
   out.nodes = m.nodes.size();
   return out;

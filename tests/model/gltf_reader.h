@@ -50,6 +50,9 @@ struct ReadModel {
   std::vector<std::vector<std::array<float, 16>>> inverse_bind;  // per skin
   std::vector<std::vector<std::array<double, 16>>> joint_world;  // per skin: each joint's world matrix (column-major)
   std::size_t images = 0, materials = 0, nodes = 0;
+  std::vector<std::vector<unsigned char>> image_data;  // each image's bytes as stored (a GLB's buffer view; empty for a URI)
+  std::vector<int> base_color_image;                    // per material: its baseColorTexture's image, -1 for none
+  std::vector<std::array<int, 4>> base_color_sampler;   // per material: magFilter, minFilter, wrapS, wrapT (-1 when not given)
 };
 
 ReadModel read_gltf(const std::filesystem::path& file);

@@ -3,9 +3,12 @@
 // and tinygltf reads the fixture's quad with the values written.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "../formats/igz/edge_fixture.h"
 #include "assay/container.h"
 #include "assay/core/output.h"
+#include "assay/image/png.h"
 #include "golden.h"
 #include "gltf_reader.h"
 #include "testing/testing.h"
@@ -98,6 +101,85 @@ TEST(IgzEdgeGltf, ArchiveExtractWritesMembersAsModels) {
   EXPECT_TRUE(fs::exists(g / "zapwave.bin"));
   ASSAY_REQUIRE_VALIDATOR();
   testing::expect_valid_gltf({g / "zapwave.gltf", g / "zapminiwave.gltf"});
+}
+
+// The GLB's JSON chunk (the materials' extras are not in tinygltf's reading of the test reader).
+nlohmann::json glb_json(const ByteBuffer& glb) {
+  const std::uint32_t n = glb[12] | glb[13] << 8 | glb[14] << 16 | static_cast<std::uint32_t>(glb[15]) << 24;
+  return nlohmann::json::parse(glb.begin() + 20, glb.begin() + 20 + n);
+}
+
+// zapwave.igz's material names zapwave_igb_materials::ZapWave (its TDEP: materials:/
+// zapwave_igb_materials.igz, kept in the archive's materialinstances\ folder), whose unit 0
+// binds ColorMap_WaterCaustic02_11 (textures\colormap_watercaustic02_11.igz): the GLB carries
+// that texture's pixels (decoded by libspng from the GLB's image, against the texture entry of
+// the texture igz), with the sampler the igTextureAttr2 states (linear, linear mipmap linear,
+// repeat), on the only material. Validator-clean.
+TEST(IgzEdgeGltf, MaterialTextureFoundInTheArchive) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  auto c = open_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz");
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  testing::TempDir t;
+  std::vector<fs::path> files;
+  write_models(**c, t.path(), "", files);
+  ASSERT_EQ(files.size(), 1u);
+  const testing::ReadModel m = testing::read_gltf(files[0]);
+  ASSERT_EQ(m.error, "");
+  ASSERT_EQ(m.images, 1u);
+  ASSERT_EQ(m.base_color_image, std::vector<int>{0});
+  EXPECT_EQ(m.base_color_sampler[0], (std::array<int, 4>{9729, 9987, 10497, 10497}));
+  auto png = image::decode_png(ByteView(m.image_data[0].data(), m.image_data[0].size()));
+  ASSERT_TRUE(png.ok()) << png.error().str();
+  auto tex = open_path(zap.string() + "::textures\\colormap_watercaustic02_11.igz");
+  ASSERT_TRUE(tex.ok());
+  const Entry* image = (*tex)->find("igImage2");
+  ASSERT_NE(image, nullptr);
+  auto want = (*tex)->texture(*image, 0);
+  ASSERT_TRUE(want.ok());
+  EXPECT_EQ(png->width, want->width);
+  EXPECT_EQ(png->height, want->height);
+  EXPECT_TRUE(png->pixels == want->pixels);
+  ASSAY_REQUIRE_VALIDATOR();
+  testing::expect_valid_gltf(files);
+}
+
+// The same igz with nothing beside it: no texture, and the material says why.
+TEST(IgzEdgeGltf, MaterialWithoutItsFileSaysWhy) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  auto in = resolve_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz");
+  ASSERT_TRUE(in.ok());
+  auto c = open(Input::from_buffer("zapwave.igz", ByteBuffer(in->bytes.begin(), in->bytes.end())));
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  const Entry* e = nullptr;
+  for (const Entry& x : (*c)->entries())
+    if (x.kind == EntryKind::model) e = &x;
+  ASSERT_NE(e, nullptr);
+  auto glb = (*c)->model(*e);
+  ASSERT_TRUE(glb.ok());
+  const nlohmann::json j = glb_json(*glb);
+  EXPECT_FALSE(j.contains("images"));
+  EXPECT_EQ(j["materials"][0]["extras"]["texture_note"],
+            "zapwave_igb_materials.igz (the material) is not in this container or folder");
+}
+
+// An archive extracted to a folder: the model igz finds its material and texture in the folders
+// beside its ancestors (models\...\zapwave.igz, materialinstances\, textures\).
+TEST(IgzEdgeGltf, MaterialTextureFoundInAnExtractedFolder) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  testing::TempDir t;
+  auto st = testing::run_cli("extract " + testing::quote_path(zap) + " -q -o " + testing::quote_path(t / "raw") +
+                             " 'models*zapwave.igz' 'materialinstances*' 'textures*watercaustic02*'");
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  const fs::path igz = t / "raw" / "models" / "characters" / "skylanders" / "zap" / "zapwave.igz";
+  ASSERT_TRUE(fs::exists(igz));
+  auto c = open_path(igz.string());
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  std::vector<fs::path> files;
+  write_models(**c, t.path(), "", files);
+  ASSERT_EQ(files.size(), 1u);
+  const testing::ReadModel m = testing::read_gltf(files[0]);
+  EXPECT_EQ(m.images, 1u);
+  EXPECT_EQ(m.base_color_image, std::vector<int>{0});
 }
 
 }  // namespace

@@ -419,6 +419,25 @@ def oni_model(d, url, shots):
     print('ok: the Model tab drew M3GMcube (%d of %d pixels coloured) and M3GMpyramid textured' % (px['coloured'], px['differ']))
 
 
+def igz_model(d, url, shots):
+    """A PS3 EDGE model of skylanders_zap.pak (alchemy/README.md): actors\\zap.igz's first
+    igPS3EdgeGeometry, clicked in the igz's table, is drawn with its material's unit-0 texture
+    ColorMap_Zap_C_11.igz, which the viewer finds in the archive's textures\\ folder (the model's
+    TDEP names materials:/Zap_igb_materials.igz, whose TDEP names the texture). Untextured, the
+    white material under white lights would be grey."""
+    d.cmd('POST', '/url', {'url': url + '&path=samples/alchemy/skylanders_zap.pak::actors/zap.igz'})
+    watch_errors(d)
+    d.wait('zap.igz opened', "return document.getElementById('status').textContent.includes(' · igz')")
+    d.click(row('igPS3EdgeGeometry'))
+    shown = tabs_shown(d)
+    expect('Model' in shown and 'Preview' not in shown, 'EDGE geometry tabs: %r' % shown)
+    px = model_drawn(d, 'zap EDGE model', 0.01)
+    expect(px['coloured'] > px['differ'] // 4, 'the zap EDGE model shows no texture: %d of %d drawn pixels coloured' % (px['coloured'], px['differ']))
+    no_page_error(d)
+    d.screenshot(os.path.join(shots, 'serve-model-igz.png'))
+    print('ok: the Model tab drew zap.igz\'s EDGE mesh textured (%d of %d pixels coloured)' % (px['coloured'], px['differ']))
+
+
 # The canvas read back and kept under a name (window.__shots[arguments[0]], when given); returns how
 # many pixels differ from the one kept under arguments[1] (null when there is none).
 CANVAS_SHOT = """
@@ -569,6 +588,7 @@ def main():
             model_view(d, url, samples, shots_dir, texurl)
             if samples:
                 oni_model(d, url, shots_dir)
+                igz_model(d, url, shots_dir)
             if sounds:
                 sound_view(d, url)
             if characters:

@@ -21,6 +21,7 @@
 #include "assay/formats/igz/model.h"
 #include "json.h"
 #include "model_fields.h"
+#include "model_materials.h"
 #include "family_parts.h"
 #include "formats/texture_budget.h"
 #include "assay/model/gltf.h"
@@ -61,6 +62,16 @@ class IgzContainer final : public Container {
       for (std::size_t i : models) model_entry(fields, i, entries[i]);
     }
     set_entries(std::move(entries));
+  }
+
+  // The base colour textures of the models' materials, from the material and texture igz files
+  // the open context finds (model_materials.h).
+  void find_materials(const Siblings& siblings) {
+    std::vector<std::string> handles;
+    for (const auto& [i, m] : models_)
+      for (const igz::DrawCall& d : m.draws) handles.push_back(d.material);
+    for (const auto& [i, e] : edge_models_) handles.push_back(e.material);
+    materials_ = igz::detail::find_material_textures(fixups_, handles, siblings);
   }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
@@ -189,13 +200,11 @@ class IgzContainer final : public Container {
   }
 
   [[nodiscard]] Result<model::Scene> scene(const Entry& e) const {
-    if (auto it = edge_models_.find(e.index); it != edge_models_.end()) {
-      auto s = igz::edge_scene(file_, it->second, file_stem());
-      if (!s) return with_file(s.error());
-      return s;
-    }
-    auto s = igz::model_scene(file_, models_.at(e.index));
+    const auto edge = edge_models_.find(e.index);
+    auto s = edge != edge_models_.end() ? igz::edge_scene(file_, edge->second, file_stem())
+                                        : igz::model_scene(file_, models_.at(e.index));
     if (!s) return with_file(s.error());
+    igz::detail::apply_material_textures(materials_, *s);
     return s;
   }
 
@@ -218,6 +227,7 @@ class IgzContainer final : public Container {
   std::map<std::size_t, std::string> stored_paths_;    // texture and model entries' object blob paths
   std::map<std::size_t, igz::Model> models_;           // model entries by index
   std::map<std::size_t, igz::EdgeGeometry> edge_models_;  // PS3 EDGE model entries by index
+  igz::detail::MaterialTextures materials_;               // the models' materials by handle
 };
 
 }  // namespace
@@ -227,7 +237,9 @@ Result<std::unique_ptr<Container>> open_igz_container(const OpenContext& ctx) {
   o.pointer_size = ctx.options.igz.pointer_size;
   ASSAY_TRY(igz::IgzFile f, igz::IgzFile::open(ctx.input.bytes, o));
   ASSAY_TRY(igz::Fixups fx, igz::decode_fixups(f));
-  return std::unique_ptr<Container>(new IgzContainer(ctx.input, ctx.options, std::move(f), std::move(fx)));
+  auto c = std::make_unique<IgzContainer>(ctx.input, ctx.options, std::move(f), std::move(fx));
+  c->find_materials(ctx.siblings);
+  return std::unique_ptr<Container>(std::move(c));
 }
 
 }  // namespace assay
