@@ -126,6 +126,22 @@ class IgzContainer final : public Container {
     if (images_[i]) detail::print_json_fields(p, igz::image_details_json(*images_[i]));
     if (auto it = models_.find(i); it != models_.end()) detail::print_json(p, "model", igz::model_details_json(it->second));
     if (auto it = edge_models_.find(i); it != edge_models_.end()) detail::print_json(p, "model", igz::edge_details_json(it->second));
+    if (e.kind == EntryKind::model) detail::print_json(p, "materials", igz::materials_json(materials_of(i)));
+  }
+
+  // The materials entry `i` draws with, in the order first drawn, and what was found for each.
+  [[nodiscard]] std::vector<std::pair<std::string, const igz::detail::MaterialTexture*>> materials_of(std::size_t i) const {
+    std::vector<std::string> handles;
+    if (auto m = models_.find(i); m != models_.end())
+      for (const igz::DrawCall& d : m->second.draws) handles.push_back(d.material);
+    if (auto m = edge_models_.find(i); m != edge_models_.end()) handles.push_back(m->second.material);
+    std::vector<std::pair<std::string, const igz::detail::MaterialTexture*>> out;
+    for (const std::string& h : handles) {
+      const auto it = materials_.find(h);
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& x) { return x.first == h; });
+      if (it != materials_.end() && !seen) out.emplace_back(h, &it->second);
+    }
+    return out;
   }
 
   void verify(Diagnostics& out) const override {

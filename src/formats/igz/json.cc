@@ -91,6 +91,22 @@ Json model_details_json(const Model& m) {
   return j;
 }
 
+Json materials_json(const std::vector<std::pair<std::string, const detail::MaterialTexture*>>& materials) {
+  Json out = Json::array();
+  const auto text_or_null = [](const std::string& t) { return t.empty() ? Json(nullptr) : Json(t); };
+  for (const auto& [handle, m] : materials) {
+    Json units = Json::array();
+    for (const TextureBinding& b : m->bindings)
+      units.push_back({{"unit", b.unit}, {"image", b.image}, {"file", text_or_null(b.file)}});
+    out.push_back({{"handle", handle},
+                   {"material_file", text_or_null(m->material_file)},
+                   {"texture_units", std::move(units)},
+                   {"base_color_texture", m->image_file ? Json(m->base->file) : Json(nullptr)},
+                   {"note", text_or_null(m->note)}});
+  }
+  return out;
+}
+
 Json edge_details_json(const EdgeGeometry& e) {
   Json j;
   j["edge_geometry"] = e.object;

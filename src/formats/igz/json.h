@@ -7,6 +7,7 @@
 #include "assay/formats/igz/image.h"
 #include "assay/formats/igz/edge.h"
 #include "assay/formats/igz/model.h"
+#include "model_materials.h"
 #include "formats/serialise.h"
 #include "core/json_text.h"
 
@@ -22,6 +23,11 @@ Json model_details_json(const Model& m);
 // igAABox, null when not found), "segments": [{"object", "vertices", "indices", "indexes_flavor",
 // "input_format", "skinning_flavor"}]}.
 Json edge_details_json(const EdgeGeometry& e);
+
+// The materials of a model entry and what was found for each (docs/cli.md#igz): [{"handle",
+// "material_file" (null when the model's TDEP has none), "texture_units": [{"unit", "image",
+// "file"}], "base_color_texture" (unit 0's file, null when none was found), "note" (null or why)}].
+Json materials_json(const std::vector<std::pair<std::string, const detail::MaterialTexture*>>& materials);
 
 // One image an edit re-encoded (image_edit.cc), a line of the edit report.
 struct ImageReplaced {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -178,6 +179,28 @@ TEST(IgzMaterial, UnitZeroIsTheDiffuseSourceInZapPak) {
     }
   }
   EXPECT_GE(checked, 6);
+}
+
+// `list --json` of a model entry: its materials, each unit's file, the base colour and no note.
+TEST(IgzMaterial, ListJsonNamesTheMaterialsTextures) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  const auto r = testing::run_cli("list --json " + testing::quote_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const nlohmann::json* model = nullptr;
+  for (const auto& e : j["entries"])
+    if (e["kind"] == "model") model = &e;
+  ASSERT_NE(model, nullptr);
+  const auto& m = (*model)["materials"];
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0]["handle"], "zapwave_igb_materials::ZapWave");
+  EXPECT_EQ(m[0]["material_file"], "zapwave_igb_materials.igz");
+  EXPECT_EQ(m[0]["base_color_texture"], "ColorMap_WaterCaustic02_11.igz");
+  EXPECT_TRUE(m[0]["note"].is_null());
+  ASSERT_EQ(m[0]["texture_units"].size(), 4u);
+  EXPECT_EQ(m[0]["texture_units"][1]["unit"], 1);
+  EXPECT_EQ(m[0]["texture_units"][1]["file"], "NormalMap_FX_StoneRough_N_11.igz");
+  EXPECT_EQ(m[0]["texture_units"][3]["unit"], 5);
 }
 
 TEST(IgzMaterial, WritesFuzzCorpus) {
