@@ -29,15 +29,21 @@ void write_models(const Container& c, const fs::path& dir, const std::string& pr
   }
 }
 
+// The container's one model written to `dir`; "" (and a failure) unless it has exactly one.
+fs::path only_model(const Container& c, const fs::path& dir) {
+  std::vector<fs::path> files;
+  write_models(c, dir, "", files);
+  EXPECT_EQ(files.size(), 1u);
+  return files.size() == 1 ? files[0] : fs::path();
+}
+
 TEST(IgzEdgeGltf, FixtureReadsBackAsWritten) {
   auto b = igz::fixtures::build_edge_igz({});
   ASSERT_TRUE(b.ok());
   auto c = open(Input::from_buffer("quad.igz", std::move(*b)));
   ASSERT_TRUE(c.ok()) << c.error().str();
   testing::TempDir t;
-  std::vector<fs::path> files;
-  write_models(**c, t.path(), "", files);
-  ASSERT_EQ(files.size(), 1u);
+  const std::vector<fs::path> files{only_model(**c, t.path())};
   const testing::ReadModel m = testing::read_gltf(files[0]);
   ASSERT_EQ(m.error, "");
   ASSERT_EQ(m.meshes.size(), 1u);
@@ -120,9 +126,7 @@ TEST(IgzEdgeGltf, MaterialTextureFoundInTheArchive) {
   auto c = open_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz");
   ASSERT_TRUE(c.ok()) << c.error().str();
   testing::TempDir t;
-  std::vector<fs::path> files;
-  write_models(**c, t.path(), "", files);
-  ASSERT_EQ(files.size(), 1u);
+  const std::vector<fs::path> files{only_model(**c, t.path())};
   const testing::ReadModel m = testing::read_gltf(files[0]);
   ASSERT_EQ(m.error, "");
   ASSERT_EQ(m.images, 1u);
@@ -174,10 +178,7 @@ TEST(IgzEdgeGltf, MaterialTextureFoundInAnExtractedFolder) {
   ASSERT_TRUE(fs::exists(igz));
   auto c = open_path(igz.string());
   ASSERT_TRUE(c.ok()) << c.error().str();
-  std::vector<fs::path> files;
-  write_models(**c, t.path(), "", files);
-  ASSERT_EQ(files.size(), 1u);
-  const testing::ReadModel m = testing::read_gltf(files[0]);
+  const testing::ReadModel m = testing::read_gltf(only_model(**c, t.path()));
   EXPECT_EQ(m.images, 1u);
   EXPECT_EQ(m.base_color_image, std::vector<int>{0});
 }
