@@ -38,8 +38,10 @@ class IgzContainer final : public Container {
   IgzContainer(Input in, ContainerOptions opt, igz::IgzFile file, igz::Fixups fixups)
       : Container("igz", std::move(in), std::move(opt)), file_(std::move(file)), fixups_(std::move(fixups)) {
     const igz::Graph g = igz::build_graph(file_, fixups_, nullptr);
+    const std::vector<std::size_t> geometry_attrs = igz::find_geometry_attrs(g);
     const bool has_edge = std::any_of(g.objects.begin(), g.objects.end(), [](const igz::Object& o) { return o.type_name == "igPS3EdgeGeometry"; });
-    const igz::EdgeSceneIndex edge_index = has_edge ? igz::index_edge_scene(file_, fixups_, g) : igz::EdgeSceneIndex{};
+    const igz::EdgeSceneIndex scene_index =
+        has_edge || !geometry_attrs.empty() ? igz::index_edge_scene(file_, fixups_, g) : igz::EdgeSceneIndex{};
     std::vector<Entry> entries;
     entries.reserve(g.objects.size());
     for (std::size_t i = 0; i < g.objects.size(); ++i) {
@@ -54,12 +56,14 @@ class IgzContainer final : public Container {
       objects_.push_back(o);
       images_.emplace_back();
       if (o.type_name == "igImage2") texture_entry(g, i, e);
-      if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, edge_index, i, e);
+      if (o.type_name == "igPS3EdgeGeometry") edge_entry(g, scene_index, i, e);
       entries.push_back(std::move(e));
     }
-    if (const auto models = igz::find_models(file_, g); !models.empty()) {
+    const auto models = igz::find_models(file_, g);
+    if (!models.empty() || !geometry_attrs.empty()) {
       const igz::FieldReader fields(file_, fixups_, g);  // one for the file: it sorts ROFS
       for (std::size_t i : models) model_entry(fields, i, entries[i]);
+      for (std::size_t i : geometry_attrs) geometry_entry(fields, scene_index, i, entries[i]);
     }
     set_entries(std::move(entries));
   }
@@ -181,30 +185,31 @@ class IgzContainer final : public Container {
     images_[i] = std::move(*img);
   }
 
-  // An igModelInfo whose graph reads: kind "model", written as <index>_<name>.glb.
-  void model_entry(const igz::FieldReader& fields, std::size_t i, Entry& e) {
-    auto m = igz::read_model(fields, i);
+  // A model read: entry i becomes kind "model", written as <index>_<name>.glb (--stored: the
+  // object's bytes at its old path); else the reason is kept for its details.
+  template <class M, class Name>
+  void take_model(Result<M> m, std::size_t i, Entry& e, std::map<std::size_t, M>& into, Name&& name) {
     if (!m) {
       errors_.emplace(i, std::pair{"model_error", m.error().message});
       return;
     }
     stored_paths_[i] = e.path;
     e.kind = EntryKind::model;
-    e.path = fmt::format("{:04}_{}.glb", i, m->name);
-    models_.emplace(i, std::move(*m));
+    e.path = fmt::format("{:04}_{}.glb", i, name(*m));
+    into.emplace(i, std::move(*m));
   }
-
-  // A PS3 EDGE geometry whose segments read: kind "model", written as <index>_<file stem>.glb.
+  // An igModelInfo (or lone igModelData) whose graph reads: named after it.
+  void model_entry(const igz::FieldReader& fields, std::size_t i, Entry& e) {
+    take_model(igz::read_model(fields, i), i, e, models_, [](const igz::Model& m) { return m.name; });
+  }
+  // An igGeometryAttr whose buffers read, or a PS3 EDGE geometry whose segments read: named after the igz.
+  void geometry_entry(const igz::FieldReader& fields, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
+    auto m = igz::read_geometry_attr(fields, i, index);
+    if (m) m->name = file_stem();
+    take_model(std::move(m), i, e, models_, [](const igz::Model& x) { return x.name; });
+  }
   void edge_entry(const igz::Graph& g, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
-    auto m = igz::read_edge_geometry(file_, g, i, index);
-    if (!m) {
-      errors_.emplace(i, std::pair{"model_error", m.error().message});
-      return;
-    }
-    stored_paths_[i] = e.path;
-    e.kind = EntryKind::model;
-    e.path = fmt::format("{:04}_{}.glb", i, file_stem());
-    edge_models_.emplace(i, std::move(*m));
+    take_model(igz::read_edge_geometry(file_, g, i, index), i, e, edge_models_, [&](const igz::EdgeGeometry&) { return file_stem(); });
   }
 
   // The igz's own name without folders or extension ("zapwave" for "x.pak::models\\zapwave.igz").

@@ -27,10 +27,10 @@ using detail::memory_at;
 using detail::or_zero;
 using detail::pointer_at;
 
-// The igPS3EdgeGeometry objects in the scene graph below `from`: a node's children (_childList
-// igNodeList at 0x20) and attributes (_attributes igAttrList at 0x24, as igGeometry's), an
-// igEdgeGeometryAttr's _geometry (0x10).
-std::vector<std::size_t> edge_geometries_below(const IgzFile& f, const Graph& g, std::size_t from) {
+// The drawn objects (igPS3EdgeGeometry, igGeometryAttr) in the scene graph below `from`: a node's
+// children (_childList igNodeList at 0x20) and attributes (_attributes igAttrList at 0x24, as
+// igGeometry's), an igEdgeGeometryAttr's _geometry (0x10).
+std::vector<std::size_t> geometries_below(const IgzFile& f, const Graph& g, std::size_t from) {
   std::vector<std::size_t> found;
   std::vector<bool> seen(g.objects.size());
   std::vector<std::size_t> todo{from};
@@ -45,7 +45,7 @@ std::vector<std::size_t> edge_geometries_below(const IgzFile& f, const Graph& g,
     if (o >= g.objects.size() || seen[o]) continue;
     seen[o] = true;
     const Object& obj = g.objects[o];
-    if (obj.type_name == "igPS3EdgeGeometry") found.push_back(o);
+    if (obj.type_name == "igPS3EdgeGeometry" || obj.type_name == "igGeometryAttr") found.push_back(o);
     if (obj.type_name == "igEdgeGeometryAttr") {
       todo.push_back(pointer_at(f, g, obj, 0x10));
       continue;
@@ -84,8 +84,8 @@ std::vector<std::int32_t> int_list(const IgzFile& f, const Object& list) {
   return out;
 }
 
-// The igGeometry's igAABox (_bound 0x0C: min at 0x08, max at 0x14) for each igPS3EdgeGeometry its
-// attribute list draws.
+// The igGeometry's igAABox (_bound 0x0C: min at 0x08, max at 0x14) for each igPS3EdgeGeometry and
+// igGeometryAttr its attribute list draws.
 void add_bounds(const IgzFile& f, const Graph& g, const Object& o, EdgeSceneIndex& index) {
   const std::size_t box = pointer_at(f, g, o, 0x0C);
   const auto at = box != kNoObject ? field_at(f, g.objects[box], 0x08, 24) : std::nullopt;
@@ -95,9 +95,12 @@ void add_bounds(const IgzFile& f, const Graph& g, const Object& o, EdgeSceneInde
     lo[k] = or_zero(f.reader().f32(*at + 4 * k, "igAABox")), hi[k] = or_zero(f.reader().f32(*at + 12 + 4 * k, "igAABox"));
   const std::size_t attrs = pointer_at(f, g, o, 0x24);
   if (attrs == kNoObject || g.objects[attrs].type_name != "igAttrList") return;
-  for (std::size_t a : list_elements(f, g, g.objects[attrs]))
-    if (a != kNoObject && g.objects[a].type_name == "igEdgeGeometryAttr")
+  for (std::size_t a : list_elements(f, g, g.objects[attrs])) {
+    if (a == kNoObject) continue;
+    if (g.objects[a].type_name == "igGeometryAttr") index.bounds.emplace(a, std::pair{lo, hi});
+    if (g.objects[a].type_name == "igEdgeGeometryAttr")
       if (const std::size_t e = pointer_at(f, g, g.objects[a], 0x10); e != kNoObject) index.bounds.emplace(e, std::pair{lo, hi});
+  }
 }
 
 // Each select's skin: its _blendMatrixIndices (igIntList at 0xB4) and the file's igSkeleton2, the
@@ -123,12 +126,12 @@ EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph&
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     const Object& o = g.objects[i];
     if (o.type_name == "igBlendMatrixSelect") {
-      const std::vector<std::size_t> below = edge_geometries_below(f, g, i);
+      const std::vector<std::size_t> below = geometries_below(f, g, i);
       for (std::size_t e : below) index.select.emplace(e, i);
       if (!below.empty()) selects.push_back(i);
     } else if (o.type_name == "igFxMaterialNode") {
       if (std::string m = material_handle(fx, g, i); !m.empty())
-        for (std::size_t e : edge_geometries_below(f, g, i)) index.material.emplace(e, m);
+        for (std::size_t e : geometries_below(f, g, i)) index.material.emplace(e, m);
     } else if (o.type_name == "igGeometry") {
       add_bounds(f, g, o, index);
     }

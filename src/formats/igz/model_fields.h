@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "assay/formats/igz/edge.h"
 #include "assay/formats/igz/model.h"
 #include "diag_util.h"
 #include "model_layout.h"
@@ -215,6 +216,9 @@ class FieldReader {
 // The model graph of one igModelInfo or igModelData (model.h's read_model) through a FieldReader made
 // once for the file: a file's models share its sorted ROFS list.
 Result<Model> read_model(const FieldReader& r, std::size_t object);
+// An igGeometryAttr as a model of one draw call (model.h find_geometry_attrs), with what the
+// scene index found above it.
+Result<Model> read_geometry_attr(const FieldReader& r, std::size_t attr, const EdgeSceneIndex& index);
 // The skeleton a CGraphicsSkinInfo pairs with `model_data` (model_skin.cc); nullopt when none does.
 Result<std::optional<Skeleton>> read_skeleton(const FieldReader& r, std::size_t model_data);
 // The igSkeleton2 `object`: its bones and inverse joint matrices (the PS3 EDGE skins read it too).

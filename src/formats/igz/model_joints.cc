@@ -51,7 +51,7 @@ Result<std::optional<DrawJoints>> draw_joints(const Model& m, const DrawCall& d,
   if (!m.skeleton || g.blend_indices.empty() || g.blend_weights.size() != g.blend_indices.size())
     return std::optional<DrawJoints>{};
   const std::vector<int> joint = joint_of_blend(*m.skeleton);
-  const std::string what = fmt::format("igModelDrawCallData[{}] BLENDINDICES", d.object);
+  const std::string what = fmt::format("{}[{}] BLENDINDICES", d.source, d.object);
   DrawJoints out;
   for (std::size_t v = 0; v < g.blend_indices.size(); ++v) {
     std::array<std::uint16_t, 4> j{};

@@ -57,20 +57,25 @@ struct BufferRead {
   std::uint32_t count = 0, primitive_type = 0;
   MemorySpan data;
 };
-Result<BufferRead> read_buffer(const FieldReader& r, std::size_t graphics, std::string_view field, std::string_view type,
-                               const BufferFields& at, std::string_view count_name) {
+// An igVertexBuffer / igIndexBuffer: its count, _data and _primitiveType.
+Result<BufferRead> read_buffer_object(const FieldReader& r, std::size_t object, const BufferFields& at, std::string_view count_name) {
   BufferRead b;
-  ASSAY_TRY(b.object, r.ref(graphics, r.fields().graphics_buffer, field, type));
-  if (b.object == kNoObject) return err(r.what(graphics, field), r.graph().objects[graphics].position, fmt::format("no {}", type));
+  b.object = object;
   ASSAY_TRY(b.count, r.u32(b.object, at.count, count_name));
   ASSAY_TRY(b.data, r.data(b.object, at.data, "_data"));
   ASSAY_TRY(b.primitive_type, r.u32(b.object, at.primitive_type, "_primitiveType"));
   return b;
 }
+// The same behind an igGraphicsVertexBuffer / igGraphicsIndexBuffer.
+Result<BufferRead> read_buffer(const FieldReader& r, std::size_t graphics, std::string_view field, std::string_view type,
+                               const BufferFields& at, std::string_view count_name) {
+  ASSAY_TRY(std::size_t object, r.ref(graphics, r.fields().graphics_buffer, field, type));
+  if (object == kNoObject) return err(r.what(graphics, field), r.graph().objects[graphics].position, fmt::format("no {}", type));
+  return read_buffer_object(r, object, at, count_name);
+}
 
-Result<VertexBufferInfo> read_vertex_buffer(const FieldReader& r, std::size_t gvb) {
+Result<VertexBufferInfo> vertex_buffer_info(const FieldReader& r, const BufferRead& b) {
   const BufferFields& at = r.fields().vertex_buffer;
-  ASSAY_TRY(BufferRead b, read_buffer(r, gvb, "_vertexBuffer", "igVertexBuffer", at, "_vertexCount"));
   VertexBufferInfo vb;
   vb.object = b.object, vb.count = b.count, vb.data = b.data, vb.primitive_type = b.primitive_type;
   ASSAY_TRY(vb.format_object, r.ref(vb.object, at.format, "_format", "igVertexFormat"));
@@ -79,18 +84,26 @@ Result<VertexBufferInfo> read_vertex_buffer(const FieldReader& r, std::size_t gv
   return vb;
 }
 
-Result<IndexBufferInfo> read_index_buffer(const FieldReader& r, std::size_t gib) {
-  const BufferFields& at = r.fields().index_buffer;
-  ASSAY_TRY(BufferRead b, read_buffer(r, gib, "_indexBuffer", "igIndexBuffer", at, "_indexCount"));
+IndexBufferInfo index_buffer_info(const FieldReader& r, const BufferRead& b) {
   IndexBufferInfo ib;
   ib.object = b.object, ib.count = b.count, ib.data = b.data, ib.primitive_type = b.primitive_type;
-  if (const ExternalRef* x = r.external(ib.object, at.format)) {
+  if (const ExternalRef* x = r.external(ib.object, r.fields().index_buffer.format)) {
     ib.format = x->name;
     const auto& ids = r.fixups().external_ids;
     if (x->kind == "exid" && x->index < ids.size() && ids[x->index].namespace_hash == kIndexFormatsNamespace)
       if (auto n = index_format_for_hash(ids[x->index].name_hash)) ib.format = n->first, ib.index_size = n->second;
   }
   return ib;
+}
+
+Result<VertexBufferInfo> read_vertex_buffer(const FieldReader& r, std::size_t gvb) {
+  ASSAY_TRY(BufferRead b, read_buffer(r, gvb, "_vertexBuffer", "igVertexBuffer", r.fields().vertex_buffer, "_vertexCount"));
+  return vertex_buffer_info(r, b);
+}
+
+Result<IndexBufferInfo> read_index_buffer(const FieldReader& r, std::size_t gib) {
+  ASSAY_TRY(BufferRead b, read_buffer(r, gib, "_indexBuffer", "igIndexBuffer", r.fields().index_buffer, "_indexCount"));
+  return index_buffer_info(r, b);
 }
 
 Result<DrawCall> read_draw_call(const FieldReader& r, std::size_t o) {
@@ -223,6 +236,73 @@ Result<Model> read_model(const FieldReader& r, std::size_t object) {
   // A skeleton that does not read is a note: the model still exports, unskinned.
   if (auto skeleton = read_skeleton(r, m.data_object)) m.skeleton = std::move(*skeleton);
   else m.notes.push_back("skeleton left out: " + skeleton.error().str());
+  note_model_layout(r.fields(), m);
+  return m;
+}
+
+}  // namespace assay::igz
+
+namespace assay::igz {
+
+std::vector<std::size_t> find_geometry_attrs(const Graph& g) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < g.objects.size(); ++i)
+    if (g.objects[i].type_name == "igGeometryAttr") out.push_back(i);
+  return out;
+}
+
+namespace {
+
+// What the scene graph says about the attribute: its igGeometry's igAABox, its material node's
+// handle, the igBlendMatrixSelect's palette and skeleton.
+void scene_facts(const EdgeSceneIndex& index, std::size_t attr, Model& m, DrawCall& d) {
+  if (auto b = index.bounds.find(attr); b != index.bounds.end()) {
+    d.min = m.min = b->second.first, d.max = m.max = b->second.second;
+    d.stored_bounds = m.stored_bounds = true;
+  }
+  if (auto mat = index.material.find(attr); mat != index.material.end()) d.material = mat->second;
+  const auto select = index.select.find(attr);
+  const auto skin = select != index.select.end() ? index.skins.find(select->second) : index.skins.end();
+  if (skin == index.skins.end()) return;
+  m.skeleton = skin->second.skeleton;
+  m.blend_matrix_indices = skin->second.palette;
+  d.blend_count = static_cast<std::uint16_t>(std::min<std::size_t>(skin->second.palette.size(), 0xFFFF));
+}
+
+}  // namespace
+
+Result<Model> read_geometry_attr(const FieldReader& r, std::size_t attr, const EdgeSceneIndex& index) {
+  const Graph& g = r.graph();
+  if (attr >= g.objects.size() || g.objects[attr].type_name != "igGeometryAttr")
+    return err("igGeometryAttr", kNoOffset, fmt::format("object {} is no igGeometryAttr", attr));
+  if (r.pointer_size() != 4) {
+    Error e = err(r.what(attr, ""), g.objects[attr].position, "igGeometryAttr fields are known for 32-bit files only (igRewrite8's metadata)");
+    e.kind = ErrorKind::unsupported;
+    return e;
+  }
+  Model m;
+  m.object = m.data_object = attr;
+  m.name = "igGeometryAttr";
+  m.stored_bounds = false;
+  DrawCall d;
+  d.object = attr, d.position = g.objects[attr].position, d.source = "igGeometryAttr";
+  d.stored_bounds = d.stored_properties = false;
+  d.primitive_count_field = 0x1C;
+  ASSAY_TRY(std::size_t vb, r.ref(attr, 0x10, "_vertexBuffer", "igVertexBuffer"));
+  ASSAY_TRY(std::size_t ib, r.ref(attr, 0x14, "_indexBuffer", "igIndexBuffer"));
+  ASSAY_TRY(std::uint32_t offset, r.u32(attr, 0x18, "_offset"));
+  ASSAY_TRY(std::uint32_t count, r.u32(attr, 0x1C, "_primitiveCount"));
+  d.primitive_count = static_cast<std::int32_t>(count);
+  if (vb == kNoObject) return err(r.what(attr, "_vertexBuffer"), d.position, "no vertex buffer");
+  ASSAY_TRY(BufferRead vbr, read_buffer_object(r, vb, r.fields().vertex_buffer, "_vertexCount"));
+  ASSAY_TRY(d.vertices, vertex_buffer_info(r, vbr));
+  if (ib != kNoObject) {
+    ASSAY_TRY(BufferRead ibr, read_buffer_object(r, ib, r.fields().index_buffer, "_indexCount"));
+    d.indices = index_buffer_info(r, ibr);
+  }
+  if (offset != 0) m.notes.push_back(fmt::format("_offset {} not applied: the whole buffers are drawn (no real file has shown what it offsets)", offset));
+  scene_facts(index, attr, m, d);
+  m.draws.push_back(std::move(d));
   note_model_layout(r.fields(), m);
   return m;
 }

@@ -20,7 +20,7 @@ using detail::err;
 
 constexpr std::uint32_t kDrawTriangles = 3, kDrawTriangleStrip = 4;  // IG_GFX_DRAW (metaenums.xml)
 
-std::string draw_what(const DrawCall& d) { return fmt::format("igModelDrawCallData[{}]", d.object); }
+std::string draw_what(const DrawCall& d) { return fmt::format("{}[{}]", d.source, d.object); }
 
 Error unsupported(std::string structure, std::uint64_t offset, std::string message) {
   Error e = err(structure, offset, std::move(message));
@@ -247,7 +247,7 @@ void check_draw(const DrawCall& d, const DrawGeometry& g, const DiagSink& sink) 
   using detail::report;
   const std::uint64_t pos = d.position;
   const Bounds b = bounds_of(g.positions);
-  if (!b.empty && !same_bounds(d.min, d.max, b))
+  if (d.stored_bounds && !b.empty && !same_bounds(d.min, d.max, b))
     report(sink, Severity::warning, draw_what(d) + " _min/_max", pos + d.min_field,
            fmt::format("stored bounds {}..{} differ from its {} vertices' bounds {}..{}", vec3_text(d.min), vec3_text(d.max),
                        g.positions.size(), vec3_text(b.lo), vec3_text(b.hi)));
@@ -255,7 +255,7 @@ void check_draw(const DrawCall& d, const DrawGeometry& g, const DiagSink& sink) 
   if (d.primitive_count < 0 || static_cast<std::size_t>(d.primitive_count) != tris)
     report(sink, Severity::warning, draw_what(d) + " _primitiveCount", pos + d.primitive_count_field,
            fmt::format("says {} primitives, the index buffer holds {} triangles", d.primitive_count, tris));
-  if (d.indices.object != kNoObject && d.indices.index_size != 0 && d.index_type() != d.indices.index_size)
+  if (d.stored_properties && d.indices.object != kNoObject && d.indices.index_size != 0 && d.index_type() != d.indices.index_size)
     report(sink, Severity::warning, draw_what(d) + " _indexBufferType", pos + d.properties_field,
            fmt::format("says {}-byte indices (IG_INDEX_TYPE {}), the index buffer's format '{}' holds {}-byte indices",
                        d.index_type(), d.index_type(), d.indices.format, d.indices.index_size));
@@ -368,7 +368,7 @@ void check_model(const IgzFile& f, const Model& m, const DiagSink& sink) {
     transformed = transformed || d.transform.has_value();
   }
   // The model's bounds against its draw calls' (only where no draw call has a transform of its own).
-  if (!all.empty && !transformed && !same_bounds(m.min, m.max, all))
+  if (m.stored_bounds && !all.empty && !transformed && !same_bounds(m.min, m.max, all))
     detail::report(sink, Severity::warning, fmt::format("igModelData[{}] _min/_max", m.data_object), kNoOffset,
                    fmt::format("stored bounds {}..{} differ from its draw calls' bounds {}..{}", vec3_text(m.min), vec3_text(m.max),
                                vec3_text(all.lo), vec3_text(all.hi)));

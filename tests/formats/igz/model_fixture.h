@@ -213,17 +213,24 @@ inline ModelTypes add_model_types(Writer& w, const FixtureFields& at) {
   return t;
 }
 
-inline void put_index_buffer(Writer& w, const ModelSpec& s, const FixtureFields& at, const ModelTypes& t,
-                             std::uint32_t def, std::uint32_t vtx, std::uint32_t draw) {
-  const std::uint32_t gib = w.add_object(def, t.gib), ib = w.add_object(def, t.ib);
-  w.set_pointer(draw + at.draw_gib, gib);
-  w.set_pointer(gib + at.graphics_buffer, ib);
+// An igIndexBuffer of the spec's 16-bit indices, its _format the EXID "indexformats"::index_format.
+inline std::uint32_t put_index_object(Writer& w, const ModelSpec& s, const FixtureFields& at, std::uint32_t ib_type,
+                                      std::uint32_t def, std::uint32_t vtx) {
+  const std::uint32_t ib = w.add_object(def, ib_type);
   w.put_u32(ib + at.buffer_count, static_cast<std::uint32_t>(s.indices->size()));
   ByteBuffer idx(s.indices->size() * 2);
   for (std::size_t i = 0; i < s.indices->size(); ++i) store<std::uint16_t>(idx.data() + 2 * i, (*s.indices)[i], s.endian);
   put_buffer_data(w, vtx, ib + at.buffer_data, idx, w.v10_64() && !s.data_handle);
   put_external(w, ib + at.buffer_format, fnv1a32(s.index_format, true), fnv1a32("indexformats", true));
   w.put_u32(ib + at.buffer_primitive, s.primitive_type);
+  return ib;
+}
+
+inline void put_index_buffer(Writer& w, const ModelSpec& s, const FixtureFields& at, const ModelTypes& t,
+                             std::uint32_t def, std::uint32_t vtx, std::uint32_t draw) {
+  const std::uint32_t gib = w.add_object(def, t.gib);
+  w.set_pointer(draw + at.draw_gib, gib);
+  w.set_pointer(gib + at.graphics_buffer, put_index_object(w, s, at, t.ib, def, vtx));
 }
 
 inline void put_draw_call(Writer& w, const ModelSpec& s, const FixtureFields& at, const ModelTypes& t,

@@ -54,7 +54,8 @@ struct EdgeSkin {
   Skeleton skeleton;
 };
 
-// Where the scene graph puts each igPS3EdgeGeometry, found in one pass over the file (a level holds
+// Where the scene graph puts each igPS3EdgeGeometry (and each igGeometryAttr of the older,
+// non-EDGE graphs: model.h find_geometry_attrs), found in one pass over the file (a level holds
 // thousands): the igAABox of the igGeometry drawing it, the igBlendMatrixSelect and the
 // igFxMaterialNode above it. The material is its node's _material handle (RHND), "namespace::name",
 // with the hashes turned back into the TDEP namespace and the node's _name where they match. The

@@ -110,6 +110,9 @@ struct DrawCall {
   std::uint16_t blend_offset = 0, blend_count = 0;  // _blendVectorOffset, _blendVectorCount: the draw
                                    // call's BLENDINDICES index Model::blend_matrix_indices from here
   std::uint32_t min_field = 0x10, primitive_count_field = 0x48, properties_field = 0x4C;  // offsets in the object
+  std::string_view source = "igModelDrawCallData";  // the type of `object` ("igGeometryAttr" for the older graphs)
+  bool stored_bounds = true;      // _min/_max hold the file's bounds (an igGeometryAttr: its igGeometry's igAABox, when found)
+  bool stored_properties = true;  // _propertiesBitField is the file's (an igGeometryAttr has none)
   VertexBufferInfo vertices;
   IndexBufferInfo indices;
   [[nodiscard]] unsigned index_type() const { return properties & 7; }
@@ -141,6 +144,7 @@ struct Model {
   std::size_t data_object = kNoObject;  // igModelData
   std::string name;                     // the igModelInfo's (else igModelData's) _name, or its type
   model::Vec4 min{}, max{};             // igModelData::_min, _max
+  bool stored_bounds = true;            // false for an igGeometryAttr entry (no igModelData)
   std::vector<std::optional<model::Mat4>> transforms;  // igAnimatedTransform::_matrix per _transforms
   std::vector<DrawCall> draws;
   std::vector<std::int32_t> blend_matrix_indices;  // igModelData::_blendMatrixIndices
@@ -149,6 +153,15 @@ struct Model {
   std::string layout_assumption;   // where its offsets come from when no real file has shown them
   std::vector<std::string> notes;  // fields left out and why (check_model reports them as notes)
 };
+
+// The older scene graphs' geometry (Skylanders on other platforms than the PS3): an igGeometry
+// (an igAttrSet: _bound igAABox 0x0C, _attributes igAttrList 0x24) draws each igGeometryAttr of its
+// list: _vertexBuffer igVertexBuffer 0x10, _indexBuffer igIndexBuffer 0x14, _offset 0x18,
+// _primitiveCount 0x1C (32-bit; igRewrite8's Trap Team metaobjects.xml, the Noesis plugin's
+// ssfIgzFile.process_igGeometryAttr), the buffers as igModelData's. Every igGeometryAttr is a model
+// entry of one draw call; its bounds, material and skin come from the scene graph (edge.h's
+// EdgeSceneIndex). 64-bit files are not decoded (no source gives the offsets).
+std::vector<std::size_t> find_geometry_attrs(const Graph& g);
 
 // The entry objects: every igModelInfo, and every igModelData no igModelInfo points at.
 std::vector<std::size_t> find_models(const IgzFile& f, const Graph& g);

@@ -1,0 +1,130 @@
+// The older, non-EDGE scene graph's igGeometryAttr as a model entry (model.h find_geometry_attrs):
+// the writer fixture (geometry_fixture.h) decodes to the positions and triangles written, takes
+// its igGeometry's igAABox as stored bounds and its igFxMaterialNode's handle as material; verify
+// warns where the file's figures differ; 64-bit files and every mutation fail cleanly.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "assay/container.h"
+#include "../formats/igz/geometry_fixture.h"
+#include "golden.h"
+#include "gltf_reader.h"
+#include "testing/testing.h"
+
+namespace assay {
+namespace igz_geometry_test {
+namespace {
+
+std::unique_ptr<Container> open_fixture(const igz::fixtures::GeometrySpec& g) {
+  auto b = igz::fixtures::build_geometry_igz(g);
+  if (!b) return nullptr;
+  auto c = open(Input::from_buffer("quad.igz", std::move(*b)));
+  return c ? std::move(*c) : nullptr;
+}
+
+const Entry* model_entry(const Container& c) {
+  for (const Entry& e : c.entries())
+    if (e.kind == EntryKind::model) return &e;
+  return nullptr;
+}
+
+std::string warnings(const Container& c) {
+  Diagnostics d;
+  c.verify(d);
+  std::string out;
+  for (const Diagnostic& x : d.items())
+    if (x.severity != Severity::note) out += x.where.structure + ": " + x.where.message + "\n";
+  return out;
+}
+
+TEST(IgzGeometryAttr, FixtureIsAModelWithItsStoredBoundsAndMaterial) {
+  auto c = open_fixture({});
+  ASSERT_TRUE(c);
+  const Entry* e = model_entry(*c);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->path, fmt::format("{:04}_quad.glb", e->index));
+  EXPECT_EQ(c->entries()[e->index].name, "igGeometryAttr");
+  EXPECT_EQ(warnings(*c), "");
+  auto glb = c->model(*e);
+  ASSERT_TRUE(glb.ok()) << glb.error().str();
+  testing::TempDir t;
+  testing::write_file(t / "quad.glb", *glb);
+  const testing::ReadModel m = testing::read_gltf(t / "quad.glb");
+  ASSERT_EQ(m.error, "");
+  ASSERT_EQ(m.meshes.size(), 1u);
+  EXPECT_EQ(m.meshes[0].positions, (std::vector<std::array<float, 3>>{{1, 2, 3}, {-4, 5, 6}, {7, -8, 0.5f}}));
+  EXPECT_EQ(m.meshes[0].triangles, (std::vector<std::array<std::uint32_t, 3>>{{0, 1, 2}}));
+  EXPECT_EQ(m.materials, 1u);
+  ASSAY_REQUIRE_VALIDATOR();
+  testing::expect_valid_gltf({t / "quad.glb"});
+}
+
+TEST(IgzGeometryAttr, VerifyWarnsOnBoundsAndPrimitiveCount) {
+  igz::fixtures::GeometrySpec g;
+  g.buffers.max[0] = 9;           // the igAABox: x up to 9, the vertices up to 7
+  g.buffers.primitive_count = 2;  // one triangle
+  auto c = open_fixture(g);
+  ASSERT_TRUE(c);
+  const std::string w = warnings(*c);
+  EXPECT_NE(w.find("igGeometryAttr["), std::string::npos) << w;
+  EXPECT_NE(w.find("_min/_max"), std::string::npos) << w;
+  EXPECT_NE(w.find("says 2 primitives"), std::string::npos) << w;
+}
+
+TEST(IgzGeometryAttr, OffsetIsANote) {
+  igz::fixtures::GeometrySpec g;
+  g.offset = 3;
+  auto c = open_fixture(g);
+  ASSERT_TRUE(c);
+  Diagnostics d;
+  c->verify(d);
+  bool noted = false;
+  for (const Diagnostic& x : d.items()) noted = noted || (x.severity == Severity::note && x.where.message.find("_offset 3 not applied") != std::string::npos);
+  EXPECT_TRUE(noted);
+}
+
+TEST(IgzGeometryAttr, SixtyFourBitIsNotDecoded) {
+  igz::fixtures::GeometrySpec g;
+  g.layout = {.version = 9, .endian = Endian::little, .platform = 1, .pointer_size = 8};
+  g.buffers = igz::fixtures::triangle_spec(Endian::little);
+  auto b = igz::fixtures::build_geometry_igz(g);
+  ASSERT_TRUE(b.ok());
+  auto c = open(Input::from_buffer("quad64.igz", std::move(*b)));
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  EXPECT_EQ(model_entry(**c), nullptr);
+}
+
+TEST(IgzGeometryAttr, TruncationAndMutationSweep) {
+  auto b = igz::fixtures::build_geometry_igz({});
+  ASSERT_TRUE(b.ok());
+  const ByteBuffer good = *b;
+  auto run = [](ByteBuffer bytes) {
+    auto c = open(Input::from_buffer("m.igz", std::move(bytes)));
+    if (!c) return;
+    Diagnostics d;
+    (*c)->verify(d);
+    if (const Entry* e = model_entry(**c)) (void)(*c)->model(*e);
+  };
+  for (std::size_t cut = 0; cut < good.size(); cut += 5) run(ByteBuffer(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)));
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    ByteBuffer m = good;
+    m[i] ^= 0x5A;
+    run(std::move(m));
+  }
+}
+
+TEST(IgzGeometryAttr, WritesFuzzCorpus) {
+  const char* dir = std::getenv("ASSAY_WRITE_IGZ_MODEL_CORPUS");
+  if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_MODEL_CORPUS to write the corpus";
+  auto b = igz::fixtures::build_geometry_igz({});
+  ASSERT_TRUE(b.ok());
+  testing::write_file(std::filesystem::path(dir) / "geometry_attr.igz", *b);
+}
+
+}  // namespace
+}  // namespace igz_geometry_test
+}  // namespace assay
