@@ -10,7 +10,10 @@
 #include <filesystem>
 
 #include "assay/container.h"
+#include "assay/image/png.h"
 #include "../formats/igz/geometry_fixture.h"
+#include "../formats/igz/image_fixture.h"
+#include "../formats/igz/material_fixture.h"
 #include "golden.h"
 #include "gltf_reader.h"
 #include "testing/testing.h"
@@ -18,6 +21,8 @@
 namespace assay {
 namespace igz_geometry_test {
 namespace {
+
+using fs_path = std::filesystem::path;
 
 std::unique_ptr<Container> open_fixture(const igz::fixtures::GeometrySpec& g) {
   auto b = igz::fixtures::build_geometry_igz(g);
@@ -115,6 +120,65 @@ TEST(IgzGeometryAttr, TruncationAndMutationSweep) {
     m[i] ^= 0x5A;
     run(std::move(m));
   }
+}
+
+// A model, its material and its texture, each an igz of our writers in the folders a game's
+// archive keeps them in (models\\, materials\\, textures\\): packed into an igArchive and
+// extracted with --models, the GLB carries the texture at unit 0 (ColorMap_A_11, not unit 1's
+// NormalMap_B_11 nor the other material's ColorMap_C_11), with the igTextureAttr2's sampler
+// (_magFilter 0 nearest, _minFilter 3 nearest mipmap linear, _wrapS 0 clamp, _wrapT 1 repeat);
+// the same from the folder on disk. libspng decodes the GLB's image to the texture entry's pixels.
+TEST(IgzGeometryAttr, MaterialTextureThroughAnArchiveAndAFolder) {
+  testing::TempDir t;
+  const fs_path tree = t / "tree";
+  igz::fixtures::GeometrySpec g;  // the triangle with FLOAT2 TEXCOORD 0 at +12 (20-byte vertices)
+  g.buffers.stride = 20;
+  g.buffers.elements.push_back(igz::VertexElement{.type = 1 /*FLOAT2*/, .usage = igz::vertex_usage::kTexcoord, .offset = 12});
+  const ByteBuffer pos = g.buffers.vertex_bytes;
+  g.buffers.vertex_bytes.assign(60, 0);
+  for (unsigned v = 0; v < 3; ++v) std::copy(pos.begin() + 12 * v, pos.begin() + 12 * v + 12, g.buffers.vertex_bytes.begin() + 20 * v);
+  auto model = igz::fixtures::build_geometry_igz(g);
+  auto material = igz::fixtures::material_igz({.version = 7, .endian = Endian::big, .platform = 6, .names_as_tstr = true}, "QuadMat");
+  igz::fixtures::ImageSpec spec;
+  spec.pixels = igz::fixtures::dxt1_blocks(8, 8);
+  auto texture = igz::fixtures::build_image_igz(spec);
+  ASSERT_TRUE(model.ok() && material.ok() && texture.ok());
+  testing::write_file(tree / "models" / "quad.igz", *model);
+  testing::write_file(tree / "materials" / "quad_materials.igz", *material);
+  testing::write_file(tree / "textures" / "ColorMap_A_11.igz", *texture);
+  auto tex = open_path((tree / "textures" / "ColorMap_A_11.igz").string());
+  ASSERT_TRUE(tex.ok());
+  const Entry* image = igz::fixtures::texture_entry(**tex);
+  ASSERT_NE(image, nullptr);
+  auto want = (*tex)->texture(*image, 0);
+  ASSERT_TRUE(want.ok());
+  auto check = [&](const fs_path& glb) {
+    const testing::ReadModel m = testing::read_gltf(glb);
+    ASSERT_EQ(m.error, "") << glb;
+    ASSERT_EQ(m.images, 1u) << glb;
+    EXPECT_EQ(m.base_color_image, std::vector<int>{0});
+    EXPECT_EQ(m.base_color_sampler[0], (std::array<int, 4>{9728, 9986, 33071, 10497}));
+    auto png = image::decode_png(ByteView(m.image_data[0].data(), m.image_data[0].size()));
+    ASSERT_TRUE(png.ok());
+    EXPECT_EQ(png->width, 8u);
+    EXPECT_TRUE(png->pixels == want->pixels);
+  };
+  auto st = testing::run_cli("pack igarchive -q -o " + testing::quote_path(t / "quad.pak") + " " + testing::quote_path(tree));
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  st = testing::run_cli("extract " + testing::quote_path(t / "quad.pak") + " --models -q -o " + testing::quote_path(t / "out"));
+  ASSERT_EQ(st.exit_code, 0) << st.err;
+  ASSERT_TRUE(std::filesystem::exists(t / "out" / "models" / "quad.glb"));
+  check(t / "out" / "models" / "quad.glb");
+  auto c = open_path((tree / "models" / "quad.igz").string());
+  ASSERT_TRUE(c.ok());
+  const Entry* e = model_entry(**c);
+  ASSERT_NE(e, nullptr);
+  auto glb = (*c)->model(*e);
+  ASSERT_TRUE(glb.ok());
+  testing::write_file(t / "folder.glb", *glb);
+  check(t / "folder.glb");
+  ASSAY_REQUIRE_VALIDATOR();
+  testing::expect_valid_gltf({t / "out" / "models" / "quad.glb", t / "folder.glb"});
 }
 
 TEST(IgzGeometryAttr, WritesFuzzCorpus) {

@@ -1,5 +1,5 @@
 // A material igz written by our own writer, shaped as zap.pak's materialinstances\*.igz: a root
-// igObjectList of two materials named "Mat" and "Other" (ONAM). "Mat" points (field 0 after the
+// igObjectList of two materials named "Mat" (or `first_name`) and "Other" (ONAM). "Mat" points (field 0 after the
 // header) at a memory block of three pointers, as an igCachedAttrList points at its attribute
 // array: an igColorAttr and two igTextureBindAttr2 at units 1 and 0 (igAttr::_cachedUnitID, a
 // short right after the igObject header). Each bind's _texture (+0x08) is an igTextureAttr2
@@ -14,7 +14,7 @@
 
 namespace assay::igz::fixtures {
 
-inline Result<ByteBuffer> material_igz(const Layout& layout) {
+inline Result<ByteBuffer> material_igz(const Layout& layout, const char* first_name = "Mat") {
   Writer w(layout);
   const std::uint32_t def = w.add_pool("Default", 16);
   const std::uint32_t h = w.object_header(), ps = w.pointer_size();
@@ -46,7 +46,7 @@ inline Result<ByteBuffer> material_igz(const Layout& layout) {
   const std::uint32_t root = w.add_object_list(def, list_t, {mat, other});
   const std::uint32_t names = w.add_object(def, names_t), stride = w.name_size();
   const std::uint32_t nd = w.alloc(def, 2 * stride, ps);
-  const char* spelled[] = {"Mat", "Other"};
+  const char* spelled[] = {first_name, "Other"};
   for (std::uint32_t i = 0; i < 2; ++i) {
     if (layout.names_as_tstr) w.set_string_index(nd + i * stride, w.add_string_table_entry(spelled[i]));
     else w.set_string(nd + i * stride, spelled[i]);
