@@ -29,3 +29,25 @@ def test_igz_model_is_the_extracted_glb(tmp_path):
         prim = mesh["primitives"][0]
         counts.append((doc["accessors"][prim["attributes"]["POSITION"]]["count"], doc["accessors"][prim["indices"]]["count"]))
     assert counts == [(10494, 10494), (828, 828)]
+
+
+def test_edge_model_from_the_archive_carries_its_material_texture():
+    """zap.pak's models\\...\\zapwave.igz opened inside the archive: its material
+    (materialinstances\\zapwave_igb_materials.igz) binds textures\\colormap_watercaustic02_11.igz at
+    unit 0, whose 256 x 256 igImage2 (`assay list` of that igz) becomes the GLB's one image, a PNG."""
+    pak = require_sample("alchemy/skylanders_zap.pak")
+    c = assay.open(str(pak) + "::models\\characters\\skylanders\\zap\\zapwave.igz")
+    model = [e for e in c.entries if e.kind == "model"][0]
+    assert model.details["materials"][0]["base_color_texture"] == "ColorMap_WaterCaustic02_11.igz"
+    glb = c.model(model)
+    size, _ = struct.unpack_from("<II", glb, 12)
+    doc = json.loads(glb[20:20 + size])
+    assert len(doc["images"]) == 1 and doc["images"][0]["mimeType"] == "image/png"
+    assert doc["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] == 0
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    png = glb[20 + size + 8 + view.get("byteOffset", 0):][:view["byteLength"]]
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack_from(">II", png, 16)
+    tex = assay.open(str(pak) + "::textures\\colormap_watercaustic02_11.igz")
+    image = [e for e in tex.entries if e.kind == "texture"][0]
+    assert (width, height) == (image.details["width"], image.details["height"])
