@@ -41,7 +41,9 @@ class IgzContainer final : public Container {
     const std::vector<std::size_t> geometry_attrs = igz::find_geometry_attrs(g);
     const bool has_edge = std::any_of(g.objects.begin(), g.objects.end(), [](const igz::Object& o) { return o.type_name == "igPS3EdgeGeometry"; });
     const igz::EdgeSceneIndex scene_index =
-        has_edge || !geometry_attrs.empty() ? igz::index_edge_scene(file_, fixups_, g) : igz::EdgeSceneIndex{};
+        has_edge || (!geometry_attrs.empty() && file_.header().pointer_size == 4)  // the index reads 32-bit graphs
+            ? igz::index_edge_scene(file_, fixups_, g)
+            : igz::EdgeSceneIndex{};
     std::vector<Entry> entries;
     entries.reserve(g.objects.size());
     for (std::size_t i = 0; i < g.objects.size(); ++i) {
