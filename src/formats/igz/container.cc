@@ -67,7 +67,18 @@ class IgzContainer final : public Container {
       for (std::size_t i : models) model_entry(fields, i, entries[i]);
       for (std::size_t i : geometry_attrs) geometry_entry(fields, scene_index, i, entries[i]);
     }
+    find_material_objects(g);
     set_entries(std::move(entries));
+  }
+
+  // The texture units each material object of the file binds (its details list them).
+  void find_material_objects(const igz::Graph& g) {
+    std::optional<igz::MaterialReader> reader;
+    for (std::size_t i = 0; i < g.objects.size(); ++i) {
+      if (!igz::MaterialReader::is_material_type(g.objects[i].type_name)) continue;
+      if (!reader) reader.emplace(file_, fixups_, g);
+      if (auto m = reader->read(i); !m.bindings.empty()) material_objects_.emplace(i, std::move(m.bindings));
+    }
   }
 
   // The base colour textures of the models' materials, from the material and texture igz files
@@ -133,6 +144,7 @@ class IgzContainer final : public Container {
     if (auto it = models_.find(i); it != models_.end()) detail::print_json(p, "model", igz::model_details_json(it->second));
     if (auto it = edge_models_.find(i); it != edge_models_.end()) detail::print_json(p, "model", igz::edge_details_json(it->second));
     if (e.kind == EntryKind::model) detail::print_json(p, "materials", igz::materials_json(materials_of(i)));
+    if (auto it = material_objects_.find(i); it != material_objects_.end()) detail::print_json(p, "texture_units", igz::texture_units_json(it->second));
   }
 
   // The materials entry `i` draws with, in the order first drawn, and what was found for each.
@@ -251,6 +263,7 @@ class IgzContainer final : public Container {
   std::map<std::size_t, igz::Model> models_;           // model entries by index
   std::map<std::size_t, igz::EdgeGeometry> edge_models_;  // PS3 EDGE model entries by index
   igz::detail::MaterialTextures materials_;               // the models' materials by handle
+  std::map<std::size_t, std::vector<igz::TextureBinding>> material_objects_;  // a material object's bindings by index
 };
 
 }  // namespace

@@ -91,16 +91,22 @@ Json model_details_json(const Model& m) {
   return j;
 }
 
+namespace {
+Json text_or_null(const std::string& t) { return t.empty() ? Json(nullptr) : Json(t); }
+}  // namespace
+
+Json texture_units_json(const std::vector<TextureBinding>& bindings) {
+  Json units = Json::array();
+  for (const TextureBinding& b : bindings) units.push_back({{"unit", b.unit}, {"image", b.image}, {"file", text_or_null(b.file)}});
+  return units;
+}
+
 Json materials_json(const std::vector<std::pair<std::string, const detail::MaterialTexture*>>& materials) {
   Json out = Json::array();
-  const auto text_or_null = [](const std::string& t) { return t.empty() ? Json(nullptr) : Json(t); };
   for (const auto& [handle, m] : materials) {
-    Json units = Json::array();
-    for (const TextureBinding& b : m->bindings)
-      units.push_back({{"unit", b.unit}, {"image", b.image}, {"file", text_or_null(b.file)}});
     out.push_back({{"handle", handle},
                    {"material_file", text_or_null(m->material_file)},
-                   {"texture_units", std::move(units)},
+                   {"texture_units", texture_units_json(m->bindings)},
                    {"base_color_texture", m->image_file ? Json(m->base->file) : Json(nullptr)},
                    {"note", text_or_null(m->note)}});
   }

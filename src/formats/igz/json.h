@@ -27,6 +27,8 @@ Json edge_details_json(const EdgeGeometry& e);
 // The materials of a model entry and what was found for each (docs/cli.md#igz): [{"handle",
 // "material_file" (null when the model's TDEP has none), "texture_units": [{"unit", "image",
 // "file"}], "base_color_texture" (unit 0's file, null when none was found), "note" (null or why)}].
+// A material's bindings: [{"unit", "image", "file" (null when no TDEP names the namespace)}].
+Json texture_units_json(const std::vector<TextureBinding>& bindings);
 Json materials_json(const std::vector<std::pair<std::string, const detail::MaterialTexture*>>& materials);
 
 // One image an edit re-encoded (image_edit.cc), a line of the edit report.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <deque>
+#include <memory>
 
 #include "assay/core/hash.h"
 #include "edge_parts.h"
@@ -48,8 +49,7 @@ struct Reach {
 };
 
 // Every object reachable from `from` (itself included), in the order first reached.
-std::vector<std::size_t> reachable(const Graph& g, std::size_t from) {
-  const Reach r(g);
+std::vector<std::size_t> reachable(const Graph& g, const Reach& r, std::size_t from) {
   std::vector<bool> seen(g.objects.size());
   std::vector<std::uint32_t> blocks_seen;
   std::vector<std::size_t> out;
@@ -137,17 +137,34 @@ std::optional<std::size_t> named_object(const Graph& g, std::uint32_t name_hash)
   return std::nullopt;
 }
 
-MaterialTextures material_textures(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t material) {
+struct MaterialReader::Edges : Reach {
+  using Reach::Reach;
+};
+
+MaterialReader::MaterialReader(const IgzFile& f, const Fixups& fx, const Graph& g)
+    : f_(f), fx_(fx), g_(g), edges_(std::make_unique<Edges>(g)) {}
+MaterialReader::~MaterialReader() = default;
+
+MaterialTextures MaterialReader::read(std::size_t material) const {
   MaterialTextures m;
-  if (material >= g.objects.size()) return m;
+  if (material >= g_.objects.size()) return m;
   m.object = material;
-  m.type = std::string(g.objects[material].type_name);
-  for (std::size_t o : reachable(g, material))
-    if (g.objects[o].type_name == "igTextureBindAttr2") m.bindings.push_back(binding(f, fx, g, o));
+  m.type = std::string(g_.objects[material].type_name);
+  for (std::size_t o : reachable(g_, *edges_, material))
+    if (g_.objects[o].type_name == "igTextureBindAttr2") m.bindings.push_back(binding(f_, fx_, g_, o));
   std::stable_sort(m.bindings.begin(), m.bindings.end(), [](const TextureBinding& a, const TextureBinding& b) {
     return (a.unit < 0 ? 0x10000 : a.unit) < (b.unit < 0 ? 0x10000 : b.unit);
   });
   return m;
+}
+
+MaterialTextures material_textures(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t material) {
+  return MaterialReader(f, fx, g).read(material);
+}
+
+bool MaterialReader::is_material_type(std::string_view type) {
+  constexpr std::string_view kSuffix = "Material";
+  return type.size() >= kSuffix.size() && type.substr(type.size() - kSuffix.size()) == kSuffix;
 }
 
 std::string_view dependency_file(std::string_view path) {

@@ -203,6 +203,28 @@ TEST(IgzMaterial, ListJsonNamesTheMaterialsTextures) {
   EXPECT_EQ(m[0]["texture_units"][3]["unit"], 5);
 }
 
+// `list --json` of the material file: object 8 (the CCharacterMaterial named ZapWave) lists the
+// four units checked by hand in ZapwaveBindingsByHand; no other object has texture_units.
+TEST(IgzMaterial, ListJsonOfAMaterialFileGivesItsUnits) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  const auto r = testing::run_cli("list --json " + testing::quote_path(zap.string() + "::materialinstances\\zapwave_igb_materials.igz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  int with_units = 0;
+  for (const auto& e : j["entries"]) {
+    if (!e.contains("texture_units")) continue;
+    ++with_units;
+    EXPECT_EQ(e["index"], 8);
+    std::vector<std::pair<int, std::string>> units;
+    for (const auto& u : e["texture_units"]) units.emplace_back(u["unit"].get<int>(), u["file"].get<std::string>());
+    EXPECT_EQ(units, (std::vector<std::pair<int, std::string>>{{0, "ColorMap_WaterCaustic02_11.igz"},
+                                                               {1, "NormalMap_FX_StoneRough_N_11.igz"},
+                                                               {2, "Composite3_default_b_waterF_750647746.igz"},
+                                                               {5, "ColorMap_Grey_20_11.igz"}}));
+  }
+  EXPECT_EQ(with_units, 1);
+}
+
 TEST(IgzMaterial, WritesFuzzCorpus) {
   const char* dir = std::getenv("ASSAY_WRITE_IGZ_MATERIAL_CORPUS");
   if (dir == nullptr) GTEST_SKIP() << "set ASSAY_WRITE_IGZ_MATERIAL_CORPUS to write the corpus";

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,25 @@ std::optional<std::size_t> named_object(const Graph& g, std::uint32_t name_hash)
 // The textures the material object binds. Reachable: through its pointer fields and the
 // pointer arrays of the memory blocks they point at (the igCachedAttrLists' attribute arrays).
 MaterialTextures material_textures(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t material);
+
+// The same for many materials of one file: the file's pointer edges sorted once.
+class MaterialReader {
+ public:
+  MaterialReader(const IgzFile& f, const Fixups& fx, const Graph& g);
+  ~MaterialReader();
+  MaterialReader(const MaterialReader&) = delete;
+  MaterialReader& operator=(const MaterialReader&) = delete;
+  [[nodiscard]] MaterialTextures read(std::size_t material) const;
+  // Whether objects of this type are materials whose details list their textures ("...Material").
+  [[nodiscard]] static bool is_material_type(std::string_view type);
+
+ private:
+  struct Edges;
+  const IgzFile& f_;
+  const Fixups& fx_;
+  const Graph& g_;
+  std::unique_ptr<Edges> edges_;
+};
 
 // The file a TDEP path names ("textures:/ColorMap_X_11.igz" -> "ColorMap_X_11.igz").
 std::string_view dependency_file(std::string_view path);
