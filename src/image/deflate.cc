@@ -200,6 +200,9 @@ void at_least_two(std::uint32_t* freq, unsigned n) {
     if (freq[s] == 0) freq[s] = 1, ++used;
 }
 
+// kSimd: the 16-byte compares with SSE2 where the target has it, else (and in a test, Deflate.
+// PortablePathGivesTheSameStream) byte by byte: the same masks, the same stream.
+template <bool kSimd>
 class Deflater {
  public:
   Deflater() : tokens_(new std::uint32_t[kBlockTokens]) {}
@@ -299,14 +302,15 @@ class Deflater {
   // Bit i set where a[i] == b[i], i < 16.
   static std::uint32_t equal_mask16(const std::uint8_t* a, const std::uint8_t* b) {
 #if defined(__SSE2__)
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
-#else
+    if constexpr (kSimd) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+      return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
+    }
+#endif
     std::uint32_t m = 0;
     for (int i = 0; i < 16; ++i) m |= std::uint32_t{a[i] == b[i]} << i;
     return m;
-#endif
   }
 
   // The length, up to `most`, of the run at p of bytes equal to those d before (`len` known).
@@ -463,7 +467,12 @@ std::size_t zlib_fast_bound(std::size_t n) {
 }
 
 std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out) {
-  thread_local Deflater d;
+  thread_local Deflater<true> d;
+  return d.compress(in, out);
+}
+
+std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out) {
+  thread_local Deflater<false> d;
   return d.compress(in, out);
 }
 
