@@ -1,11 +1,12 @@
 // A fast deflate for PNG rows (deflate.h). Written from RFC 1951 (blocks, Huffman codes, lengths and
 // distances) and RFC 1950 (the zlib header and Adler-32); libdeflate computes the Adler-32 only.
 //
-// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (a run of literals,
-// or a length and distance) into a buffer while counting symbols, then the block is written with
-// the Huffman codes of those counts, or stored when that is shorter. The matcher looks for runs
-// only: bytes equal to the byte before (distance 1) or to the byte 4 before (distance 4, the pixel
-// to the left in RGBA rows), 16 bytes compared at a time, no hash table. On the Up-filtered rows of
+// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (the literals before
+// a match, and the match) into a buffer while counting symbols, then the block is written with the
+// Huffman codes of those counts (literal/length codes of at most 14 bits, four literals a 56-bit
+// put), or stored when that is shorter. The matcher looks for runs only: 5 or more bytes equal to
+// the byte before (distance 1) or 4 or more equal to the byte 4 before (distance 4, the pixel to
+// the left in RGBA rows), 32 bytes compared at a time, no hash table. On the Up-filtered rows of
 // decoded textures (where a pixel repeats the one above, the row is zeros) that finds smaller
 // output than libdeflate's level 1 and zlib's Z_RLE (docs/PERFORMANCE.md, "igz textures to PNG");
 // on other data (indices, photographs) it compresses less than a real LZ77 search would.
@@ -229,9 +230,9 @@ class Deflater {
  private:
   // Tokens from in[p] until the buffer is full or the input ends; the position after them. Matches
   // are runs: of bytes equal to the one before (distance 1: the zeros of the Up filter where a row
-  // repeats the one above) or to the one 4 before (the pixel to the left). 16 bytes are compared at
-  // a time; between runs of 3 or more, the bytes are literals. One token a match (with the literals
-  // before it): the branches are per match, not per literal run and match.
+  // repeats the one above) or to the one 4 before (the pixel to the left). 32 bytes are compared at
+  // a time; between runs, the bytes are literals. One token a match (with the literals before it):
+  // the branches are per match, not per literal run and match.
   std::size_t tokenize(ByteView in, std::size_t p) {
     // four literal histograms in turn: a literal repeated next to itself does not wait for its count
     std::uint32_t lit[4][256] = {};
@@ -255,9 +256,12 @@ class Deflater {
         continue;
       }
       std::uint32_t m1 = equal_mask32(data + p, data + p - 1), m4 = equal_mask32(data + p, data + p - 4);
-      // literals up to where a run of 3 starts (bit i: bytes i, i+1 and i+2 repeat), at most 30
-      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2) | (m4 & m4 >> 1 & m4 >> 2);
-      const unsigned k = std::countr_zero(starts | 1u << 30);
+      // literals up to where a run starts: 5 bytes equal to the byte before or 4 equal to the pixel
+      // before (bit i: bytes i.. repeat), at most 28. Shorter runs stay literals: fewer tokens
+      // (each costs about as much as several literals to find and to write) and smaller output
+      // on texture rows than runs from 3 (docs/PERFORMANCE.md, "igz textures to PNG").
+      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2 & m1 >> 3 & m1 >> 4) | (m4 & m4 >> 1 & m4 >> 2 & m4 >> 3);
+      const unsigned k = std::countr_zero(starts | 1u << 28);
       if (k != 0) {
         for (unsigned i = 0; i < k; i += 4) {  // p + 31 is readable: counts of 0 past k
           ++lit[0][data[p + i]];
@@ -267,11 +271,11 @@ class Deflater {
         }
         literals += k;
         p += k;
-        if (k == 30) continue;
+        if (k == 28) continue;
         m1 >>= k;  // the window's bits from the run on (zeros past the window)
         m4 >>= k;
       }
-      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // one of them 3..32 - k
+      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // one of them 4..32 - k
       const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
       const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
       std::size_t len = std::max(r1, r4);

@@ -203,7 +203,7 @@ C reference_texel(BlockFormat f, const std::uint8_t* blk, int k) {
 TEST(Dxt, WordPathMatchesAReferenceDecoder) {
   std::mt19937 rng(3);
   for (const BlockFormat f : {BlockFormat::bc1, BlockFormat::bc2, BlockFormat::bc3})
-    for (const auto [w, h] : {std::pair{16u, 12u}, std::pair{13u, 7u}, std::pair{1u, 1u}, std::pair{6u, 2u}}) {
+    for (const auto& [w, h] : {std::pair{16u, 12u}, std::pair{13u, 7u}, std::pair{1u, 1u}, std::pair{6u, 2u}}) {
       const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4, size = f == BlockFormat::bc1 ? 8 : 16;
       std::vector<std::uint8_t> src(std::size_t{bw} * bh * size);
       for (auto& b : src) b = static_cast<std::uint8_t>(rng());
