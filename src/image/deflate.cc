@@ -1,11 +1,12 @@
 // A fast deflate for PNG rows (deflate.h). Written from RFC 1951 (blocks, Huffman codes, lengths and
 // distances) and RFC 1950 (the zlib header and Adler-32); libdeflate computes the Adler-32 only.
 //
-// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (a run of literals,
-// or a length and distance) into a buffer while counting symbols, then the block is written with
-// the Huffman codes of those counts, or stored when that is shorter. The matcher looks for runs
-// only: bytes equal to the byte before (distance 1) or to the byte 4 before (distance 4, the pixel
-// to the left in RGBA rows), 16 bytes compared at a time, no hash table. On the Up-filtered rows of
+// Each block is made in two passes: the matcher turns up to kBlockTokens tokens (the literals before
+// a match, and the match) into a buffer while counting symbols, then the block is written with the
+// Huffman codes of those counts (literal/length codes of at most 14 bits, four literals a 56-bit
+// put), or stored when that is shorter. The matcher looks for runs only: 5 or more bytes equal to
+// the byte before (distance 1) or 4 or more equal to the byte 4 before (distance 4, the pixel to
+// the left in RGBA rows), 32 bytes compared at a time, no hash table. On the Up-filtered rows of
 // decoded textures (where a pixel repeats the one above, the row is zeros) that finds smaller
 // output than libdeflate's level 1 and zlib's Z_RLE (docs/PERFORMANCE.md, "igz textures to PNG");
 // on other data (indices, photographs) it compresses less than a real LZ77 search would.
@@ -30,6 +31,8 @@ namespace {
 constexpr std::size_t kBlockTokens = std::size_t{1} << 15;
 constexpr unsigned kMaxMatch = 258;
 constexpr unsigned kLitLenSymbols = 286, kDistSymbols = 30, kCodeLenSymbols = 19;
+// Literal/length codes of at most 14 bits (RFC 1951 allows 15): four literals fit one 56-bit put.
+constexpr unsigned kMaxLitLenBits = 14;
 
 // Length 3..258 -> symbol 257..285 and its extra bits (RFC 1951 3.2.5).
 struct Symbol {
@@ -46,21 +49,19 @@ constexpr Symbol length_symbol(unsigned len) {
 constexpr unsigned length_extra_bits(unsigned sym) { return sym < 265 || sym == 285 ? 0 : (sym - 261) / 4; }
 constexpr unsigned distance_extra_bits(unsigned sym) { return sym < 4 ? 0 : sym / 2 - 1; }
 
-// A match token: kMatchFlag | (length symbol - 257) << 23 | its extra bits << 18 | distance symbol
-// << 13 (0 for distance 1, 3 for distance 4; RFC 1951 3.2.5: no extra bits). A run of k literals
-// at byte `at` of its block: k << 24 | at (literal_token()).
-constexpr std::uint32_t kMatchFlag = 0x80000000u;
-constexpr std::uint32_t kDistance1 = 0u << 13, kDistance4 = 3u << 13;
-// By length - 3: the length's part of its token.
-constexpr std::array<std::uint32_t, 256> make_length_tokens() {
-  std::array<std::uint32_t, 256> t{};
-  for (unsigned len = 3; len <= 258; ++len) {
-    const Symbol s = length_symbol(len);
-    t[len - 3] = (s.sym - 257) << 23 | s.extra << 18;
-  }
+// A token is a sequence: k literals (bits 0-15), then a match of length 3 + (bits 16-23) at
+// distance 4 when bit 24 is set, else 1 (RFC 1951 3.2.5: distance symbols 3 and 0, no extra bits),
+// or no match when bit 25 is set (the literals before the end of a block or a long literal run).
+// The writer keeps the position in the input: a token needs no offset.
+constexpr std::uint32_t kDistance4 = 1u << 24, kNoMatch = 1u << 25;
+constexpr std::uint32_t kMaxLiterals = 0xFFFF - 16;  // below 2^16 after one more step of 14
+// By length - 3: its symbol - 257.
+constexpr std::array<std::uint8_t, 256> make_length_symbols() {
+  std::array<std::uint8_t, 256> t{};
+  for (unsigned len = 3; len <= 258; ++len) t[len - 3] = static_cast<std::uint8_t>(length_symbol(len).sym - 257);
   return t;
 }
-constexpr std::array<std::uint32_t, 256> kLengthTokens = make_length_tokens();
+constexpr std::array<std::uint8_t, 256> kLengthSymbols = make_length_symbols();
 
 // LSB-first bit output (RFC 1951 3.1.1) without branches: a put of at most 56 bits, then the whole
 // bytes stored (8 at a time: the bound leaves room past the end).
@@ -200,6 +201,9 @@ void at_least_two(std::uint32_t* freq, unsigned n) {
     if (freq[s] == 0) freq[s] = 1, ++used;
 }
 
+// kSimd: the 16-byte compares with SSE2 where the target has it, else (and in a test, Deflate.
+// PortablePathGivesTheSameStream) byte by byte: the same masks, the same stream.
+template <bool kSimd>
 class Deflater {
  public:
   Deflater() : tokens_(new std::uint32_t[kBlockTokens]) {}
@@ -208,6 +212,7 @@ class Deflater {
     BitWriter bits{out};
     bits.put(0x78, 8);  // CMF: deflate, 32 KiB window; FLG: fastest, no dictionary (RFC 1950 2.2)
     bits.put(0x01, 8);
+    in_end_ = in.data() + in.size();
     if (in.empty()) {
       stored(bits, in, true);
     }
@@ -225,74 +230,96 @@ class Deflater {
  private:
   // Tokens from in[p] until the buffer is full or the input ends; the position after them. Matches
   // are runs: of bytes equal to the one before (distance 1: the zeros of the Up filter where a row
-  // repeats the one above) or to the one 4 before (the pixel to the left). 16 bytes are compared at
-  // a time; between runs of 3 or more, the bytes are literals.
+  // repeats the one above) or to the one 4 before (the pixel to the left). 32 bytes are compared at
+  // a time; between runs, the bytes are literals. One token a match (with the literals before it):
+  // the branches are per match, not per literal run and match.
   std::size_t tokenize(ByteView in, std::size_t p) {
+    // four literal histograms in turn: a literal repeated next to itself does not wait for its count
+    std::uint32_t lit[4][256] = {};
+    std::uint32_t len_freq[29] = {};
+    std::uint32_t* out = tokens_.get();
+    std::uint32_t* const out_end = out + kBlockTokens - 1;  // room for the last literals
+    const std::uint8_t* data = in.data();
+    const std::size_t n = in.size();
+    const std::size_t wide_end = n >= 32 ? n - 32 : 0;  // 32 bytes readable from p
+    std::uint32_t matches = 0, pixels = 0;  // matches, those of distance 4
+    std::uint32_t literals = 0;             // before the next match
+    while (p < n && out < out_end) {
+      if (p < 4 || p > wide_end || literals >= kMaxLiterals) [[unlikely]] {
+        if (literals >= kMaxLiterals) {
+          *out++ = literals | kNoMatch;
+          literals = 0;
+          continue;
+        }
+        ++lit[0][data[p++]];
+        ++literals;
+        continue;
+      }
+      std::uint32_t m1 = equal_mask32(data + p, data + p - 1), m4 = equal_mask32(data + p, data + p - 4);
+      // literals up to where a run starts: 5 bytes equal to the byte before or 4 equal to the pixel
+      // before (bit i: bytes i.. repeat), at most 28. Shorter runs stay literals: fewer tokens
+      // (each costs about as much as several literals to find and to write) and smaller output
+      // on texture rows than runs from 3 (docs/PERFORMANCE.md, "igz textures to PNG").
+      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2 & m1 >> 3 & m1 >> 4) | (m4 & m4 >> 1 & m4 >> 2 & m4 >> 3);
+      const unsigned k = std::countr_zero(starts | 1u << 28);
+      if (k != 0) {
+        for (unsigned i = 0; i < k; i += 4) {  // p + 31 is readable: counts of 0 past k
+          ++lit[0][data[p + i]];
+          lit[1][data[p + i + 1]] += i + 1 < k;
+          lit[2][data[p + i + 2]] += i + 2 < k;
+          lit[3][data[p + i + 3]] += i + 3 < k;
+        }
+        literals += k;
+        p += k;
+        if (k == 28) continue;
+        m1 >>= k;  // the window's bits from the run on (zeros past the window)
+        m4 >>= k;
+      }
+      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // one of them 4..32 - k
+      const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
+      const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
+      std::size_t len = std::max(r1, r4);
+      if (len == 32 - k) len = run_length(data, p, len, pixel ? 4 : 1, most, n);
+      *out++ = literals | static_cast<std::uint32_t>(len - 3) << 16 | (pixel ? kDistance4 : 0);
+      ++len_freq[kLengthSymbols[len - 3]];
+      ++matches;
+      pixels += pixel;
+      literals = 0;
+      p += len;
+    }
+    if (literals != 0) *out++ = literals | kNoMatch;
     lit_freq_.fill(0);
     dist_freq_.fill(0);
-    std::uint32_t* const lit = lit_freq_.data();
-    std::uint32_t* out = tokens_.get();
-    std::uint32_t* const out_end = out + kBlockTokens - 1;
-    const std::uint8_t* data = in.data();
-    const std::size_t n = in.size(), start = p;
-    const std::size_t wide_end = n >= 16 ? n - 16 : 0;  // 16 bytes readable from p
-    std::uint32_t matches = 0, pixels = 0;  // matches, those of distance 4
-    while (p < n && out < out_end) {
-      if (p < 4 || p > wide_end) {
-        ++lit[data[p]];
-        *out++ = literal_token(1, p++ - start);
-        continue;
-      }
-      const std::uint32_t m1 = equal_mask16(data + p, data + p - 1), m4 = equal_mask16(data + p, data + p - 4);
-      const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // 0..16
-      if (r1 >= 3 || r4 >= 3) {
-        const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
-        const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
-        std::size_t len = std::max(r1, r4);
-        if (len == 16) len = run_length(data, p, pixel ? 4 : 1, most, n);
-        const std::uint32_t t = kMatchFlag | kLengthTokens[len - 3] | (pixel ? kDistance4 : kDistance1);
-        *out++ = t;
-        ++lit[257 + ((t >> 23) & 31)];
-        ++matches;
-        pixels += pixel;
-        p += len;
-        continue;
-      }
-      // literals up to where a run of 3 starts (bit i: bytes i, i+1 and i+2 repeat), at most 14
-      const std::uint32_t starts = (m1 & m1 >> 1 & m1 >> 2) | (m4 & m4 >> 1 & m4 >> 2);
-      const unsigned k = std::countr_zero(starts | 1u << 14);
-      for (unsigned i = 0; i < k; ++i) ++lit[data[p + i]];
-      *out++ = literal_token(k, p - start);
-      p += k;
-    }
+    for (unsigned s = 0; s < 256; ++s) lit_freq_[s] = lit[0][s] + lit[1][s] + lit[2][s] + lit[3][s];
+    for (unsigned s = 0; s < 29; ++s) lit_freq_[257 + s] = len_freq[s];
     dist_freq_[0] = matches - pixels;
     dist_freq_[3] = pixels;
     ntokens_ = static_cast<std::size_t>(out - tokens_.get());
     return p;
   }
 
-  // k literals (1..127) at `at` bytes into the block (below 2^24: a block spans at most
-  // kBlockTokens x 258 bytes).
-  static std::uint32_t literal_token(std::size_t k, std::size_t at) {
-    return static_cast<std::uint32_t>(k << 24 | at);
+  // Bit i set where a[i] == b[i], i < 32.
+  static std::uint32_t equal_mask32(const std::uint8_t* a, const std::uint8_t* b) {
+    return equal_mask16(a, b) | equal_mask16(a + 16, b + 16) << 16;
   }
 
   // Bit i set where a[i] == b[i], i < 16.
   static std::uint32_t equal_mask16(const std::uint8_t* a, const std::uint8_t* b) {
 #if defined(__SSE2__)
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
-#else
+    if constexpr (kSimd) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+      return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu;
+    }
+#endif
     std::uint32_t m = 0;
     for (int i = 0; i < 16; ++i) m |= std::uint32_t{a[i] == b[i]} << i;
     return m;
-#endif
   }
 
-  // The length, up to `most`, of the run at p of bytes equal to those d before (16 known).
-  static std::size_t run_length(const std::uint8_t* data, std::size_t p, std::size_t d, std::size_t most, std::size_t n) {
-    std::size_t len = 16;
+  // The length, up to `most`, of the run at p of bytes equal to those d before (`len` known).
+  static std::size_t run_length(const std::uint8_t* data, std::size_t p, std::size_t len, std::size_t d, std::size_t most,
+                                std::size_t n) {
     while (len < most) {
       if (p + len + 16 > n) {
         while (len < most && data[p + len] == data[p + len - d]) ++len;
@@ -313,7 +340,7 @@ class Deflater {
     at_least_two(lit.data(), kLitLenSymbols);
     at_least_two(dist.data(), kDistSymbols);
     Huffman h;
-    code_lengths(lit.data(), kLitLenSymbols, 15, h.lit_len.data());
+    code_lengths(lit.data(), kLitLenSymbols, kMaxLitLenBits, h.lit_len.data());
     code_lengths(dist.data(), kDistSymbols, 15, h.dist_len.data());
     unsigned hlit = kLitLenSymbols, hdist = kDistSymbols;
     while (hlit > 257 && h.lit_len[hlit - 1] == 0) --hlit;
@@ -363,32 +390,50 @@ class Deflater {
     write_tokens(bits, h, raw.data());
   }
 
-  // The block's tokens, literals two to a put (at most 15 + 15 bits).
-  void write_tokens(BitWriter& bits, const Huffman& h, const std::uint8_t* raw) const {
+  // The block's tokens: literals four to a put (at most 4 x 14 bits), a match (length and
+  // distance codes with the length's extra bits) one put from a table made for the block.
+  void write_tokens(BitWriter& writer, const Huffman& h, const std::uint8_t* raw) const {
+    BitWriter bits = writer;  // a local copy: the compiler keeps it in registers (the byte stores may alias `writer`)
     std::array<std::uint32_t, 256> literal{};  // code | length << 16
     for (unsigned s = 0; s < 256; ++s) literal[s] = h.lit_code[s] | std::uint32_t{h.lit_len[s]} << 16;
-    std::array<std::uint8_t, 29> len_bits{};  // code + extra bits of each length symbol
-    std::array<std::uint8_t, kDistSymbols> dist_bits{};
-    for (unsigned s = 0; s < 29; ++s) len_bits[s] = static_cast<std::uint8_t>(h.lit_len[257 + s] + length_extra_bits(257 + s));
-    for (unsigned s = 0; s < kDistSymbols; ++s) dist_bits[s] = static_cast<std::uint8_t>(h.dist_len[s] + distance_extra_bits(s));
-    for (std::size_t k = 0; k < ntokens_; ++k) {
-      const std::uint32_t t = tokens_[k];
-      if ((t & kMatchFlag) == 0) {
-        const std::uint8_t* b = raw + (t & 0xFFFFFF);
-        const std::uint8_t* const e = b + (t >> 24);
-        for (; b + 2 <= e; b += 2) {
-          const std::uint32_t x = literal[b[0]], y = literal[b[1]];
-          bits.put((x & 0xFFFF) | std::uint64_t{y & 0xFFFF} << (x >> 16), (x >> 16) + (y >> 16));
-        }
-        if (b < e) bits.put(literal[*b] & 0xFFFF, literal[*b] >> 16);
-        continue;
+    std::array<std::uint64_t, 512> match{};  // by distance 4 << 8 | length - 3: the codes
+    std::array<std::uint8_t, 512> match_bits{};  // and their bits, at most 14 + 5 + 15
+    for (unsigned d = 0; d < 2; ++d)
+      for (unsigned len = 3; len <= kMaxMatch; ++len) {
+        const Symbol s = length_symbol(len);
+        const unsigned ds = d != 0 ? 3 : 0, ll = h.lit_len[s.sym];
+        match[d << 8 | (len - 3)] = h.lit_code[s.sym] | std::uint64_t{s.extra} << ll |
+                                    std::uint64_t{h.dist_code[ds]} << (ll + s.extra_bits);
+        match_bits[d << 8 | (len - 3)] = static_cast<std::uint8_t>(ll + s.extra_bits + h.dist_len[ds]);
       }
-      const unsigned ls = (t >> 23) & 31, ds = (t >> 13) & 31;
-      const std::uint64_t length = h.lit_code[257 + ls] | ((t >> 18) & 31) << h.lit_len[257 + ls];
-      const std::uint64_t distance = h.dist_code[ds] | (t & 0x1FFF) << h.dist_len[ds];
-      bits.put(length | distance << len_bits[ls], len_bits[ls] + dist_bits[ds]);  // at most 20 + 28 bits
+    const std::uint8_t* b = raw;
+    for (std::size_t i = 0; i < ntokens_; ++i) {
+      const std::uint32_t t = tokens_[i];
+      const std::uint8_t* const e = b + (t & 0xFFFF);
+      if (e + 4 <= in_end_) [[likely]] {
+        // groups of four, the last one masked to the literals left (1-4; none when there are none)
+        for (;;) {
+          const std::size_t r = std::min<std::size_t>(4, static_cast<std::size_t>(e - b));
+          const std::uint32_t x0 = literal[b[0]] & -std::uint32_t{r > 0}, x1 = literal[b[1]] & -std::uint32_t{r > 1};
+          const std::uint32_t x2 = literal[b[2]] & -std::uint32_t{r > 2}, x3 = literal[b[3]] & -std::uint32_t{r > 3};
+          const unsigned l0 = x0 >> 16, l01 = l0 + (x1 >> 16), l012 = l01 + (x2 >> 16);
+          bits.put((x0 & 0xFFFF) | std::uint64_t{x1 & 0xFFFF} << l0 | std::uint64_t{x2 & 0xFFFF} << l01 |
+                       std::uint64_t{x3 & 0xFFFF} << l012,
+                   l012 + (x3 >> 16));
+          b += r;
+          if (b == e) break;
+        }
+      } else {
+        for (; b < e; ++b) bits.put(literal[*b] & 0xFFFF, literal[*b] >> 16);
+      }
+      if ((t & kNoMatch) != 0) [[unlikely]]
+        continue;
+      const unsigned m = (t >> 16) & 0x1FF;  // distance 4 << 8 | length - 3
+      bits.put(match[m], match_bits[m]);
+      b += (m & 0xFF) + 3;
     }
     bits.put(h.lit_code[256], h.lit_len[256]);
+    writer = bits;
   }
 
   // `raw` as stored blocks of at most 65535 bytes (RFC 1951 3.2.4); the last one final when `last`.
@@ -409,8 +454,9 @@ class Deflater {
     } while (at < raw.size());
   }
 
-  std::unique_ptr<std::uint32_t[]> tokens_;  // match_token() or a literal byte
+  std::unique_ptr<std::uint32_t[]> tokens_;  // sequences: literals and a match (kDistance4, kNoMatch)
   std::size_t ntokens_ = 0;
+  const std::uint8_t* in_end_ = nullptr;  // the end of the input: the writer reads 4 bytes at a time before it
   std::array<std::uint32_t, kLitLenSymbols> lit_freq_{};
   std::array<std::uint32_t, kDistSymbols> dist_freq_{};
 };
@@ -425,7 +471,12 @@ std::size_t zlib_fast_bound(std::size_t n) {
 }
 
 std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out) {
-  thread_local Deflater d;
+  thread_local Deflater<true> d;
+  return d.compress(in, out);
+}
+
+std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out) {
+  thread_local Deflater<false> d;
   return d.compress(in, out);
 }
 

@@ -19,4 +19,7 @@ std::size_t zlib_fast_bound(std::size_t n);
 // The zlib stream of `in` into `out` (room for zlib_fast_bound(in.size()) bytes); its length.
 std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out);
 
+// The same stream without SIMD compares (what a target without SSE2 runs; for tests).
+std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out);
+
 }  // namespace assay::image::detail

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "dxt_records.h"
 
@@ -47,17 +49,6 @@ std::array<Rgba8, 4> colour_table(std::uint16_t c0, std::uint16_t c1, bool four)
   return t;
 }
 
-void colour_block(const records::ColourBlock& b, bool four, Rgba8 out[16]) {
-  const auto t = colour_table(b.c0, b.c1, four);
-  for (int k = 0; k < 16; ++k) out[k] = t[(b.indices >> (2 * k)) & 3];
-}
-
-void block_pixels(const records::Bc1Block& b, Rgba8 px[16]) { colour_block(b.colour, false, px); }
-
-void block_pixels(const records::Bc2Block& b, Rgba8 px[16]) {
-  colour_block(b.colour, true, px);
-  for (int k = 0; k < 16; ++k) px[k][3] = x4(static_cast<std::uint32_t>((b.alphas >> (4 * k)) & 0xF));
-}
 
 // The eight values of an interpolated block (BC3 alpha, BC4, each half of BC5): six between
 // e0 and e1 when e0 > e1, else four between them and 0, 255.
@@ -78,12 +69,6 @@ void interpolated_values(std::uint8_t e0, std::uint8_t e1, std::uint64_t codes, 
   for (int k = 0; k < 16; ++k) out[k] = v[(codes >> (3 * k)) & 7];
 }
 
-void block_pixels(const records::Bc3Block& b, Rgba8 px[16]) {
-  colour_block(b.colour, true, px);
-  std::uint8_t a[16];
-  interpolated_values(b.alpha.e0, b.alpha.e1, b.alpha.codes, a);
-  for (int k = 0; k < 16; ++k) px[k][3] = a[k];
-}
 
 void block_pixels(const records::Bc4Block& b, Rgba8 px[16]) {
   std::uint8_t v[16];
@@ -142,6 +127,81 @@ Rgba decode_level(const RecordTable<Block>& blocks, std::uint32_t w, std::uint32
     }
   return img;
 }
+
+// BC1-BC3 with each texel a 32-bit RGBA word (R in the low byte): the colour table made as words,
+// texels looked up by their 2-bit index, a block's rows stored 16 bytes at a time (the byte-wise
+// Rgba8 path above, still used by BC4 and BC5, was 9.5% of extracting zap.pak's textures as PNG).
+// Tested against a reference decoder written from the spec in Dxt.WordPathMatchesAReferenceDecoder.
+static_assert(std::endian::native == std::endian::little, "the word path stores RGBA words little-endian");
+
+std::uint32_t word(std::uint32_t r, std::uint32_t g, std::uint32_t b, std::uint32_t a) { return r | g << 8 | b << 16 | a << 24; }
+
+// The colour table as words with alpha 255 (0 for BC1's transparent black); `four` as colour_table().
+void colour_words(std::uint16_t c0, std::uint16_t c1, bool four, std::uint32_t t[4]) {
+  const std::uint32_t r0 = x5(c0 >> 11), g0 = x6((c0 >> 5) & 0x3F), b0 = x5(c0 & 0x1F);
+  const std::uint32_t r1 = x5(c1 >> 11), g1 = x6((c1 >> 5) & 0x3F), b1 = x5(c1 & 0x1F);
+  t[0] = word(r0, g0, b0, 255);
+  t[1] = word(r1, g1, b1, 255);
+  if (four || c0 > c1) {
+    t[2] = word((2 * r0 + r1) / 3, (2 * g0 + g1) / 3, (2 * b0 + b1) / 3, 255);
+    t[3] = word((r0 + 2 * r1) / 3, (g0 + 2 * g1) / 3, (b0 + 2 * b1) / 3, 255);
+  } else {
+    t[2] = word((r0 + r1) / 2, (g0 + g1) / 2, (b0 + b1) / 2, 255);
+    t[3] = 0;
+  }
+}
+
+void block_words(const records::Bc1Block& b, std::uint32_t px[16]) {
+  std::uint32_t t[4];
+  colour_words(b.colour.c0, b.colour.c1, false, t);
+  for (int k = 0; k < 16; ++k) px[k] = t[(b.colour.indices >> (2 * k)) & 3];
+}
+
+void block_words(const records::Bc2Block& b, std::uint32_t px[16]) {
+  std::uint32_t t[4];
+  colour_words(b.colour.c0, b.colour.c1, true, t);
+  for (int k = 0; k < 16; ++k)
+    px[k] = (t[(b.colour.indices >> (2 * k)) & 3] & 0xFFFFFFu) |
+            static_cast<std::uint32_t>(x4(static_cast<std::uint32_t>((b.alphas >> (4 * k)) & 0xF))) << 24;
+}
+
+void block_words(const records::Bc3Block& b, std::uint32_t px[16]) {
+  std::uint32_t t[4];
+  colour_words(b.colour.c0, b.colour.c1, true, t);
+  const auto a = interpolated_table(b.alpha.e0, b.alpha.e1);
+  std::uint32_t alpha[8];
+  for (int j = 0; j < 8; ++j) alpha[j] = std::uint32_t{a[j]} << 24;
+  for (int k = 0; k < 16; ++k)
+    px[k] = (t[(b.colour.indices >> (2 * k)) & 3] & 0xFFFFFFu) | alpha[(b.alpha.codes >> (3 * k)) & 7];
+}
+
+template <class Block>
+Rgba decode_level_words(const RecordTable<Block>& blocks, std::uint32_t w, std::uint32_t h) {
+  Rgba img{w, h, ByteBuffer(std::size_t{w} * h * 4)};
+  const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
+  const std::size_t stride = std::size_t{w} * 4;
+  std::uint32_t px[16];
+  require_little(blocks);
+  for (std::uint32_t by = 0; by < bh; ++by) {
+    const std::uint32_t rows = std::min<std::uint32_t>(4, h - by * 4);
+    std::uint8_t* const band = img.pixels.data() + std::size_t{by} * 4 * stride;
+    for (std::uint32_t bx = 0; bx < bw; ++bx) {
+      block_words(blocks[std::uint64_t{by} * bw + bx], px);
+      const std::uint32_t cols = std::min<std::uint32_t>(4, w - bx * 4);
+      std::uint8_t* o = band + std::size_t{bx} * 16;
+      if (cols == 4 && rows == 4) {
+        for (std::uint32_t r = 0; r < 4; ++r) std::memcpy(o + r * stride, px + 4 * r, 16);
+        continue;
+      }
+      for (std::uint32_t r = 0; r < rows; ++r) std::memcpy(o + r * stride, px + 4 * r, 4 * cols);
+    }
+  }
+  return img;
+}
+
+Rgba decode_level(const RecordTable<records::Bc1Block>& b, std::uint32_t w, std::uint32_t h) { return decode_level_words(b, w, h); }
+Rgba decode_level(const RecordTable<records::Bc2Block>& b, std::uint32_t w, std::uint32_t h) { return decode_level_words(b, w, h); }
+Rgba decode_level(const RecordTable<records::Bc3Block>& b, std::uint32_t w, std::uint32_t h) { return decode_level_words(b, w, h); }
 
 template <class Block>
 Result<Rgba> decode_table(ByteView src, std::uint32_t w, std::uint32_t h, std::string_view structure) {

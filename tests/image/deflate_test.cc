@@ -4,6 +4,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -98,6 +99,88 @@ TEST(Deflate, OutputDependsOnInputOnly) {
   const auto first = compress(a);
   (void)compress(b);
   EXPECT_EQ(compress(a), first);
+}
+
+// Bytes from a skewed distribution (value v about twice as often as v + 1) where no byte repeats the
+// one before or the one 4 before: no matches at all, so literal runs longer than a token holds
+// (65535), each still Huffman coded (the distribution compresses).
+std::vector<std::uint8_t> skewed_literals(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> in;
+  while (in.size() < n) {
+    unsigned v = 0;
+    while (v < 200 && rng() % 2 == 0) ++v;
+    const std::size_t k = in.size();
+    if ((k >= 1 && in[k - 1] == v) || (k >= 4 && in[k - 4] == v)) continue;
+    in.push_back(static_cast<std::uint8_t>(v));
+  }
+  return in;
+}
+
+TEST(Deflate, LongLiteralRunsAcrossTokens) {
+  const std::vector<std::uint8_t> in = skewed_literals(300000, 13);
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), in.size() * 6 / 10);  // Huffman coded, not stored
+}
+
+// Symbol frequencies of a Fibonacci-like sequence (40, 65, 105, ... for 18 byte values) and four
+// rarer values, 8 times each, in groups of four at many offsets: an unlimited Huffman code would give the rare ones
+// over 20 bits; the writer limits literal codes to 14 bits (four literals to a put of at most 56
+// bits: with 15-bit codes the groups would overflow the 64-bit bit buffer) and the stream inflates.
+// Shuffled, so runs of a byte are matches too.
+TEST(Deflate, LengthLimitedCodes) {
+  std::vector<std::uint8_t> in;
+  std::uint32_t a = 40, b = 65;
+  for (unsigned v = 0; v < 18; ++v) {
+    in.insert(in.end(), a, static_cast<std::uint8_t>(v * 7 + 1));
+    const std::uint32_t c = a + b;
+    a = b;
+    b = c;
+  }
+  std::mt19937 rng(17);
+  std::shuffle(in.begin(), in.end(), rng);
+  for (std::size_t at = 1000; at < 1000 + 8 * 4099; at += 4099) {  // groups at every bit offset
+    const std::uint8_t rare[4] = {200, 201, 202, 203};
+    in.insert(in.begin() + static_cast<std::ptrdiff_t>(at), rare, rare + 4);
+  }
+  expect_round_trip(in);
+  EXPECT_LT(compress(in).size(), in.size() / 3);
+}
+
+// Pixel-like rows (short runs of zeros and repeated pixels between literals) across many blocks,
+// each block with its own codes; the SIMD and the portable compares give the same stream, and
+// both inflate to the input.
+std::vector<std::uint8_t> pixel_rows(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> in;
+  while (in.size() < n) {
+    switch (rng() % 4) {
+      case 0: in.insert(in.end(), 3 + rng() % 40, 0); break;  // a row repeats the one above
+      case 1: {  // a pixel repeated
+        const std::uint8_t p[4] = {static_cast<std::uint8_t>(rng()), static_cast<std::uint8_t>(rng()), 9, 255};
+        for (unsigned r = 1 + rng() % 12; r > 0; --r) in.insert(in.end(), p, p + 4);
+        break;
+      }
+      default:
+        for (unsigned r = 1 + rng() % 9; r > 0; --r) in.push_back(static_cast<std::uint8_t>(rng() % 16));
+    }
+  }
+  in.resize(n);
+  return in;
+}
+
+TEST(Deflate, PortablePathGivesTheSameStream) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{33}, std::size_t{70000}, std::size_t{2500000}}) {
+    const std::vector<std::uint8_t> in = pixel_rows(n, static_cast<std::uint32_t>(n));
+    std::vector<std::uint8_t> portable(zlib_fast_bound(in.size()));
+    portable.resize(zlib_fast_compress_portable(ByteView(in.data(), in.size()), portable.data()));
+    EXPECT_EQ(portable, compress(in)) << n;
+    expect_round_trip(in);
+  }
+  const std::vector<std::uint8_t> literals = skewed_literals(100000, 3);
+  std::vector<std::uint8_t> portable(zlib_fast_bound(literals.size()));
+  portable.resize(zlib_fast_compress_portable(ByteView(literals.data(), literals.size()), portable.data()));
+  EXPECT_EQ(portable, compress(literals));
 }
 
 }  // namespace
