@@ -56,7 +56,8 @@ std::vector<std::size_t> reachable(const Graph& g, const Reach& r, std::size_t f
   std::deque<std::pair<std::size_t, std::uint32_t>> todo{{from, 0}};  // object, or kNoObject + block
   seen[from] = true;
   while (!todo.empty()) {
-    const auto [object, block] = todo.front();
+    const std::size_t object = todo.front().first;  // not a structured binding: clang 14 cannot capture one
+    const std::uint32_t block = todo.front().second;
     todo.pop_front();
     std::uint32_t begin = block, end = r.block_end(block);
     if (object != kNoObject) {
