@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -177,6 +178,16 @@ TEST(IgzGeometryAttr, MaterialTextureThroughAnArchiveAndAFolder) {
   ASSERT_TRUE(glb.ok());
   testing::write_file(t / "folder.glb", *glb);
   check(t / "folder.glb");
+  // The same model without texture coordinates: no image, and the material says why.
+  testing::write_file(tree / "models" / "quad.igz", *igz::fixtures::build_geometry_igz({}));
+  auto bare = open_path((tree / "models" / "quad.igz").string());
+  ASSERT_TRUE(bare.ok());
+  auto bare_glb = (*bare)->model(*model_entry(**bare));
+  ASSERT_TRUE(bare_glb.ok());
+  const std::uint32_t n = (*bare_glb)[12] | (*bare_glb)[13] << 8 | (*bare_glb)[14] << 16 | std::uint32_t{(*bare_glb)[15]} << 24;
+  const auto doc = nlohmann::json::parse(bare_glb->begin() + 20, bare_glb->begin() + 20 + n);
+  EXPECT_FALSE(doc.contains("images"));
+  EXPECT_EQ(doc["materials"][0]["extras"]["texture_note"], "the mesh has no texture coordinates");
   ASSAY_REQUIRE_VALIDATOR();
   testing::expect_valid_gltf({t / "out" / "models" / "quad.glb", t / "folder.glb"});
 }
