@@ -105,6 +105,7 @@ TEST(IgzEdgeGltf, ArchiveExtractWritesMembersAsModels) {
   ASSERT_EQ(st.exit_code, 0) << st.err;
   const fs::path g = t / "gltf" / "models" / "characters" / "skylanders" / "zap";
   EXPECT_TRUE(fs::exists(g / "zapwave.bin"));
+  EXPECT_TRUE(fs::exists(g / "zapwave_ColorMap_WaterCaustic02_11.png"));  // its material's texture, named after the texture igz
   ASSAY_REQUIRE_VALIDATOR();
   testing::expect_valid_gltf({g / "zapwave.gltf", g / "zapminiwave.gltf"});
 }

@@ -116,7 +116,8 @@ Result<model::Image> image_png(const MaterialTexture& m) {
   ASSAY_TRY(Image2 img, read_image2(t.file, t.fixups, t.graph, *object));
   ASSAY_TRY(image::Rgba rgba, decode_image2(t.file, img, 0));
   ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
-  return model::Image{.name = m.base->file, .png = std::move(png)};
+  const std::string_view file = m.base->file;  // named after the texture igz, without ".igz"
+  return model::Image{.name = std::string(file.substr(0, file.rfind('.'))), .png = std::move(png)};
 }
 
 // Whether every primitive drawn with material `k` has TEXCOORD_0.
