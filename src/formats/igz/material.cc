@@ -7,6 +7,8 @@
 #include <charconv>
 #include <deque>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "assay/core/hash.h"
 #include "edge_parts.h"
@@ -23,8 +25,11 @@ using detail::or_zero;
 struct Reach {
   std::vector<const Edge*> by_field;
   std::vector<std::uint32_t> starts;  // object and block starts, sorted
+  std::unordered_map<std::size_t, std::vector<const ExternalRef*>> externals;  // valid ones, by object
 
   explicit Reach(const Graph& g) {
+    for (const ExternalRef& x : g.externals)
+      if (x.valid && x.from != kNoObject) externals[x.from].push_back(&x);
     for (const Edge& e : g.edges) {
       if (!e.valid) continue;
       by_field.push_back(&e);
@@ -48,13 +53,13 @@ struct Reach {
   }
 };
 
-// Every object reachable from `from` (itself included), in the order first reached.
+// Every object reachable from `from` (itself included), in the order first reached. Work and
+// memory grow with what is reached, not with the file (a level holds thousands of materials).
 std::vector<std::size_t> reachable(const Graph& g, const Reach& r, std::size_t from) {
-  std::vector<bool> seen(g.objects.size());
-  std::vector<std::uint32_t> blocks_seen;
+  std::unordered_set<std::size_t> seen{from};
+  std::unordered_set<std::uint32_t> blocks_seen;
   std::vector<std::size_t> out;
   std::deque<std::pair<std::size_t, std::uint32_t>> todo{{from, 0}};  // object, or kNoObject + block
-  seen[from] = true;
   while (!todo.empty()) {
     const std::size_t object = todo.front().first;  // not a structured binding: clang 14 cannot capture one
     const std::uint32_t block = todo.front().second;
@@ -68,9 +73,9 @@ std::vector<std::size_t> reachable(const Graph& g, const Reach& r, std::size_t f
     r.edges_in(begin, end, [&](const Edge& e) {
       if (object != kNoObject ? e.from != object : e.from != kNoObject) return;
       if (e.to != kNoObject) {
-        if (!seen[e.to]) seen[e.to] = true, todo.emplace_back(e.to, 0);
-      } else if (std::find(blocks_seen.begin(), blocks_seen.end(), e.target) == blocks_seen.end()) {
-        blocks_seen.push_back(e.target), todo.emplace_back(kNoObject, e.target);
+        if (seen.insert(e.to).second) todo.emplace_back(e.to, 0);
+      } else if (blocks_seen.insert(e.target).second) {
+        todo.emplace_back(kNoObject, e.target);
       }
     });
   }
@@ -83,16 +88,21 @@ std::uint32_t u32_field(const IgzFile& f, const Object& o, std::uint32_t field, 
 }
 
 // The first object a pointer field of `o` names with type `type`.
-std::size_t pointed(const Graph& g, std::size_t o, std::string_view type) {
-  for (const Edge& e : g.edges)
-    if (e.from == o && e.to != kNoObject && g.objects[e.to].type_name == type) return e.to;
-  return kNoObject;
+std::size_t pointed(const Graph& g, const Reach& r, std::size_t o, std::string_view type) {
+  std::size_t found = kNoObject;
+  const Object& ob = g.objects[o];
+  r.edges_in(ob.serialized, ob.serialized + std::max<std::uint32_t>(ob.size, 4), [&](const Edge& e) {
+    if (found == kNoObject && e.from == o && e.to != kNoObject && g.objects[e.to].type_name == type) found = e.to;
+  });
+  return found;
 }
 
 // The igTextureAttr2's _imageHandle: its EXID, or an EXNM named handle.
-void image_handle(const Fixups& fx, const Graph& g, std::size_t attr, TextureBinding& b) {
-  for (const ExternalRef& x : g.externals) {
-    if (x.from != attr || !x.valid) continue;
+void image_handle(const Fixups& fx, const Reach& r, std::size_t attr, TextureBinding& b) {
+  const auto it = r.externals.find(attr);
+  if (it == r.externals.end()) return;
+  for (const ExternalRef* p : it->second) {
+    const ExternalRef& x = *p;
     if (x.kind == "exid" && x.index < fx.external_ids.size()) {
       b.namespace_hash = fx.external_ids[x.index].namespace_hash, b.name_hash = fx.external_ids[x.index].name_hash;
     } else if (auto h = handle_hashes(x.name)) {
@@ -107,18 +117,18 @@ void image_handle(const Fixups& fx, const Graph& g, std::size_t attr, TextureBin
   }
 }
 
-TextureBinding binding(const IgzFile& f, const Fixups& fx, const Graph& g, std::size_t bind) {
+TextureBinding binding(const IgzFile& f, const Fixups& fx, const Graph& g, const Reach& r, std::size_t bind) {
   const std::uint32_t header = 2 * f.header().pointer_size;  // igObject: vtable, reference count
   TextureBinding b;
   b.object = bind;
   if (const auto pos = field_at(f, g.objects[bind], header, 2))
     b.unit = static_cast<std::int16_t>(or_zero(f.reader().u16(*pos, "igAttr::_cachedUnitID")));
-  const std::size_t attr = pointed(g, bind, "igTextureAttr2");
+  const std::size_t attr = pointed(g, r, bind, "igTextureAttr2");
   if (attr == kNoObject) return b;
   const Object& a = g.objects[attr];
   b.mag_filter = u32_field(f, a, header + 0x10, 1), b.min_filter = u32_field(f, a, header + 0x14, 1);
   b.wrap_s = u32_field(f, a, header + 0x18, 1), b.wrap_t = u32_field(f, a, header + 0x1C, 1);
-  image_handle(fx, g, attr, b);
+  image_handle(fx, r, attr, b);
   return b;
 }
 
@@ -152,7 +162,7 @@ MaterialTextures MaterialReader::read(std::size_t material) const {
   m.object = material;
   m.type = std::string(g_.objects[material].type_name);
   for (std::size_t o : reachable(g_, *edges_, material))
-    if (g_.objects[o].type_name == "igTextureBindAttr2") m.bindings.push_back(binding(f_, fx_, g_, o));
+    if (g_.objects[o].type_name == "igTextureBindAttr2") m.bindings.push_back(binding(f_, fx_, g_, *edges_, o));
   std::stable_sort(m.bindings.begin(), m.bindings.end(), [](const TextureBinding& a, const TextureBinding& b) {
     return (a.unit < 0 ? 0x10000 : a.unit) < (b.unit < 0 ? 0x10000 : b.unit);
   });
