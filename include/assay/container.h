@@ -47,6 +47,10 @@ struct ContainerOptions {
 namespace igz {
 struct ContainerOptions {
   unsigned pointer_size = 0;  // --igz-pointer-size: 0 = from the platform, 4 or 8
+  // Models' materials followed at open to their texture (the material and texture igz read from
+  // the container or folder around); off where only the entries matter (the viewer's scan of
+  // which members open as containers), so the models export untextured.
+  bool material_textures = true;
 };
 }  // namespace igz
 namespace rw {

@@ -120,7 +120,11 @@ bool entry_is_container(const Container& c, const Entry& e) {
   if (!e.nested) return false;
   auto may = c.may_hold_format(e);
   if (!may || !*may) return false;
-  auto inner = c.open(e);
+  auto in = c.read(e);
+  if (!in) return false;
+  ContainerOptions opt = c.options();
+  opt.igz.material_textures = false;  // whether it opens is all that is asked: no material files read
+  auto inner = open_entry(c, e, std::move(*in), opt);
   if (!inner) return false;
   return !((*inner)->format() == c.format() && (*inner)->input().bytes.size() == c.input().bytes.size());
 }

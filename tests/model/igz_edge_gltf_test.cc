@@ -167,6 +167,20 @@ TEST(IgzEdgeGltf, MaterialWithoutItsFileSaysWhy) {
             "zapwave_igb_materials.igz (the material) is not in this container or folder");
 }
 
+// With the option off (the viewer's scan of which members open), no material file is read.
+TEST(IgzEdgeGltf, MaterialTexturesOffReadsNoMaterial) {
+  ASSAY_REQUIRE_SAMPLE(zap, "alchemy/skylanders_zap.pak");
+  ContainerOptions opt;
+  opt.igz.material_textures = false;
+  auto c = open_path(zap.string() + "::models\\characters\\skylanders\\zap\\zapwave.igz", opt);
+  ASSERT_TRUE(c.ok()) << c.error().str();
+  testing::TempDir t;
+  const nlohmann::json j = glb_json(*(*c)->model(*(*c)->find("#24")));
+  EXPECT_FALSE(j.contains("images"));
+  EXPECT_FALSE(j["materials"][0]["extras"].contains("texture_note"));
+  EXPECT_EQ(j["materials"][0]["name"], "zapwave_igb_materials::ZapWave");
+}
+
 // An archive extracted to a folder: the model igz finds its material and texture in the folders
 // beside its ancestors (models\...\zapwave.igz, materialinstances\, textures\).
 TEST(IgzEdgeGltf, MaterialTextureFoundInAnExtractedFolder) {

@@ -140,7 +140,10 @@ class IgArchiveContainer final : public Container {
   // instead of its bytes; nullopt when the member holds none.
   Result<std::optional<ExtractCount>> write_converted(const Entry& e, const OutputDir& dir, const WriteOptions& w) const {
     if (!e.path.ends_with(".igz")) return std::optional<ExtractCount>{};
-    auto inner = open(e);
+    ContainerOptions opt = options();
+    opt.igz.material_textures = options().models;  // --textures alone writes no model
+    auto in = Container::read(e);
+    auto inner = in ? open_entry(*this, e, std::move(*in), opt) : Result<std::unique_ptr<Container>>(in.error());
     if (!inner) return std::optional<ExtractCount>{};  // not an igz after all: written as stored
     std::vector<const Entry*> picked;
     for (const Entry& t : (*inner)->entries())

@@ -274,7 +274,7 @@ Result<std::unique_ptr<Container>> open_igz_container(const OpenContext& ctx) {
   ASSAY_TRY(igz::IgzFile f, igz::IgzFile::open(ctx.input.bytes, o));
   ASSAY_TRY(igz::Fixups fx, igz::decode_fixups(f));
   auto c = std::make_unique<IgzContainer>(ctx.input, ctx.options, std::move(f), std::move(fx));
-  c->find_materials(ctx.siblings);
+  if (ctx.options.igz.material_textures) c->find_materials(ctx.siblings);
   return std::unique_ptr<Container>(std::move(c));
 }
 
