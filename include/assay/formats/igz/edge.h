@@ -97,7 +97,7 @@ Result<EdgeGeometry> read_edge_geometry(const IgzFile& f, const Fixups& fx, cons
 // Unsupported error for an input format, index flavour or attribute format not decoded here.
 Result<DrawGeometry> decode_edge_segment(const IgzFile& f, const EdgeSegment& s);
 // The geometry as a glTF scene: one node and mesh per segment under a root node, one material named
-// after the material handle (its textures are in other files and are not followed); with a skin,
+// after the material handle (the container adds its texture: model_materials.h); with a skin,
 // the skeleton's bones as nodes in their bind pose and the meshes skinned to them.
 Result<model::Scene> edge_scene(const IgzFile& f, const EdgeGeometry& e, const std::string& name);
 // Decodes every segment (an error for one that does not) and warns where the igGeometry's igAABox

@@ -184,7 +184,7 @@ Result<DrawGeometry> decode_draw(const IgzFile& f, const DrawCall& d);
 
 // The model as a glTF scene: a root node named after the model, one child node per draw call
 // (its transform when the draw call has one), one mesh per draw call, one material per distinct
-// material handle (named after it; its textures are in another file and are not followed). With a
+// material handle (named after it; the container adds its texture: model_materials.h). With a
 // skeleton: one node per bone under the root and a skin; a draw call whose BLENDINDICES lead to
 // its joints is a skinned mesh (its node a scene root), else it is left unskinned.
 Result<model::Scene> model_scene(const IgzFile& f, const Model& m);
