@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "assay/core/hash.h"
 
@@ -32,7 +35,7 @@ using detail::pointer_at;
 // igGeometry's), an igEdgeGeometryAttr's _geometry (0x10).
 std::vector<std::size_t> geometries_below(const IgzFile& f, const Graph& g, std::size_t from) {
   std::vector<std::size_t> found;
-  std::vector<bool> seen(g.objects.size());
+  std::unordered_set<std::size_t> seen;  // grows with what is below, not with the file
   std::vector<std::size_t> todo{from};
   auto push_list = [&](const Object& o, std::uint32_t field, std::string_view type) {
     const std::size_t list = pointer_at(f, g, o, field);
@@ -42,8 +45,7 @@ std::vector<std::size_t> geometries_below(const IgzFile& f, const Graph& g, std:
   while (!todo.empty()) {
     const std::size_t o = todo.back();
     todo.pop_back();
-    if (o >= g.objects.size() || seen[o]) continue;
-    seen[o] = true;
+    if (o >= g.objects.size() || !seen.insert(o).second) continue;
     const Object& obj = g.objects[o];
     if (obj.type_name == "igPS3EdgeGeometry" || obj.type_name == "igGeometryAttr") found.push_back(o);
     if (obj.type_name == "igEdgeGeometryAttr") {
@@ -59,16 +61,27 @@ std::vector<std::size_t> geometries_below(const IgzFile& f, const Graph& g, std:
 // The igFxMaterialNode's material handle (its RHND external): "namespace::name", each hash turned
 // back into text where a TDEP namespace or the node's own _name has it (FNV-1a of the lower case,
 // as the samples' handles show: zapwave's 61ea6045::8cbcc515 is zapwave_igb_materials::ZapWave).
-std::string material_handle(const Fixups& fx, const Graph& g, std::size_t node) {
-  const auto x = std::find_if(g.externals.begin(), g.externals.end(),
-                              [&](const ExternalRef& r) { return r.from == node && r.kind == "exid" && r.valid; });
-  if (x == g.externals.end() || x->index >= fx.external_ids.size()) return {};
-  const ExternalId& id = fx.external_ids[x->index];
+// Each object's first valid EXID reference and its strings, indexed once for the nodes.
+struct NodeRefs {
+  std::unordered_map<std::size_t, const ExternalRef*> exid;
+  std::unordered_multimap<std::size_t, const StringRef*> strings;
+  explicit NodeRefs(const Graph& g) {
+    for (const ExternalRef& r : g.externals)
+      if (r.kind == "exid" && r.valid) exid.emplace(r.from, &r);
+    for (const StringRef& s : g.strings)
+      if (s.text) strings.emplace(s.from, &s);
+  }
+};
+
+std::string material_handle(const Fixups& fx, const NodeRefs& refs, std::size_t node) {
+  const auto x = refs.exid.find(node);
+  if (x == refs.exid.end() || x->second->index >= fx.external_ids.size()) return {};
+  const ExternalId& id = fx.external_ids[x->second->index];
   std::string ns = fmt::format("{:08x}", id.namespace_hash), name = fmt::format("{:08x}", id.name_hash);
   for (const Dependency& d : fx.dependencies)
     if (fnv1a32(d.name_space, true) == id.namespace_hash) ns = std::string(d.name_space);
-  for (const StringRef& s : g.strings)
-    if (s.from == node && s.text && fnv1a32(*s.text, true) == id.name_hash) name = std::string(*s.text);
+  for (auto [it, end] = refs.strings.equal_range(node); it != end; ++it)
+    if (fnv1a32(*it->second->text, true) == id.name_hash) name = std::string(*it->second->text);
   return ns + "::" + name;
 }
 
@@ -123,6 +136,7 @@ void add_skins(const IgzFile& f, const Fixups& fx, const Graph& g, const std::ve
 EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph& g) {
   EdgeSceneIndex index;
   std::vector<std::size_t> selects;
+  std::optional<NodeRefs> refs;  // built at the first material node
   for (std::size_t i = 0; i < g.objects.size(); ++i) {
     const Object& o = g.objects[i];
     if (o.type_name == "igBlendMatrixSelect") {
@@ -130,7 +144,8 @@ EdgeSceneIndex index_edge_scene(const IgzFile& f, const Fixups& fx, const Graph&
       for (std::size_t e : below) index.select.emplace(e, i);
       if (!below.empty()) selects.push_back(i);
     } else if (o.type_name == "igFxMaterialNode") {
-      if (std::string m = material_handle(fx, g, i); !m.empty())
+      if (!refs) refs.emplace(g);
+      if (std::string m = material_handle(fx, *refs, i); !m.empty())
         for (std::size_t e : geometries_below(f, g, i)) index.material.emplace(e, m);
     } else if (o.type_name == "igGeometry") {
       add_bounds(f, g, o, index);
