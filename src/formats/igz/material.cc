@@ -73,7 +73,9 @@ std::vector<std::size_t> reachable(const Graph& g, const Reach& r, std::size_t f
     r.edges_in(begin, end, [&](const Edge& e) {
       if (object != kNoObject ? e.from != object : e.from != kNoObject) return;
       if (e.to != kNoObject) {
-        if (seen.insert(e.to).second) todo.emplace_back(e.to, 0);
+        // Another material is a boundary: its binds are its own (a material animation or list
+        // may point from one material to another).
+        if (seen.insert(e.to).second && !MaterialReader::is_material_type(g.objects[e.to].type_name)) todo.emplace_back(e.to, 0);
       } else if (blocks_seen.insert(e.target).second) {
         todo.emplace_back(kNoObject, e.target);
       }

@@ -5,7 +5,8 @@
 // short right after the igObject header). Each bind's _texture (+0x08) is an igTextureAttr2
 // whose RHND names an EXID {fnv1a("image"), fnv1a(namespace)}; TDEP lists the namespaces
 // ColorMap_A_11 (textures:/ColorMap_A_11.igz) and NormalMap_B_11. "Other" binds its own
-// texture ColorMap_C_11 at unit 0 directly (a pointer field), which "Mat" must not reach.
+// texture ColorMap_C_11 at unit 0 directly (a pointer field), which "Mat" must not reach, and
+// points at "Mat" (as a material animation does), whose binds are not its own.
 // Texture attr of unit 0: _magFilter 0, _minFilter 3, _wrapS 0, _wrapT 1; unit 1: 1, 5, 1, 1.
 #pragma once
 
@@ -43,6 +44,7 @@ inline Result<ByteBuffer> material_igz(const Layout& layout, const char* first_n
   w.set_pointer(attrs, color), w.set_pointer(attrs + ps, normal), w.set_pointer(attrs + 2 * ps, base);
   w.set_pointer(mat + h, attrs);
   w.set_pointer(other + h, bind(0, "ColorMap_C_11", 1, 1, 1, 1));
+  w.set_pointer(other + h + ps, mat);  // "Other" points at "Mat": Mat's binds are not Other's
   const std::uint32_t root = w.add_object_list(def, list_t, {mat, other});
   const std::uint32_t names = w.add_object(def, names_t), stride = w.name_size();
   const std::uint32_t nd = w.alloc(def, 2 * stride, ps);
