@@ -13,6 +13,10 @@
 #include <optional>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "deflate.h"
 #include "spng_context.h"
 
@@ -156,8 +160,9 @@ constexpr std::uint64_t sub_bytes(std::uint64_t a, std::uint64_t b) {
 }
 
 // Rows [y0, y1) of an RGBA image Up-filtered (filter byte 2, ISO 15948 9.2) as RGB (colour type 2)
-// into `rows` (row y at y * (3 * width + 1)), two pixels a word: their differences packed to 6 bytes
-// and stored 8 at a time (the 2 bytes past are overwritten next; the buffer has 8 bytes of slack).
+// into `rows` (row y at y * (3 * width + 1)): four pixels a step with SSE2 (the differences of two
+// pixels packed to 6 bytes and stored 8 at a time: the 2 bytes past are overwritten next, the
+// buffer has 8 bytes of slack), then (and without SSE2) two pixels a word, then a last one.
 // False at the first row with an alpha below 255 (an image with alpha stops there).
 bool filter_rgb(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t y0, std::uint32_t y1, std::uint8_t* rows) {
   const std::size_t in_row = std::size_t{width} * 4, out_row = std::size_t{width} * 3 + 1;
@@ -171,6 +176,23 @@ bool filter_rgb(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t y
     o[0] = 2;
     std::uint8_t* q = o + 1;
     std::size_t x = 0;
+#if defined(__SSE2__)
+    __m128i alpha4 = _mm_set1_epi32(-1), keep4 = _mm_set1_epi32(static_cast<int>(keep));
+    for (; x + 16 <= in_row; x += 16, q += 12) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + x));
+      const __m128i b = _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(above + x)), keep4);
+      alpha4 = _mm_and_si128(alpha4, a);
+      const __m128i d = _mm_sub_epi8(a, b);
+      const std::uint64_t lo = static_cast<std::uint64_t>(_mm_cvtsi128_si64(d));
+      const std::uint64_t hi = static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d)));
+      const std::uint64_t plo = (lo & 0xFFFFFFu) | ((lo >> 8) & 0xFFFFFF000000u);
+      const std::uint64_t phi = (hi & 0xFFFFFFu) | ((hi >> 8) & 0xFFFFFF000000u);
+      std::memcpy(q, &plo, 8);
+      std::memcpy(q + 6, &phi, 8);
+    }
+    alpha &= static_cast<std::uint64_t>(_mm_cvtsi128_si64(alpha4)) &
+             static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(alpha4, alpha4)));
+#endif
     for (; x + 8 <= in_row; x += 8, q += 6) {
       std::uint64_t a, b;
       std::memcpy(&a, in + x, 8);

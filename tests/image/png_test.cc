@@ -95,9 +95,10 @@ TEST(Png, OpaqueImageAsRgbByHand) {
 
 // Large images through the run deflate: an opaque one as RGB (colour type 2), the same with one
 // alpha below 255 in its last row (found after every other row was filtered as RGB) as RGBA; both
-// decode with libspng to their pixels. Odd widths take the writer's last-pixel path.
+// decode with libspng to their pixels. Widths of 4k + 1 and 4k + 2 pixels take the filter's tail paths
+// (a pixel alone, a pair) after its 4 pixels a step.
 TEST(Png, LargeOpaqueImageAsRgbAndOneAlphaMakesItRgba) {
-  for (const std::uint32_t w : {512u, 333u}) {
+  for (const std::uint32_t w : {512u, 333u, 334u}) {
     Rgba img{w, 300, ByteBuffer(std::size_t{w} * 300 * 4)};
     for (std::size_t i = 0; i < img.pixels.size(); ++i)
       img.pixels[i] = i % 4 == 3 ? 255 : static_cast<std::uint8_t>((i % 2048) / 8 + i / 40000);
