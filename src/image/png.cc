@@ -54,7 +54,7 @@ struct Scratch {
 constexpr std::size_t kKeptScratch = std::size_t{32} << 20;
 
 std::uint8_t* scratch(unsigned k, std::size_t n) {
-  thread_local Scratch buffers[2];
+  thread_local Scratch buffers[3];
   Scratch& b = buffers[k];
   if (b.size < n || (b.size > kKeptScratch && n <= kKeptScratch)) {
     b.bytes.reset();
@@ -159,19 +159,21 @@ constexpr std::uint64_t sub_bytes(std::uint64_t a, std::uint64_t b) {
   return ((a | kHigh) - (b & ~kHigh)) ^ ((a ^ ~b) & kHigh);
 }
 
-// Rows [y0, y1) of an RGBA image Up-filtered (filter byte 2, ISO 15948 9.2) as RGB (colour type 2)
-// into `rows` (row y at y * (3 * width + 1)): four pixels a step with SSE2 (the differences of two
+// `n` rows of RGBA pixels from `first` Up-filtered (filter byte 2, ISO 15948 9.2) as RGB (colour
+// type 2) into `out` (3 * width + 1 bytes a row); the row before the first is at first - 4 * width
+// when `above`, else zeros (the image's first row): four pixels a step with SSE2 (the differences of two
 // pixels packed to 6 bytes and stored 8 at a time: the 2 bytes past are overwritten next, the
 // buffer has 8 bytes of slack), then (and without SSE2) two pixels a word, then a last one.
 // False at the first row with an alpha below 255 (an image with alpha stops there).
-bool filter_rgb(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t y0, std::uint32_t y1, std::uint8_t* rows) {
+bool filter_rgb(const std::uint8_t* first, bool has_above, std::uint32_t width, std::uint32_t n, std::uint8_t* out) {
   const std::size_t in_row = std::size_t{width} * 4, out_row = std::size_t{width} * 3 + 1;
   constexpr std::uint64_t kAlpha = 0xFF000000FF000000u;
-  std::uint8_t* o = rows + y0 * out_row;
-  for (std::uint32_t y = y0; y < y1; ++y, o += out_row) {
-    const std::uint8_t* in = pixels + y * in_row;
-    const std::uint8_t* above = y == 0 ? in : in - in_row;
-    const std::uint64_t keep = y == 0 ? 0 : ~std::uint64_t{0};  // the first row's prior row is zeros
+  std::uint8_t* o = out;
+  for (std::uint32_t y = 0; y < n; ++y, o += out_row) {
+    const std::uint8_t* in = first + y * in_row;
+    const bool zeros = y == 0 && !has_above;  // the image's first row: its prior row is zeros
+    const std::uint8_t* above = zeros ? in : in - in_row;
+    const std::uint64_t keep = zeros ? 0 : ~std::uint64_t{0};
     std::uint64_t alpha = kAlpha;
     o[0] = 2;
     std::uint8_t* q = o + 1;
@@ -215,14 +217,14 @@ bool filter_rgb(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t y
   return true;
 }
 
-// Rows [y0, y1) of an RGBA image Up-filtered as RGBA (colour type 6) into `rows`.
-void filter_rgba(const std::uint8_t* pixels, std::uint32_t width, std::uint32_t y0, std::uint32_t y1, std::uint8_t* rows) {
+// The same rows Up-filtered as RGBA (colour type 6; 4 * width + 1 bytes a row).
+void filter_rgba(const std::uint8_t* first, bool has_above, std::uint32_t width, std::uint32_t n, std::uint8_t* out) {
   const std::size_t row_bytes = std::size_t{width} * 4;
-  std::uint8_t* o = rows + y0 * (row_bytes + 1);
-  for (std::uint32_t y = y0; y < y1; ++y, o += row_bytes + 1) {
-    const std::uint8_t* in = pixels + y * row_bytes;
+  std::uint8_t* o = out;
+  for (std::uint32_t y = 0; y < n; ++y, o += row_bytes + 1) {
+    const std::uint8_t* in = first + y * row_bytes;
     o[0] = 2;
-    if (y == 0)
+    if (y == 0 && !has_above)
       std::memcpy(o + 1, in, row_bytes);
     else
       up_row(o + 1, in, in - row_bytes, row_bytes);
@@ -240,10 +242,34 @@ Result<std::optional<ByteBuffer>> encode_truecolour(const Rgba& img, unsigned pi
   const Header header{w, h, 8, static_cast<std::uint8_t>(pixel == 3 ? 2 : 6)};
   const std::uint8_t* pixels = img.pixels.data();
   if (pixel == 3) {
-    if (!filter_rgb(pixels, w, 0, h, rows)) return std::optional<ByteBuffer>{};
+    if (!filter_rgb(pixels, false, w, h, rows)) return std::optional<ByteBuffer>{};
   } else {
-    filter_rgba(pixels, w, 0, h, rows);
+    filter_rgba(pixels, false, w, h, rows);
   }
+  ASSAY_TRY(ByteBuffer png, finish_png(begin_png(header), ByteView(rows, size), pixel));
+  return std::optional<ByteBuffer>(std::move(png));
+}
+
+// The same from a RowSource a band at a time: the band's RGBA in this thread's scratch 2 after the
+// band before's last row (the Up filter's prior row), filtered into the rows.
+Result<std::optional<ByteBuffer>> encode_truecolour_rows(std::uint32_t w, std::uint32_t h, std::uint32_t band_rows,
+                                                         const RowSource& source, unsigned pixel) {
+  const std::size_t in_row = std::size_t{w} * 4, out_row = std::size_t{w} * pixel + 1, size = out_row * h;
+  band_rows = std::min(band_rows, h);
+  std::uint8_t* const rows = scratch(0, size + 8);
+  std::uint8_t* const band = scratch(2, in_row * (std::size_t{band_rows} + 1));
+  if (rows == nullptr || band == nullptr) return make_error("png", "encoder", kNoOffset, "out of memory");
+  for (std::uint32_t y0 = 0; y0 < h; y0 += band_rows) {
+    const std::uint32_t n = std::min(band_rows, h - y0);
+    if (y0 != 0) std::memcpy(band, band + band_rows * in_row, in_row);  // the band before's last row
+    ASSAY_CHECK(source(y0, y0 + n, band + in_row));
+    if (pixel == 4) {
+      filter_rgba(band + in_row, y0 != 0, w, n, rows + y0 * out_row);
+    } else if (!filter_rgb(band + in_row, y0 != 0, w, n, rows + y0 * out_row)) {
+      return std::optional<ByteBuffer>{};
+    }
+  }
+  const Header header{w, h, 8, static_cast<std::uint8_t>(pixel == 3 ? 2 : 6)};
   ASSAY_TRY(ByteBuffer png, finish_png(begin_png(header), ByteView(rows, size), pixel));
   return std::optional<ByteBuffer>(std::move(png));
 }
@@ -256,6 +282,17 @@ Result<void> check_rgba_shape(const Rgba& img, std::string_view family) {
       need != img.pixels.size())
     return make_error(family, "image", kNoOffset, "pixel buffer does not match width x height x 4");
   return {};
+}
+
+Result<ByteBuffer> encode_png_rows(std::uint32_t width, std::uint32_t height, std::uint32_t band_rows,
+                                   const RowSource& source) {
+  std::uint64_t need = 0;
+  if (width == 0 || height == 0 || band_rows == 0 || !mul_ok(std::uint64_t{width} * height, 4, need))
+    return make_error("png", "image", kNoOffset, "an empty image or no rows a band");
+  ASSAY_TRY(std::optional<ByteBuffer> rgb, encode_truecolour_rows(width, height, band_rows, source, 3));
+  if (rgb) return std::move(*rgb);
+  ASSAY_TRY(std::optional<ByteBuffer> rgba, encode_truecolour_rows(width, height, band_rows, source, 4));
+  return std::move(*rgba);
 }
 
 Result<ByteBuffer> encode_png(const Rgba& img) {

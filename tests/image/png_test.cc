@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <cstring>
+
 #include "assay/image/png.h"
 
 namespace assay::image {
@@ -116,6 +118,48 @@ TEST(Png, LargeOpaqueImageAsRgbAndOneAlphaMakesItRgba) {
     ASSERT_TRUE(back.ok()) << back.error().str();
     EXPECT_EQ(back->pixels, img.pixels) << w;
   }
+}
+
+// encode_png_rows gives the bytes encode_png gives for the whole image, whatever the band (1 row,
+// 4, 7, 64, more than the height), for an opaque image (RGB) and one whose alpha shows in its last
+// rows (RGB bands until then, then RGBA from row 0 again); a small one through libdeflate too; a
+// source's error is the result.
+TEST(Png, RowsGiveTheBytesOfTheWholeImage) {
+  for (const auto& [w, h] : {std::pair{301u, 150u}, std::pair{512u, 300u}, std::pair{7u, 5u}}) {
+    Rgba img{w, h, ByteBuffer(std::size_t{w} * h * 4)};
+    for (std::size_t i = 0; i < img.pixels.size(); ++i)
+      img.pixels[i] = i % 4 == 3 ? 255 : static_cast<std::uint8_t>((i % 1200) / 9 + i / 30000);
+    for (const bool alpha : {false, true}) {
+      if (alpha) img.pixels[img.pixels.size() - 4 * w - 1] = 7;  // the next-to-last row's last pixel
+      auto whole = encode_png(img);
+      ASSERT_TRUE(whole.ok());
+      EXPECT_EQ((*whole)[25], alpha ? 6 : 2);
+      for (const std::uint32_t band : {1u, 4u, 7u, 64u, 1000u}) {
+        std::uint32_t calls = 0;
+        auto rows = encode_png_rows(w, h, band, [&](std::uint32_t y0, std::uint32_t y1, std::uint8_t* out) -> Result<void> {
+          EXPECT_EQ(y0 % band, 0u);
+          EXPECT_EQ(y1, std::min(h, y0 + band));
+          std::memcpy(out, img.pixels.data() + std::size_t{y0} * w * 4, std::size_t{y1 - y0} * w * 4);
+          ++calls;
+          return {};
+        });
+        ASSERT_TRUE(rows.ok()) << rows.error().str();
+        EXPECT_EQ(*rows, *whole) << w << " band " << band << " alpha " << alpha;
+        const std::uint32_t bands = (h + band - 1) / band;
+        EXPECT_EQ(calls, alpha ? (h - 2) / band + 1 + bands : bands);  // RGB up to the band with the alpha, then RGBA
+      }
+      auto back = decode_png(*whole);
+      ASSERT_TRUE(back.ok());
+      EXPECT_EQ(back->pixels, img.pixels);
+    }
+  }
+  auto failed = encode_png_rows(4, 4, 2, [](std::uint32_t y0, std::uint32_t, std::uint8_t*) -> Result<void> {
+    if (y0 == 2) return make_error("test", "source", kNoOffset, "band two");
+    return {};
+  });
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.error().str().find("band two"), std::string::npos);
+  EXPECT_FALSE(encode_png_rows(0, 4, 2, [](std::uint32_t, std::uint32_t, std::uint8_t*) -> Result<void> { return {}; }).ok());
 }
 
 TEST(Png, RejectsMismatchedBuffer) {
