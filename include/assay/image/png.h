@@ -36,8 +36,9 @@ using RowSource = std::function<Result<void>(std::uint32_t y0, std::uint32_t y1,
 // `band_rows` rows (the last one shorter; y0 a multiple of band_rows, which is at least 1): the
 // image is encoded a band at a time while the band is in cache, and never held whole (a source
 // decoding block rows writes no full RGBA buffer). The same bytes as encode_png of the whole image;
-// an opaque image's source may be asked for its bands a second time from y0 = 0. Fails on an empty
-// image or a failure of the source (its error).
+// the source of an image with alpha is asked again from y0 = 0 after the band where the alpha shows
+// (the bands before were filtered as RGB). Fails on an empty image or a failure of the source (its
+// error).
 Result<ByteBuffer> encode_png_rows(std::uint32_t width, std::uint32_t height, std::uint32_t band_rows,
                                    const RowSource& source);
 // Encodes to an indexed PNG (colour type 3: PLTE, plus tRNS when an entry's alpha is not 255;
