@@ -1,5 +1,6 @@
 // libFuzzer target: the PNG writer's run deflate (src/image/deflate.h). Byte 0 picks how the rest
-// is used: its low 4 bits + 1 copies of the rest, each copy with its byte at the copy's index
+// is used: its bit 4 the pixel distance (set: 3, RGB rows; else 4, RGBA), its low 4 bits + 1 copies
+// of the rest, each copy with its byte at the copy's index
 // changed (long inputs with runs and repeats, over several blocks, from short seeds). The stream
 // must fit the bound, zlib must inflate it back to the input (Adler-32 checked), and the portable
 // compares must give the same stream as the SIMD ones.
@@ -23,8 +24,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::size_t bound = zlib_fast_bound(in.size());
   std::vector<std::uint8_t> z(bound), portable(bound);
-  const std::size_t n = zlib_fast_compress(assay::ByteView(in.data(), in.size()), z.data());
-  const std::size_t m = zlib_fast_compress_portable(assay::ByteView(in.data(), in.size()), portable.data());
+  const unsigned pixel = (data[0] & 16u) != 0 ? 3 : 4;
+  const std::size_t n = zlib_fast_compress(assay::ByteView(in.data(), in.size()), z.data(), pixel);
+  const std::size_t m = zlib_fast_compress_portable(assay::ByteView(in.data(), in.size()), portable.data(), pixel);
   if (n + 8 > bound || n != m || std::memcmp(z.data(), portable.data(), n) != 0) __builtin_trap();
   std::vector<std::uint8_t> back(in.size() + 1);
   uLongf got = back.size();

@@ -5,8 +5,8 @@
 // a match, and the match) into a buffer while counting symbols, then the block is written with the
 // Huffman codes of those counts (literal/length codes of at most 14 bits, four literals a 56-bit
 // put), or stored when that is shorter. The matcher looks for runs only: 5 or more bytes equal to
-// the byte before (distance 1) or 4 or more equal to the byte 4 before (distance 4, the pixel to
-// the left in RGBA rows), 32 bytes compared at a time, no hash table. On the Up-filtered rows of
+// the byte before (distance 1) or 4 or more equal to the byte a pixel before (the pixel to the
+// left: distance 4 in RGBA rows, 3 in RGB), 32 bytes compared at a time, no hash table. On the Up-filtered rows of
 // decoded textures (where a pixel repeats the one above, the row is zeros) that finds smaller
 // output than libdeflate's level 1 and zlib's Z_RLE (docs/PERFORMANCE.md, "igz textures to PNG");
 // on other data (indices, photographs) it compresses less than a real LZ77 search would.
@@ -49,11 +49,12 @@ constexpr Symbol length_symbol(unsigned len) {
 constexpr unsigned length_extra_bits(unsigned sym) { return sym < 265 || sym == 285 ? 0 : (sym - 261) / 4; }
 constexpr unsigned distance_extra_bits(unsigned sym) { return sym < 4 ? 0 : sym / 2 - 1; }
 
-// A token is a sequence: k literals (bits 0-15), then a match of length 3 + (bits 16-23) at
-// distance 4 when bit 24 is set, else 1 (RFC 1951 3.2.5: distance symbols 3 and 0, no extra bits),
+// A token is a sequence: k literals (bits 0-15), then a match of length 3 + (bits 16-23) at the
+// pixel's distance (4 for RGBA rows, 3 for RGB) when bit 24 is set, else 1 (RFC 1951 3.2.5: distance
+// symbols 3, 2 and 0, no extra bits),
 // or no match when bit 25 is set (the literals before the end of a block or a long literal run).
 // The writer keeps the position in the input: a token needs no offset.
-constexpr std::uint32_t kDistance4 = 1u << 24, kNoMatch = 1u << 25;
+constexpr std::uint32_t kPixel = 1u << 24, kNoMatch = 1u << 25;
 constexpr std::uint32_t kMaxLiterals = 0xFFFF - 16;  // below 2^16 after one more step of 14
 // By length - 3: its symbol - 257.
 constexpr std::array<std::uint8_t, 256> make_length_symbols() {
@@ -208,7 +209,8 @@ class Deflater {
  public:
   Deflater() : tokens_(new std::uint32_t[kBlockTokens]) {}
 
-  std::size_t compress(ByteView in, std::uint8_t* out) {
+  std::size_t compress(ByteView in, std::uint8_t* out, unsigned pixel) {
+    pixel_ = pixel;
     BitWriter bits{out};
     bits.put(0x78, 8);  // CMF: deflate, 32 KiB window; FLG: fastest, no dictionary (RFC 1950 2.2)
     bits.put(0x01, 8);
@@ -242,7 +244,7 @@ class Deflater {
     const std::uint8_t* data = in.data();
     const std::size_t n = in.size();
     const std::size_t wide_end = n >= 32 ? n - 32 : 0;  // 32 bytes readable from p
-    std::uint32_t matches = 0, pixels = 0;  // matches, those of distance 4
+    std::uint32_t matches = 0, pixels = 0;  // matches, those at the pixel distance
     std::uint32_t literals = 0;             // before the next match
     while (p < n && out < out_end) {
       if (p < 4 || p > wide_end || literals >= kMaxLiterals) [[unlikely]] {
@@ -255,7 +257,7 @@ class Deflater {
         ++literals;
         continue;
       }
-      std::uint32_t m1 = equal_mask32(data + p, data + p - 1), m4 = equal_mask32(data + p, data + p - 4);
+      std::uint32_t m1 = equal_mask32(data + p, data + p - 1), m4 = equal_mask32(data + p, data + p - pixel_);
       // literals up to where a run starts: 5 bytes equal to the byte before or 4 equal to the pixel
       // before (bit i: bytes i.. repeat), at most 28. Shorter runs stay literals: fewer tokens
       // (each costs about as much as several literals to find and to write) and smaller output
@@ -276,11 +278,11 @@ class Deflater {
         m4 >>= k;
       }
       const unsigned r1 = std::countr_zero(~m1), r4 = std::countr_zero(~m4);  // one of them 4..32 - k
-      const bool pixel = r4 > r1;  // distance 4 (symbol 3), else 1 (symbol 0)
+      const bool pixel = r4 > r1;  // the pixel's distance (symbol 3 or 2), else 1 (symbol 0)
       const std::size_t most = std::min<std::size_t>(kMaxMatch, n - p);
       std::size_t len = std::max(r1, r4);
-      if (len == 32 - k) len = run_length(data, p, len, pixel ? 4 : 1, most, n);
-      *out++ = literals | static_cast<std::uint32_t>(len - 3) << 16 | (pixel ? kDistance4 : 0);
+      if (len == 32 - k) len = run_length(data, p, len, pixel ? pixel_ : 1, most, n);
+      *out++ = literals | static_cast<std::uint32_t>(len - 3) << 16 | (pixel ? kPixel : 0);
       ++len_freq[kLengthSymbols[len - 3]];
       ++matches;
       pixels += pixel;
@@ -293,7 +295,7 @@ class Deflater {
     for (unsigned s = 0; s < 256; ++s) lit_freq_[s] = lit[0][s] + lit[1][s] + lit[2][s] + lit[3][s];
     for (unsigned s = 0; s < 29; ++s) lit_freq_[257 + s] = len_freq[s];
     dist_freq_[0] = matches - pixels;
-    dist_freq_[3] = pixels;
+    dist_freq_[pixel_ - 1] = pixels;
     ntokens_ = static_cast<std::size_t>(out - tokens_.get());
     return p;
   }
@@ -396,12 +398,12 @@ class Deflater {
     BitWriter bits = writer;  // a local copy: the compiler keeps it in registers (the byte stores may alias `writer`)
     std::array<std::uint32_t, 256> literal{};  // code | length << 16
     for (unsigned s = 0; s < 256; ++s) literal[s] = h.lit_code[s] | std::uint32_t{h.lit_len[s]} << 16;
-    std::array<std::uint64_t, 512> match{};  // by distance 4 << 8 | length - 3: the codes
+    std::array<std::uint64_t, 512> match{};  // by pixel distance << 8 | length - 3: the codes
     std::array<std::uint8_t, 512> match_bits{};  // and their bits, at most 14 + 5 + 15
     for (unsigned d = 0; d < 2; ++d)
       for (unsigned len = 3; len <= kMaxMatch; ++len) {
         const Symbol s = length_symbol(len);
-        const unsigned ds = d != 0 ? 3 : 0, ll = h.lit_len[s.sym];
+        const unsigned ds = d != 0 ? pixel_ - 1 : 0, ll = h.lit_len[s.sym];
         match[d << 8 | (len - 3)] = h.lit_code[s.sym] | std::uint64_t{s.extra} << ll |
                                     std::uint64_t{h.dist_code[ds]} << (ll + s.extra_bits);
         match_bits[d << 8 | (len - 3)] = static_cast<std::uint8_t>(ll + s.extra_bits + h.dist_len[ds]);
@@ -428,7 +430,7 @@ class Deflater {
       }
       if ((t & kNoMatch) != 0) [[unlikely]]
         continue;
-      const unsigned m = (t >> 16) & 0x1FF;  // distance 4 << 8 | length - 3
+      const unsigned m = (t >> 16) & 0x1FF;  // pixel distance << 8 | length - 3
       bits.put(match[m], match_bits[m]);
       b += (m & 0xFF) + 3;
     }
@@ -454,7 +456,8 @@ class Deflater {
     } while (at < raw.size());
   }
 
-  std::unique_ptr<std::uint32_t[]> tokens_;  // sequences: literals and a match (kDistance4, kNoMatch)
+  std::unique_ptr<std::uint32_t[]> tokens_;  // sequences: literals and a match (kPixel, kNoMatch)
+  unsigned pixel_ = 4;  // the distance of the pixel to the left: 4 (RGBA rows) or 3 (RGB)
   std::size_t ntokens_ = 0;
   const std::uint8_t* in_end_ = nullptr;  // the end of the input: the writer reads 4 bytes at a time before it
   std::array<std::uint32_t, kLitLenSymbols> lit_freq_{};
@@ -470,14 +473,14 @@ std::size_t zlib_fast_bound(std::size_t n) {
   return n + 6 * pieces + 2 + 4 + 16;
 }
 
-std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out) {
+std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out, unsigned pixel) {
   thread_local Deflater<true> d;
-  return d.compress(in, out);
+  return d.compress(in, out, pixel == 3 ? 3 : 4);
 }
 
-std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out) {
+std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out, unsigned pixel) {
   thread_local Deflater<false> d;
-  return d.compress(in, out);
+  return d.compress(in, out, pixel == 3 ? 3 : 4);
 }
 
 }  // namespace assay::image::detail

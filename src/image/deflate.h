@@ -1,5 +1,6 @@
 // A fast zlib (RFC 1950) / deflate (RFC 1951) compressor for PNG rows: runs of bytes equal to the
-// byte 1 or 4 before (Up-filtered RGBA: a repeated row, a repeated pixel) as matches, the rest as
+// byte 1 or a pixel (4 bytes in RGBA rows, 3 in RGB) before (Up-filtered rows: a repeated row, a
+// repeated pixel) as matches, the rest as
 // literals, dynamic Huffman blocks (stored when smaller). On decoded textures it is faster than
 // libdeflate's level 1 and its output smaller (docs/PERFORMANCE.md, "igz textures to PNG").
 // Deterministic: the stream depends on the input bytes only.
@@ -17,9 +18,10 @@ namespace assay::image::detail {
 std::size_t zlib_fast_bound(std::size_t n);
 
 // The zlib stream of `in` into `out` (room for zlib_fast_bound(in.size()) bytes); its length.
-std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out);
+// `pixel`: the bytes of a pixel of the rows, 4 (RGBA) or 3 (RGB; any other value reads as 4).
+std::size_t zlib_fast_compress(ByteView in, std::uint8_t* out, unsigned pixel = 4);
 
 // The same stream without SIMD compares (what a target without SSE2 runs; for tests).
-std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out);
+std::size_t zlib_fast_compress_portable(ByteView in, std::uint8_t* out, unsigned pixel = 4);
 
 }  // namespace assay::image::detail

@@ -175,16 +175,17 @@ void block_words(const records::Bc3Block& b, std::uint32_t px[16]) {
     px[k] = (t[(b.colour.indices >> (2 * k)) & 3] & 0xFFFFFFu) | alpha[(b.alpha.codes >> (3 * k)) & 7];
 }
 
+// Block rows [by0, by1) of a w x h level into `out` (block row by0's first pixel row first).
 template <class Block>
-Rgba decode_level_words(const RecordTable<Block>& blocks, std::uint32_t w, std::uint32_t h) {
-  Rgba img{w, h, ByteBuffer(std::size_t{w} * h * 4)};
-  const std::uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
+void decode_words(const RecordTable<Block>& blocks, std::uint32_t w, std::uint32_t h, std::uint32_t by0, std::uint32_t by1,
+                  std::uint8_t* out) {
+  const std::uint32_t bw = (w + 3) / 4;
   const std::size_t stride = std::size_t{w} * 4;
   std::uint32_t px[16];
   require_little(blocks);
-  for (std::uint32_t by = 0; by < bh; ++by) {
+  for (std::uint32_t by = by0; by < by1; ++by) {
     const std::uint32_t rows = std::min<std::uint32_t>(4, h - by * 4);
-    std::uint8_t* const band = img.pixels.data() + std::size_t{by} * 4 * stride;
+    std::uint8_t* const band = out + std::size_t{by - by0} * 4 * stride;
     for (std::uint32_t bx = 0; bx < bw; ++bx) {
       block_words(blocks[std::uint64_t{by} * bw + bx], px);
       const std::uint32_t cols = std::min<std::uint32_t>(4, w - bx * 4);
@@ -196,7 +197,22 @@ Rgba decode_level_words(const RecordTable<Block>& blocks, std::uint32_t w, std::
       for (std::uint32_t r = 0; r < rows; ++r) std::memcpy(o + r * stride, px + 4 * r, 4 * cols);
     }
   }
+}
+
+template <class Block>
+Rgba decode_level_words(const RecordTable<Block>& blocks, std::uint32_t w, std::uint32_t h) {
+  Rgba img{w, h, ByteBuffer(std::size_t{w} * h * 4)};
+  decode_words(blocks, w, h, 0, (h + 3) / 4, img.pixels.data());
   return img;
+}
+
+template <class Block>
+Result<void> decode_rows_table(ByteView src, std::uint32_t w, std::uint32_t h, std::uint32_t y0, std::uint32_t y1,
+                               std::uint8_t* out, std::string_view structure) {
+  const std::uint64_t blocks = std::uint64_t{(w + 3) / 4} * ((h + 3) / 4);
+  ASSAY_TRY(auto table, RecordTable<Block>::open(ByteReader(src, Endian::little, "dxt"), 0, blocks, structure));
+  decode_words(table, w, h, y0 / 4, (y1 + 3) / 4, out);
+  return {};
 }
 
 Rgba decode_level(const RecordTable<records::Bc1Block>& b, std::uint32_t w, std::uint32_t h) { return decode_level_words(b, w, h); }
@@ -234,6 +250,24 @@ Result<Rgba> decode_blocks(BlockFormat f, ByteView src, std::uint32_t w, std::ui
     case BlockFormat::bc3: break;
   }
   return decode_table<records::Bc3Block>(src, w, h, "BC3 blocks");
+}
+
+Result<void> decode_block_rows(BlockFormat f, ByteView src, std::uint32_t w, std::uint32_t h, std::uint32_t y0,
+                               std::uint32_t y1, std::uint8_t* out) {
+  std::uint64_t need = 0;
+  if (w == 0 || h == 0 || !block_level_size(f, w, h, need) || src.size() < need)
+    return make_error("dxt", "level", kNoOffset,
+                      fmt::format("{} x {} needs {} bytes of blocks, {} given", w, h, need, src.size()));
+  if (y0 % 4 != 0 || y0 >= y1 || y1 > h || (y1 % 4 != 0 && y1 != h))
+    return make_error("dxt", "level", kNoOffset, fmt::format("rows {}-{} of {} are not whole block rows", y0, y1, h));
+  switch (f) {
+    case BlockFormat::bc1: return decode_rows_table<records::Bc1Block>(src, w, h, y0, y1, out, "BC1 blocks");
+    case BlockFormat::bc2: return decode_rows_table<records::Bc2Block>(src, w, h, y0, y1, out, "BC2 blocks");
+    case BlockFormat::bc3: return decode_rows_table<records::Bc3Block>(src, w, h, y0, y1, out, "BC3 blocks");
+    case BlockFormat::bc4:
+    case BlockFormat::bc5: break;
+  }
+  return make_error("dxt", "level", kNoOffset, "BC4 and BC5 are decoded whole (decode_blocks)");
 }
 
 std::uint32_t bytes_per_pixel(PixelFormat f) {

@@ -183,5 +183,42 @@ TEST(Deflate, PortablePathGivesTheSameStream) {
   EXPECT_EQ(portable, compress(literals));
 }
 
+// RGB rows (pixel distance 3: distance symbol 2): RGB pixel runs, the SSE2 and portable paths give
+// the same bytes, zlib inflates them back, and a run of one repeated RGB pixel is coded as matches
+// (a stream far shorter than its 3-byte period would allow as literals), while the same rows read as
+// RGBA (distance 4) find no pixel runs there.
+TEST(Deflate, RgbRowsMatchAtThePixelBefore) {
+  std::mt19937 rng(28);
+  std::vector<std::uint8_t> in;
+  while (in.size() < 300000) {
+    const std::uint8_t p[3] = {static_cast<std::uint8_t>(rng()), static_cast<std::uint8_t>(rng()), static_cast<std::uint8_t>(rng())};
+    for (unsigned r = 1 + rng() % 40; r > 0; --r) in.insert(in.end(), p, p + 3);
+  }
+  std::vector<std::uint8_t> rgb(zlib_fast_bound(in.size())), portable(rgb.size()), rgba(rgb.size());
+  rgb.resize(zlib_fast_compress(ByteView(in.data(), in.size()), rgb.data(), 3));
+  portable.resize(zlib_fast_compress_portable(ByteView(in.data(), in.size()), portable.data(), 3));
+  rgba.resize(zlib_fast_compress(ByteView(in.data(), in.size()), rgba.data(), 4));
+  EXPECT_EQ(portable, rgb);
+  std::vector<std::uint8_t> back(in.size() + 1);
+  uLongf n = back.size();
+  ASSERT_EQ(uncompress(back.data(), &n, rgb.data(), rgb.size()), Z_OK);
+  back.resize(n);
+  EXPECT_EQ(back, in);
+  // runs average 20 pixels: 3 random bytes and one match of ~57 bytes each, against ~all literal
+  EXPECT_LT(rgb.size() * 3, rgba.size());
+  for (const std::size_t size : {std::size_t{0}, std::size_t{7}, std::size_t{70000}, std::size_t{1500000}}) {
+    const std::vector<std::uint8_t> rows = pixel_rows(size, static_cast<std::uint32_t>(size) + 1);
+    std::vector<std::uint8_t> a(zlib_fast_bound(rows.size())), b(a.size());
+    a.resize(zlib_fast_compress(ByteView(rows.data(), rows.size()), a.data(), 3));
+    b.resize(zlib_fast_compress_portable(ByteView(rows.data(), rows.size()), b.data(), 3));
+    EXPECT_EQ(a, b) << size;
+    std::vector<std::uint8_t> out(rows.size() + 1);
+    uLongf m = out.size();
+    ASSERT_EQ(uncompress(out.data(), &m, a.data(), a.size()), Z_OK) << size;
+    out.resize(m);
+    EXPECT_EQ(out, rows) << size;
+  }
+}
+
 }  // namespace
 }  // namespace assay::image::detail

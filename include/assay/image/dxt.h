@@ -20,6 +20,11 @@ bool block_level_size(BlockFormat f, std::uint32_t w, std::uint32_t h, std::uint
 // Decodes a w x h level (cropping partial blocks). Fails when `src` is smaller than
 // block_level_size().
 Result<Rgba> decode_blocks(BlockFormat f, ByteView src, std::uint32_t w, std::uint32_t h);
+// Rows [y0, y1) of that level (y0 a multiple of 4; y1 too, or h) decoded into `out` (w x 4 bytes a
+// row): the same pixels as decode_blocks gives there, a band at a time (encode_png_rows). BC1-BC3
+// only; fails as decode_blocks does, on rows that are not whole block rows, and on BC4/BC5.
+Result<void> decode_block_rows(BlockFormat f, ByteView src, std::uint32_t w, std::uint32_t h, std::uint32_t y0,
+                               std::uint32_t y1, std::uint8_t* out);
 
 // Uncompressed D3D texel layouts (byte orders of renderware.md#rw-6-2).
 enum class PixelFormat : std::uint8_t {

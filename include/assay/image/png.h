@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
 #include "assay/core/bytes.h"
@@ -29,6 +30,17 @@ struct Indexed {
 
 // Encodes to a PNG (8-bit RGBA). Fails on an empty image or a pixel buffer of the wrong size.
 Result<ByteBuffer> encode_png(const Rgba& img);
+// Writes RGBA rows [y0, y1) of an image into `rows` (row y0 first, width x 4 bytes a row).
+using RowSource = std::function<Result<void>(std::uint32_t y0, std::uint32_t y1, std::uint8_t* rows)>;
+// The PNG encode_png gives for the width x height image `source` makes, asked for bands of
+// `band_rows` rows (the last one shorter; y0 a multiple of band_rows, which is at least 1): the
+// image is encoded a band at a time while the band is in cache, and never held whole (a source
+// decoding block rows writes no full RGBA buffer). The same bytes as encode_png of the whole image;
+// the source of an image with alpha is asked again from y0 = 0 after the band where the alpha shows
+// (the bands before were filtered as RGB). Fails on an empty image or a failure of the source (its
+// error).
+Result<ByteBuffer> encode_png_rows(std::uint32_t width, std::uint32_t height, std::uint32_t band_rows,
+                                   const RowSource& source);
 // Encodes to an indexed PNG (colour type 3: PLTE, plus tRNS when an entry's alpha is not 255;
 // bit depth 4 for up to 16 entries, else 8; no row filters) that decodes to exactly to_rgba(img).
 // Fails on an empty image, a buffer of the wrong size, 0 or more than 256 entries, or an index

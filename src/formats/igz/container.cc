@@ -107,10 +107,11 @@ class IgzContainer final : public Container {
     const std::string stem = e.path.substr(0, e.path.size() - 4);
     const unsigned levels = w.mips ? images_[e.index]->levels : 1;
     std::vector<ByteBuffer> pngs;  // every level decoded before anything is written
-    for (unsigned l = 0; l < levels; ++l) {
-      ASSAY_TRY(image::Rgba rgba, texture(e, l));
-      ASSAY_TRY(ByteBuffer png, image::encode_png(rgba));
-      pngs.push_back(std::move(png));
+    for (unsigned l = 0; l < levels; ++l) {  // texture() and encode_png, BC1-BC3 a band at a time
+      ASSAY_TRY(MemoryLease lease, texture_lease(*this, e, l));
+      auto png = igz::encode_image2_png(file_, *images_[e.index], l);
+      if (!png) return with_file(png.error());
+      pngs.push_back(std::move(*png));
     }
     ExtractCount n;
     for (unsigned l = 0; l < levels; ++l) {

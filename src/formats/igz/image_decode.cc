@@ -334,7 +334,43 @@ Result<void> check_data_size(const Image2& img) {
   return e;
 }
 
+namespace {
+struct DecodeLevel {
+  TexelLayout layout;
+  LevelPlace at;
+  ByteView bytes;  // the level's bytes in the file (tiled or not)
+  unsigned level = 0;
+};
+Result<DecodeLevel> decode_level_place(const IgzFile& f, const Image2& img, unsigned level);
+Result<image::Rgba> decode_placed(const Image2& img, DecodeLevel d);
+}  // namespace
+
 Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level) {
+  ASSAY_TRY(DecodeLevel d, decode_level_place(f, img, level));
+  return decode_placed(img, d);
+}
+
+Result<ByteBuffer> encode_image2_png(const IgzFile& f, const Image2& img, unsigned level) {
+  ASSAY_TRY(DecodeLevel d, decode_level_place(f, img, level));
+  const TexelLayout& t = d.layout;
+  if (d.at.tiled || t.kind != TexelLayout::Kind::blocks || t.swap16 || t.block == image::BlockFormat::bc4 ||
+      t.block == image::BlockFormat::bc5) {
+    ASSAY_TRY(image::Rgba rgba, decode_placed(img, d));
+    return image::encode_png(rgba);
+  }
+  // BC1-BC3 rows: decoded and encoded 64 rows at a time (no whole RGBA buffer; docs/PERFORMANCE.md,
+  // "igz textures to PNG")
+  const std::uint32_t w = side(img.width, level), h = side(img.height, level);
+  const ByteView bytes = d.bytes;
+  return image::encode_png_rows(w, h, 64, [&](std::uint32_t y0, std::uint32_t y1, std::uint8_t* rows) {
+    return image::decode_block_rows(t.block, bytes, w, h, y0, y1, rows);
+  });
+}
+
+namespace {
+
+// What decode_image2 checks, and where the level is.
+Result<DecodeLevel> decode_level_place(const IgzFile& f, const Image2& img, unsigned level) {
   if (level >= img.levels) return err("igImage2", kNoOffset, fmt::format("level {} of {}", level, img.levels));
   if (img.data.where == ImageData::Where::external)
     return err("igImage2", kNoOffset, fmt::format("the pixels are in another file: {}", img.data.reference));
@@ -346,6 +382,15 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
     return unsupported(img, fmt::format("{} images of depth {} (the order of their levels is not known)", img.images, img.depth));
   ASSAY_TRY(LevelPlace at, level_place(img, t, level));
   const ByteView level_bytes = f.bytes().subspan(img.data.offset + at.offset, at.size);  // inside data: checked above
+  return DecodeLevel{t, std::move(at), level_bytes, level};
+}
+
+// The level decode_level_place found, as RGBA.
+Result<image::Rgba> decode_placed(const Image2& img, DecodeLevel d) {
+  TexelLayout& t = d.layout;
+  const LevelPlace& at = d.at;
+  const ByteView level_bytes = d.bytes;
+  const unsigned level = d.level;
   ByteBuffer rows;  // a tiled level untiled to rows of units first
   if (at.tiled) {
     ASSAY_TRY(rows, image::untile(*at.tiled, level_bytes));
@@ -355,6 +400,8 @@ Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned 
   if (!rgba && rgba.error().kind == ErrorKind::unsupported) return unsupported(img, rgba.error().message);
   return rgba;
 }
+
+}  // namespace
 
 Result<ByteBuffer> encode_image2(const Image2& img, const std::vector<image::Rgba>& levels) {
   ASSAY_TRY(TexelLayout t, texel_layout(img));

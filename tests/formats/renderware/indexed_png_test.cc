@@ -2,7 +2,8 @@
 // librw's own RGBA hashes for every PS2 level (librw-ps2/ps2_v36003.librw-rgba.json), the
 // samples README's counts (imgfactory_generic.txd: 115 textures, 110 PAL8 and 5 8888), and the
 // PNG header bytes of ISO 15948 (IHDR at offset 16: width, height, bit depth at 24, colour type at
-// 25; 3 = palette, 6 = RGBA).
+// 25; 3 = palette, 6 = RGBA, 2 = RGB: the writer's choice for a truecolour image whose every alpha
+// is 255, checked here on the decoded pixels).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -67,7 +68,7 @@ TEST(RwIndexedPng, Ps2LevelsDecodeToLibrwsRgba) {
         EXPECT_EQ(h.bit_depth, depth);
         ++indexed;
       } else {
-        EXPECT_EQ(h.colour_type, 6);
+        EXPECT_TRUE(h.colour_type == 6 || h.colour_type == 2) << h.colour_type;
       }
       auto img = image::decode_png(png);
       ASSERT_TRUE(img.ok()) << file << ": " << img.error().str();
@@ -142,9 +143,11 @@ TEST(RwIndexedPng, D3d8DictionaryWritesIndexedPal8) {
     auto want = dict->decode(i);
     ASSERT_TRUE(img.ok() && want.ok()) << name;
     EXPECT_EQ(img->pixels, want->pixels) << name;
+    if (h.colour_type == 2)
+      for (std::size_t k = 3; k < img->pixels.size(); k += 4) ASSERT_EQ(img->pixels[k], 255) << name;
   }
   EXPECT_EQ(types[3], 110);
-  EXPECT_EQ(types[6], 5);
+  EXPECT_EQ(types[6] + types[2], 5);  // the 8888 ones: RGBA, or RGB when opaque
 }
 
 // GTA SA PS2 HUD (more2/README: 70 textures, mostly PAL4): PAL4 levels as 4-bit indexed PNGs.

@@ -86,6 +86,9 @@ std::string_view texel_assumption(const Image2& img);
 // Level `level` as RGBA. Checks the data size against data_size() first; an undecoded format or
 // layout is an unsupported error naming the format and platform.
 Result<image::Rgba> decode_image2(const IgzFile& f, const Image2& img, unsigned level);
+// Level `level` as a PNG: image::encode_png(decode_image2(...)), the same bytes and errors; untiled
+// BC1-BC3 levels are decoded a band of block rows at a time into the encoder (encode_png_rows).
+Result<ByteBuffer> encode_image2_png(const IgzFile& f, const Image2& img, unsigned level);
 
 // Levels 0..levels-1 (each the size decode_image2 gives) encoded in the image's own format and
 // layout, largest first: the bytes of its _data, data_size() of them. The same formats and layouts
