@@ -85,10 +85,19 @@ class IgzContainer final : public Container {
   // the open context finds (model_materials.h).
   void find_materials(const Siblings& siblings) {
     std::vector<std::string> handles;
-    for (const auto& [i, m] : models_)
-      for (const igz::DrawCall& d : m.draws) handles.push_back(d.material);
-    for (const auto& [i, e] : edge_models_) handles.push_back(e.material);
+    for (const Entry& e : entries())
+      if (e.kind == EntryKind::model)
+        for (std::string& h : handles_of(e.index)) handles.push_back(std::move(h));
     materials_ = igz::detail::find_material_textures(fixups_, handles, siblings);
+  }
+
+  // The material handles model entry `i` draws with, in draw order ("" for none).
+  [[nodiscard]] std::vector<std::string> handles_of(std::size_t i) const {
+    std::vector<std::string> handles;
+    if (auto m = models_.find(i); m != models_.end())
+      for (const igz::DrawCall& d : m->second.draws) handles.push_back(d.material);
+    if (auto m = edge_models_.find(i); m != edge_models_.end()) handles.push_back(m->second.material);
+    return handles;
   }
 
   [[nodiscard]] Result<image::Rgba> texture(const Entry& e, unsigned mip) const override {
@@ -150,12 +159,8 @@ class IgzContainer final : public Container {
 
   // The materials entry `i` draws with, in the order first drawn, and what was found for each.
   [[nodiscard]] std::vector<std::pair<std::string, const igz::detail::MaterialTexture*>> materials_of(std::size_t i) const {
-    std::vector<std::string> handles;
-    if (auto m = models_.find(i); m != models_.end())
-      for (const igz::DrawCall& d : m->second.draws) handles.push_back(d.material);
-    if (auto m = edge_models_.find(i); m != edge_models_.end()) handles.push_back(m->second.material);
     std::vector<std::pair<std::string, const igz::detail::MaterialTexture*>> out;
-    for (const std::string& h : handles) {
+    for (const std::string& h : handles_of(i)) {
       const auto it = materials_.find(h);
       const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& x) { return x.first == h; });
       if (it != materials_.end() && !seen) out.emplace_back(h, &it->second);
@@ -217,12 +222,13 @@ class IgzContainer final : public Container {
   void model_entry(const igz::FieldReader& fields, std::size_t i, Entry& e) {
     take_model(igz::read_model(fields, i), i, e, models_, [](const igz::Model& m) { return m.name; });
   }
-  // An igGeometryAttr whose buffers read, or a PS3 EDGE geometry whose segments read: named after the igz.
+  // An igGeometryAttr whose buffers read: named after the igz.
   void geometry_entry(const igz::FieldReader& fields, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
     auto m = igz::read_geometry_attr(fields, i, index);
     if (m) m->name = file_stem();
     take_model(std::move(m), i, e, models_, [](const igz::Model& x) { return x.name; });
   }
+  // A PS3 EDGE geometry whose segments read: named after the igz.
   void edge_entry(const igz::Graph& g, const igz::EdgeSceneIndex& index, std::size_t i, Entry& e) {
     take_model(igz::read_edge_geometry(file_, g, i, index), i, e, edge_models_, [&](const igz::EdgeGeometry&) { return file_stem(); });
   }

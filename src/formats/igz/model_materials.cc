@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 #include "assay/family.h"
 #include "assay/formats/igz/image.h"
@@ -26,24 +27,63 @@ Result<OpenedIgz> open_igz(const Input& in) {
   return OpenedIgz{std::move(f), std::move(fx), std::move(g)};
 }
 
-// The material igz's bindings of the material named by `h.name`; the note says what failed.
-MaterialTexture read_bindings(const Input& in, HandleHashes h, MaterialTexture m) {
-  auto opened = open_igz(in);
-  if (!opened) {
-    m.note = fmt::format("{} does not open: {}", m.material_file, opened.error().message);
-    return m;
+// The files one model file's materials need, each read from the siblings and each material file
+// opened once (an actor's materials share one material file and often one texture).
+class MaterialFiles {
+ public:
+  explicit MaterialFiles(const Siblings& siblings) : siblings_(siblings) {}
+
+  // The file `name` from the siblings; `why` says what failed when there is none.
+  std::optional<Input> input(const std::string& name, std::string_view role, std::string& why) {
+    auto it = inputs_.find(name);
+    if (it == inputs_.end()) it = inputs_.emplace(name, siblings_.open_anywhere(name)).first;
+    const Result<std::optional<Input>>& in = it->second;
+    if (!in) why = fmt::format("{} does not read: {}", name, in.error().message);
+    else if (!*in) why = fmt::format("{} ({}) is not in this container or folder", name, role);
+    return in ? *in : std::nullopt;
   }
-  const auto object = named_object(opened->graph, h.name);
+
+  struct Opened {
+    explicit Opened(OpenedIgz o) : igz(std::move(o)), reader(igz.file, igz.fixups, igz.graph) {}
+    OpenedIgz igz;
+    MaterialReader reader;  // views igz
+  };
+
+  // The material file `name` opened with its reader; nullptr when it does not open (`why`).
+  const Opened* material(const std::string& name, const Input& in, std::string& why) {
+    auto it = materials_.find(name);
+    if (it == materials_.end()) {
+      auto opened = open_igz(in);
+      it = materials_.emplace(name, opened ? Slot{std::make_unique<Opened>(std::move(*opened)), {}} : Slot{nullptr, opened.error().message}).first;
+    }
+    if (!it->second.opened) why = fmt::format("{} does not open: {}", name, it->second.error);
+    return it->second.opened.get();
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<Opened> opened;
+    std::string error;  // why it did not open
+  };
+  const Siblings& siblings_;
+  std::map<std::string, Result<std::optional<Input>>> inputs_;
+  std::map<std::string, Slot> materials_;
+};
+
+// The material's bindings (its object named by `h.name` in the material file); the note says what failed.
+void read_bindings(MaterialFiles& files, const Input& in, HandleHashes h, MaterialTexture& m) {
+  const MaterialFiles::Opened* file = files.material(m.material_file, in, m.note);
+  if (file == nullptr) return;
+  const auto object = named_object(file->igz.graph, h.name);
   if (!object) {
     m.note = fmt::format("{} names no object {:08x}", m.material_file, h.name);
-    return m;
+    return;
   }
-  m.bindings = material_textures(opened->file, opened->fixups, opened->graph, *object).bindings;
-  return m;
+  m.bindings = file->reader.read(*object).bindings;
 }
 
 // The binding at unit 0, else none (the note lists what there is).
-void choose_base(const Siblings& siblings, MaterialTexture& m) {
+void choose_base(MaterialFiles& files, MaterialTexture& m) {
   const auto unit0 = std::find_if(m.bindings.begin(), m.bindings.end(), [](const TextureBinding& b) { return b.unit == 0; });
   if (unit0 == m.bindings.end()) {
     m.note = fmt::format("{} binds no texture at unit 0 ({} bindings)", m.material_file, m.bindings.size());
@@ -54,16 +94,10 @@ void choose_base(const Siblings& siblings, MaterialTexture& m) {
     m.note = fmt::format("unit 0's image {} is in no file {} lists", unit0->image, m.material_file);
     return;
   }
-  auto in = siblings.open_anywhere(unit0->file);
-  if (!in || !*in) {
-    m.note = in ? fmt::format("{} (unit 0's image) is not in this container or folder", unit0->file)
-                : fmt::format("{} does not read: {}", unit0->file, in.error().message);
-    return;
-  }
-  m.image_file = std::move(**in);
+  m.image_file = files.input(unit0->file, "unit 0's image", m.note);
 }
 
-MaterialTexture find_one(const Fixups& fx, std::string_view handle, const Siblings& siblings) {
+MaterialTexture find_one(const Fixups& fx, std::string_view handle, MaterialFiles& files) {
   MaterialTexture m;
   const auto h = handle_hashes(handle);
   const Dependency* d = h ? dependency_for(fx, h->name_space) : nullptr;
@@ -72,14 +106,10 @@ MaterialTexture find_one(const Fixups& fx, std::string_view handle, const Siblin
     return m;
   }
   m.material_file = std::string(dependency_file(d->path));
-  auto in = siblings.open_anywhere(m.material_file);
-  if (!in || !*in) {
-    m.note = in ? fmt::format("{} (the material) is not in this container or folder", m.material_file)
-                : fmt::format("{} does not read: {}", m.material_file, in.error().message);
-    return m;
-  }
-  m = read_bindings(**in, *h, std::move(m));
-  if (m.note.empty()) choose_base(siblings, m);
+  const std::optional<Input> in = files.input(m.material_file, "the material", m.note);
+  if (!in) return m;
+  read_bindings(files, *in, *h, m);
+  if (m.note.empty()) choose_base(files, m);
   return m;
 }
 
@@ -143,8 +173,9 @@ void put_facts(const MaterialTexture& m, model::Material& mat) {
 MaterialTextures find_material_textures(const Fixups& model_fixups, const std::vector<std::string>& handles,
                                         const Siblings& siblings) {
   MaterialTextures out;
+  MaterialFiles files(siblings);
   for (const std::string& h : handles)
-    if (!h.empty() && !out.contains(h)) out.emplace(h, find_one(model_fixups, h, siblings));
+    if (!h.empty() && !out.contains(h)) out.emplace(h, find_one(model_fixups, h, files));
   return out;
 }
 
