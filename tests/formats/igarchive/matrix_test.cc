@@ -1,6 +1,7 @@
 // Every version x byte order x compression, edge sizes, the three block tables, prefix widths,
 // terminator forms, LZMA with and without an end marker. Facts from spec: alchemy.md#iga.
 #include <lzma.h>
+#include <zlib.h>
 
 #include <fmt/format.h>
 
@@ -300,6 +301,55 @@ TEST(IgArchiveCodecs, LzmaWithAndWithoutEndMarker) {
   EXPECT_FALSE(dec.decode(Compression::lzma, src, out, 0, "block").ok());
   src[0] = 0x5D, src[1] = src[2] = src[3] = src[4] = 0;
   EXPECT_FALSE(dec.decode(Compression::lzma, src, out, 0, "block").ok());
+}
+
+// Raw deflate (window bits -15) made by zlib, independently of the decoder's libdeflate.
+ByteBuffer deflate_raw(const ByteBuffer& raw) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  ByteBuffer out(deflateBound(&z, raw.size()));
+  z.next_in = const_cast<Bytef*>(raw.data()), z.avail_in = static_cast<uInt>(raw.size());
+  z.next_out = out.data(), z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// spec #iga-deflate: the block is exactly its size. libdeflate decodes what it gives exactly; what
+// it does not (a longer stream, a short one, bad data) gets zlib's result: a longer stream is cut
+// at the block's size as zlib's Z_FINISH stops there, a short one names how far it got.
+TEST(IgArchiveCodecs, DeflateExactLongerShortAndBad) {
+  const ByteBuffer raw = text(0x8000, 5);
+  ByteBuffer z = deflate_raw(raw);
+  BlockDecoder dec;
+  ByteBuffer out(raw.size());
+  auto r = dec.decode(Compression::deflate, z, out, 0, "block");
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(out, raw);
+  EXPECT_EQ(*r, z.size());
+  ByteBuffer padded = z;  // bytes after the stream's end are not consumed
+  padded.insert(padded.end(), {0xAA, 0xBB, 0xCC});
+  r = dec.decode(Compression::deflate, padded, out, 0, "block");
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(*r, z.size());
+  ByteBuffer first(0x7000);  // the stream holds more than the block: the first 0x7000 bytes
+  r = dec.decode(Compression::deflate, z, first, 0, "block");
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_TRUE(std::equal(first.begin(), first.end(), raw.begin()));
+  ByteBuffer more(0x9000);  // the block is longer than the stream
+  r = dec.decode(Compression::deflate, z, more, 0x40, "block 3");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().str().find("deflate data ends after 0x8000 of 0x9000 bytes"), std::string::npos) << r.error().str();
+  ByteBuffer bad = z;  // block type 3 is reserved (RFC 1951 3.2.3)
+  bad[0] = 0x07;
+  r = dec.decode(Compression::deflate, bad, out, 0x40, "block 3");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().str().find("deflate data error"), std::string::npos) << r.error().str();
+  // After the errors the decoder still decodes.
+  r = dec.decode(Compression::deflate, z, out, 0, "block");
+  ASSERT_TRUE(r.ok()) << r.error().str();
+  EXPECT_EQ(out, raw);
 }
 
 TEST(IgArchiveCodecs, EncodedBlockLayout) {
