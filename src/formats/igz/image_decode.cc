@@ -247,13 +247,15 @@ MetaImageName parse_metaimage_name(std::string_view name) {
 std::optional<std::string> metaimage_for_hash(std::uint32_t hash) {
   for (std::string_view s : kPlatformOnly)
     if (fnv1a32(s, true) == hash) return std::string(s);
+  // FNV-1a runs on from a prefix's state: the 6,000-odd names are hashed, not formatted.
   for (std::string_view c : kCanonical) {
-    if (fnv1a32(c, true) == hash) return std::string(c);
-    for (std::string_view l : kLayouts)
-      for (std::string_view p : kPlatforms) {
-        std::string s = fmt::format("{}{}_{}", c, l, p);
-        if (fnv1a32(s, true) == hash) return s;
-      }
+    const std::uint32_t hc = fnv1a32(c, true);
+    if (hc == hash) return std::string(c);
+    for (std::string_view l : kLayouts) {
+      const std::uint32_t hl = fnv1a32("_", true, fnv1a32(l, true, hc));
+      for (std::string_view p : kPlatforms)
+        if (fnv1a32(p, true, hl) == hash) return fmt::format("{}{}_{}", c, l, p);
+    }
   }
   return std::nullopt;
 }

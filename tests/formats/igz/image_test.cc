@@ -56,6 +56,10 @@ TEST(IgzImage, MetaImageNames) {
   EXPECT_EQ(metaimage_for_hash(0xF8BBB422), "dxt5_big_ps3");
   EXPECT_EQ(metaimage_for_hash(0x61455AC9), "dxt1_tile_cafe");
   EXPECT_EQ(metaimage_for_hash(0x12345678), std::nullopt);
+  // Every name form: a canonical name alone, with each layout, the last platform, the Wii's own.
+  for (const char* s : {"a8", "shadow", "r8g8b8x8_srgb_wgl", "r8g8b8x8_srgb_tile_big_wgl", "l8_tile_nx", "dxt1_big_xenon",
+                        "p8_b4g4r4a3x1_tile_big_wii"})
+    EXPECT_EQ(metaimage_for_hash(fnv1a32(s)), s);
   const MetaImageName n = parse_metaimage_name("dxt5_srgb_tile_big_ps3");
   EXPECT_EQ(n.canonical, "dxt5_srgb");
   EXPECT_TRUE(n.tile);
