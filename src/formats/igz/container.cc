@@ -137,10 +137,7 @@ class IgzContainer final : public Container {
   [[nodiscard]] Result<void> print_info(FieldPrinter& p) const override {
     igz::print_header(file_, p);
     p.begin_array("externals");  // spec: #igz-externals, "verify and info list each one"
-    for (std::size_t i = 0; i < fixups_.external_ids.size(); ++i)
-      p.field("", fmt::format("external exid {}: {} unresolved", i, igz::external_id_name(fixups_, i)));
-    for (std::size_t i = 0; i < fixups_.external_names.size(); ++i)
-      p.field("", fmt::format("external exnm {}: {} unresolved", i, igz::external_name_name(fixups_, i)));
+    for (const std::string& line : igz::external_lines(fixups_)) p.field("", line);
     p.end_array();
     return {};
   }

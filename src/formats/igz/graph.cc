@@ -3,9 +3,12 @@
 #include "assay/formats/igz/graph.h"
 
 #include <algorithm>
+#include <cctype>
+#include <unordered_map>
 
 #include "assay/core/hash.h"
 #include "assay/core/record.h"
+#include "assay/formats/igz/image.h"
 #include "diag_util.h"
 
 namespace assay::igz {
@@ -419,12 +422,11 @@ void Builder::namespace_list() {
 
 // spec: #igz-externals: unresolved externals are notes (resolution needs other files).
 void Builder::notes() {
-  for (std::size_t i = 0; i < fx.external_ids.size(); ++i)
-    say(Severity::note, "EXID", record_at(tag::EXID),
-        fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)));
-  for (std::size_t i = 0; i < fx.external_names.size(); ++i)
-    say(Severity::note, "EXNM", record_at(tag::EXNM),
-        fmt::format("external exnm {}: {} unresolved", i, external_name_name(fx, i)));
+  const std::vector<std::string> lines = external_lines(fx);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const bool id = i < fx.external_ids.size();
+    say(Severity::note, id ? "EXID" : "EXNM", record_at(id ? tag::EXID : tag::EXNM), lines[i]);
+  }
 }
 
 }  // namespace
@@ -465,6 +467,49 @@ std::string external_name_name(const Fixups& fx, std::size_t i) {
     return k < fx.strings.size() ? std::string(fx.strings[k]) : fmt::format("<TSTR {}>", k);
   };
   return s(e.namespace_index()) + "::" + s(e.name_index());
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string with_hint(std::string line, const std::string& hint) {
+  return hint.empty() ? line : line + " (" + hint + ")";
+}
+
+}  // namespace
+
+std::vector<std::string> external_lines(const Fixups& fx) {
+  std::unordered_map<std::uint32_t, const Dependency*> by_hash;  // the first TDEP of a namespace
+  std::unordered_map<std::string, const Dependency*> by_name;
+  for (const Dependency& d : fx.dependencies) {
+    by_hash.emplace(fnv1a32(d.name_space, true), &d);
+    by_name.emplace(lower(d.name_space), &d);
+  }
+  auto tdep = [](const Dependency* d) { return fmt::format("namespace {}, TDEP {}", d->name_space, d->path); };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < fx.external_ids.size(); ++i) {
+    const ExternalId& e = fx.external_ids[i];
+    std::string hint;
+    if (e.namespace_hash == kMetaImagesNamespace) {
+      if (auto m = metaimage_for_hash(e.name_hash)) hint = "metaimages::" + *m;
+    } else if (auto it = by_hash.find(e.namespace_hash); it != by_hash.end()) {
+      hint = tdep(it->second);
+    }
+    out.push_back(with_hint(fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)), hint));
+  }
+  for (std::size_t i = 0; i < fx.external_names.size(); ++i) {
+    const ExternalName& e = fx.external_names[i];
+    std::string hint;
+    if (e.namespace_index() < fx.strings.size())
+      if (auto it = by_name.find(lower(fx.strings[e.namespace_index()])); it != by_name.end()) hint = tdep(it->second);
+    out.push_back(with_hint(fmt::format("external exnm {}: {} unresolved", i, external_name_name(fx, i)), hint));
+  }
+  return out;
 }
 
 Graph build_graph(const IgzFile& f, const Fixups& fx, const DiagSink& sink) {

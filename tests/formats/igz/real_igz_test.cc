@@ -119,6 +119,27 @@ TEST(IgzRealFiles, SkylandersDumpShowsNames) {
   EXPECT_NE(text.out.find("BigWaveIn"), std::string::npos);
 }
 
+// `info` says where an external points when the file itself tells: zap.igz's three EXIDs have
+// namespace hash 0xe696c190 = FNV-1a("zap_igb_materials") (worked out with Python's own FNV-1a),
+// the namespace of its one TDEP entry, materials:/Zap_igb_materials.igz; a texture igz's EXID in the
+// metaimages namespace (0x843cd0c2) names its format, 0x4a1906bb = "dxt1_tile_big_ps3".
+TEST(IgzRealFiles, InfoSaysWhereExternalsPoint) {
+  ASSAY_REQUIRE_SAMPLE(path, "alchemy/skylanders_zap.pak");
+  auto r = run_cli("info --json " + shell_quote(path.string() + "::actors\\zap.igz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["externals"].size(), 3u);
+  EXPECT_EQ(j["externals"][0],
+            "external exid 0: e696c190::9b95e23c unresolved (namespace Zap_igb_materials, TDEP materials:/Zap_igb_materials.igz)");
+  r = run_cli("info --json " + shell_quote(path.string() + "::textures\\colormap_zap_c_11.igz"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["externals"].size(), 1u);
+  EXPECT_EQ(j["externals"][0], "external exid 0: 843cd0c2::4a1906bb unresolved (metaimages::dxt1_tile_big_ps3)");
+  auto v = run_cli("verify --notes " + shell_quote(path.string() + "::actors\\zap.igz"));
+  EXPECT_NE(v.out.find("TDEP materials:/Zap_igb_materials.igz"), std::string::npos) << v.out;
+}
+
 // C3-C5 and the issue: the NST igz says platform 6 but is 64-bit; its root object is a
 // CStaticCollisionHashInstanceIdHashTable at Default+0x30 named "StaticCollisionInstanceIdLookup";
 // NSPC names the namespace "StaticCollision_Custom_Level", hash 0x080AC7F4; igMemory flags 0x01100000.

@@ -95,6 +95,12 @@ struct Graph {
 // "namespace::name" of EXID entry i ("843cd0c2::61455ac9") or EXNM entry i (TSTR strings).
 std::string external_id_name(const Fixups& fx, std::size_t i);
 std::string external_name_name(const Fixups& fx, std::size_t i);
+// The lines info and verify print for the externals, EXID then EXNM entries: "external exid 0:
+// e696c190::9b95e23c unresolved (namespace Zap_igb_materials, TDEP materials:/Zap_igb_materials.igz)".
+// The parenthesis says what the file itself tells of it, when it does: the TDEP dependency whose
+// namespace is the external's (an EXID's namespace hash is FNV-1a of its lower case), or the
+// engine's metaimage an EXID in the "metaimages" namespace names.
+std::vector<std::string> external_lines(const Fixups& fx);
 
 Graph build_graph(const IgzFile& f, const Fixups& fx, const DiagSink& sink);
 
