@@ -268,6 +268,42 @@ def model_view(d, url, samples, shots, texurl):
 
 
 # ---- the walk through the make-samples files ----------------------------------------------------
+def drag(d, css, dx):
+    """Presses the mouse on the element's centre, moves it dx pixels to the right, releases it."""
+    eid = d.find(css)
+    d.cmd('POST', '/actions', {'actions': [{'type': 'pointer', 'id': 'mouse', 'parameters': {'pointerType': 'mouse'},
+                                           'actions': [{'type': 'pointerMove', 'origin': {ELEMENT: eid}, 'x': 0, 'y': 0},
+                                                       {'type': 'pointerDown', 'button': 0},
+                                                       {'type': 'pointerMove', 'origin': 'pointer', 'x': dx // 2, 'y': 0, 'duration': 50},
+                                                       {'type': 'pointerMove', 'origin': 'pointer', 'x': dx - dx // 2, 'y': 0, 'duration': 50},
+                                                       {'type': 'pointerUp', 'button': 0}]}]})
+    d.cmd('DELETE', '/actions')
+
+
+def width(d, css):
+    return d.js('return document.querySelector(arguments[0]).getBoundingClientRect().width', css)
+
+
+def resize_panes(d, url):
+    """A person drags the separators: the tree grows by what the mouse moved, the side pane by what it
+    moved left; the widths stay after a reload; a double-click gives the tree its first width back."""
+    tree0, side0 = width(d, '#tree'), width(d, '#side')
+    drag(d, '#split-tree', 150)
+    tree1 = width(d, '#tree')
+    expect(abs(tree1 - (tree0 + 150)) <= 2, 'tree %r wide after dragging +150 from %r' % (tree1, tree0))
+    drag(d, '#split-side', -100)
+    side1 = width(d, '#side')
+    expect(abs(side1 - (side0 + 100)) <= 2, 'side pane %r wide after dragging -100 from %r' % (side1, side0))
+    d.cmd('POST', '/url', {'url': url})
+    d.wait('start-up after reload', "return document.body.dataset.ready === '1'")
+    expect(abs(width(d, '#tree') - tree1) <= 2 and abs(width(d, '#side') - side1) <= 2,
+           'widths after reload: tree %r (was %r), side %r (was %r)' % (width(d, '#tree'), tree1, width(d, '#side'), side1))
+    d.double_click('#split-tree')
+    expect(abs(width(d, '#tree') - tree0) <= 2, 'tree %r wide after double-click, first %r' % (width(d, '#tree'), tree0))
+    d.double_click('#split-side')
+    expect(abs(width(d, '#side') - side0) <= 2, 'side %r wide after double-click, first %r' % (width(d, '#side'), side0))
+
+
 def walk_samples(d, url, shots):
     d.cmd('POST', '/url', {'url': url})
     watch_errors(d)
@@ -584,6 +620,7 @@ def main():
         d = Driver(chromedriver, chromium, profile)
         try:
             walk_samples(d, url, shots_dir)
+            resize_panes(d, url)
             deep_links(d, url, samples)
             model_view(d, url, samples, shots_dir, texurl)
             if samples:

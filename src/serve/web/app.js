@@ -572,7 +572,48 @@ async function openPath(path, open) {
   return openContainer(cur);
 }
 
+// ---- Resizable panes ---------------------------------------------------------------------------
+// A separator sets the width of the pane beside it (the tree left of the first, the side pane right
+// of the second) by dragging or with the arrow keys; double-click resets it. Widths are kept in
+// localStorage, so the page opens as it was left.
+const SPLITS = [{ id: 'split-tree', pane: 'tree', prop: '--tree-w', sign: 1 }, { id: 'split-side', pane: 'side', prop: '--side-w', sign: -1 }];
+function setPaneWidth(sp, px) {
+  const main = document.querySelector('main');
+  if (px === null) {
+    main.style.removeProperty(sp.prop);
+    try { localStorage.removeItem('assay' + sp.prop); } catch (_) { /* storage off */ }
+    return;
+  }
+  const w = Math.round(Math.max(120, Math.min(px, window.innerWidth - 360)));
+  main.style.setProperty(sp.prop, w + 'px');
+  try { localStorage.setItem('assay' + sp.prop, String(w)); } catch (_) { /* storage off */ }
+}
+function splitters() {
+  for (const sp of SPLITS) {
+    const h = $(sp.id);
+    let saved = null;
+    try { saved = Number(localStorage.getItem('assay' + sp.prop)); } catch (_) { /* storage off */ }
+    if (saved) setPaneWidth(sp, saved);
+    h.addEventListener('pointerdown', (e) => {
+      const x0 = e.clientX, w0 = $(sp.pane).getBoundingClientRect().width;
+      h.setPointerCapture(e.pointerId);
+      h.classList.add('drag');
+      const move = (m) => setPaneWidth(sp, w0 + sp.sign * (m.clientX - x0));
+      const up = () => { h.classList.remove('drag'); h.removeEventListener('pointermove', move); h.removeEventListener('pointerup', up); };
+      h.addEventListener('pointermove', move);
+      h.addEventListener('pointerup', up);
+      e.preventDefault();
+    });
+    h.addEventListener('dblclick', () => setPaneWidth(sp, null));
+    h.addEventListener('keydown', (e) => {
+      const step = e.key === 'ArrowRight' ? 16 : e.key === 'ArrowLeft' ? -16 : 0;
+      if (step) { setPaneWidth(sp, $(sp.pane).getBoundingClientRect().width + sp.sign * step); e.preventDefault(); }
+    });
+  }
+}
+
 async function start() {
+  splitters();
   for (const b of $('tabs').querySelectorAll('button')) b.addEventListener('click', () => tabClicked(b.dataset.tab));
   $('filter').addEventListener('input', renderTable);
   $('hex-go').addEventListener('click', () => showHex(state.hex.path, parseInt($('hex-off').value, 16) || 0));
