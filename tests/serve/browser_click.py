@@ -138,7 +138,7 @@ def tabs_shown(d):
 
 
 def detail(d, key):
-    return d.js("const r = Array.from(document.querySelectorAll('#details tr')).find((t) => t.cells[0].textContent === arguments[0]);"
+    return d.js("const r = Array.from(document.querySelectorAll('#details > tbody > tr')).find((t) => t.cells[0].textContent === arguments[0]);"
                 "return r ? r.cells[1].textContent : null", key)
 
 
@@ -331,7 +331,7 @@ def walk_samples(d, url, shots):
     # Another file after a row was clicked: the bug of issue 29 item 1 (showInfo wrote to a <pre> selectEntry had removed).
     d.click(node('ss/demo_v8_lzma.bld'))
     wait_status(d, '3 entries · igarchive')
-    d.wait('info of the archive', "const r = Array.from(document.querySelectorAll('#details tr')).find((t) => t.cells[0].textContent === 'format');"
+    d.wait('info of the archive', "const r = Array.from(document.querySelectorAll('#details > tbody > tr')).find((t) => t.cells[0].textContent === 'format');"
            "return r && r.cells[1].textContent === 'igarchive'")
     no_page_error(d)
     expect('Preview' not in tabs_shown(d), 'Preview shown for an archive: %r' % tabs_shown(d))
@@ -464,6 +464,16 @@ def igz_model(d, url, shots):
     d.cmd('POST', '/url', {'url': url + '&path=samples/alchemy/skylanders_zap.pak::actors/zap.igz'})
     watch_errors(d)
     d.wait('zap.igz opened', "return document.getElementById('status').textContent.includes(' · igz')")
+    # Its Details: the three EXIDs one a line, each saying its namespace hash 0xe696c190 (FNV-1a of
+    # "zap_igb_materials", worked out outside assay) is the TDEP's; the pools as a table with the
+    # columns docs/cli.md gives.
+    cell = "const r = Array.from(document.querySelectorAll('#details > tbody > tr')).find((t) => t.cells[0].textContent === arguments[0]);"
+    ext = d.wait('externals one a line', cell + "return r ? Array.from(r.querySelectorAll('li')).map((l) => l.textContent) : null", 'externals')
+    expect(len(ext) == 3 and all(x.startswith('external exid %d: e696c190::' % i) and
+                                 x.endswith('(namespace Zap_igb_materials, TDEP materials:/Zap_igb_materials.igz)') for i, x in enumerate(ext)),
+           'externals of zap.igz: %r' % ext)
+    cols = d.js(cell + "return r ? Array.from(r.querySelectorAll('thead th')).map((t) => t.textContent) : null", 'pools')
+    expect(cols == ['index', 'name', 'offset', 'size', 'alignment'], 'pools table columns: %r' % cols)
     d.click(row('igPS3EdgeGeometry'))
     shown = tabs_shown(d)
     expect('Model' in shown and 'Preview' not in shown, 'EDGE geometry tabs: %r' % shown)

@@ -309,8 +309,24 @@ function valueText(k, v) {
   }
   return String(v);
 }
+// A value's cell: a list of long strings one a line, a list of flat records as a small table (the
+// first 50, then how many more), anything else as valueText.
+const CELL_ROWS = 50;
+const flat = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.values(x).every((y) => y === null || typeof y !== 'object');
+function valueCell(k, v) {
+  const more = (n) => (n > CELL_ROWS ? [el('div', { class: 'more', text: '… ' + (n - CELL_ROWS) + ' more (Raw JSON has them all)' })] : []);
+  if (Array.isArray(v) && v.length && v.every((x) => typeof x === 'string') && v.some((x) => x.length > 24))
+    return el('td', {}, el('ul', { class: 'plain cell-list' }, ...v.slice(0, CELL_ROWS).map((x) => el('li', { text: x }))), ...more(v.length));
+  if (Array.isArray(v) && v.length && v.every(flat)) {
+    const cols = [...new Set(v.flatMap((x) => Object.keys(x)))];
+    const head = el('tr', {}, ...cols.map((c) => el('th', { text: c })));
+    const body = v.slice(0, CELL_ROWS).map((x) => el('tr', {}, ...cols.map((c) => el('td', { text: x[c] === undefined ? '' : valueText(c, x[c]) }))));
+    return el('td', {}, el('div', { class: 'cell-wide' }, el('table', { class: 'cell-table' }, el('thead', {}, head), el('tbody', {}, ...body))), ...more(v.length));
+  }
+  return el('td', { text: valueText(k, v) });
+}
 function renderDetails(title, obj, actions = []) {
-  const rows = Object.entries(obj).filter(([k]) => !SKIP.has(k)).map(([k, v]) => el('tr', {}, el('th', { text: k }), el('td', { text: valueText(k, v) })));
+  const rows = Object.entries(obj).filter(([k]) => !SKIP.has(k)).map(([k, v]) => el('tr', {}, el('th', { text: k }), valueCell(k, v)));
   if (obj.container !== undefined && obj.index !== undefined)
     rows.push(el('tr', {}, el('th', { text: 'container' }), el('td', { text: obj.container === null ? 'not checked' : obj.container ? 'yes: it has entries of its own' : 'no' })));
   $('pane-details').replaceChildren(
