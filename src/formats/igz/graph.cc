@@ -3,9 +3,10 @@
 #include "assay/formats/igz/graph.h"
 
 #include <algorithm>
-#include <cctype>
+#include <optional>
 #include <unordered_map>
 
+#include "assay/core/ascii.h"
 #include "assay/core/hash.h"
 #include "assay/core/record.h"
 #include "assay/formats/igz/image.h"
@@ -471,12 +472,6 @@ std::string external_name_name(const Fixups& fx, std::size_t i) {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string with_hint(std::string line, const std::string& hint) {
   return hint.empty() ? line : line + " (" + hint + ")";
 }
@@ -484,29 +479,32 @@ std::string with_hint(std::string line, const std::string& hint) {
 }  // namespace
 
 std::vector<std::string> external_lines(const Fixups& fx) {
-  std::unordered_map<std::uint32_t, const Dependency*> by_hash;  // the first TDEP of a namespace
-  std::unordered_map<std::string, const Dependency*> by_name;
-  for (const Dependency& d : fx.dependencies) {
-    by_hash.emplace(fnv1a32(d.name_space, true), &d);
-    by_name.emplace(lower(d.name_space), &d);
-  }
-  auto tdep = [](const Dependency* d) { return fmt::format("namespace {}, TDEP {}", d->name_space, d->path); };
+  // The first TDEP of each namespace hash (as dependency_for finds it), indexed once for the file.
+  std::unordered_map<std::uint32_t, const Dependency*> tdep;
+  for (const Dependency& d : fx.dependencies) tdep.emplace(fnv1a32(d.name_space, true), &d);
+  auto hint_for = [&](std::uint32_t hash, std::optional<std::string_view> name) -> std::string {
+    const auto it = tdep.find(hash);
+    if (it == tdep.end() || (name && !ascii_iequals(*name, it->second->name_space))) return {};
+    return fmt::format("namespace {}, TDEP {}", it->second->name_space, it->second->path);
+  };
   std::vector<std::string> out;
   for (std::size_t i = 0; i < fx.external_ids.size(); ++i) {
     const ExternalId& e = fx.external_ids[i];
     std::string hint;
     if (e.namespace_hash == kMetaImagesNamespace) {
       if (auto m = metaimage_for_hash(e.name_hash)) hint = "metaimages::" + *m;
-    } else if (auto it = by_hash.find(e.namespace_hash); it != by_hash.end()) {
-      hint = tdep(it->second);
+    } else {
+      hint = hint_for(e.namespace_hash, std::nullopt);
     }
     out.push_back(with_hint(fmt::format("external exid {}: {} unresolved", i, external_id_name(fx, i)), hint));
   }
   for (std::size_t i = 0; i < fx.external_names.size(); ++i) {
     const ExternalName& e = fx.external_names[i];
     std::string hint;
-    if (e.namespace_index() < fx.strings.size())
-      if (auto it = by_name.find(lower(fx.strings[e.namespace_index()])); it != by_name.end()) hint = tdep(it->second);
+    if (e.namespace_index() < fx.strings.size()) {
+      const std::string_view ns = fx.strings[e.namespace_index()];
+      hint = hint_for(fnv1a32(ns, true), ns);  // an EXNM's namespace is text: the same name, any case
+    }
     out.push_back(with_hint(fmt::format("external exnm {}: {} unresolved", i, external_name_name(fx, i)), hint));
   }
   return out;

@@ -140,6 +140,23 @@ TEST(IgzRealFiles, InfoSaysWhereExternalsPoint) {
   EXPECT_NE(v.out.find("TDEP materials:/Zap_igb_materials.igz"), std::string::npos) << v.out;
 }
 
+// external_lines on fixups made by hand: an EXID whose namespace hash is FNV-1a("zap_igb_materials")
+// = 0xe696c190 (worked out with Python) names the TDEP; an EXNM whose namespace text is the TDEP's in
+// another case names it too; an EXID of an unknown namespace and an EXNM of another name get no hint.
+TEST(IgzExternals, LinesNameTheTdepOfTheirNamespace) {
+  Fixups fx;
+  fx.dependencies.push_back({"Zap_igb_materials", "materials:/Zap_igb_materials.igz"});
+  fx.strings = {"zap_IGB_materials", "Zap", "other"};
+  fx.external_ids = {{0x9b95e23c, 0xe696c190}, {0x9b95e23c, 0x12345678}};
+  fx.external_names = {{0x80000000u, 1}, {0x80000002u, 1}};
+  const std::vector<std::string> lines = external_lines(fx);
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], "external exid 0: e696c190::9b95e23c unresolved (namespace Zap_igb_materials, TDEP materials:/Zap_igb_materials.igz)");
+  EXPECT_EQ(lines[1], "external exid 1: 12345678::9b95e23c unresolved");
+  EXPECT_EQ(lines[2], "external exnm 0: zap_IGB_materials::Zap unresolved (namespace Zap_igb_materials, TDEP materials:/Zap_igb_materials.igz)");
+  EXPECT_EQ(lines[3], "external exnm 1: other::Zap unresolved");
+}
+
 // C3-C5 and the issue: the NST igz says platform 6 but is 64-bit; its root object is a
 // CStaticCollisionHashInstanceIdHashTable at Default+0x30 named "StaticCollisionInstanceIdLookup";
 // NSPC names the namespace "StaticCollision_Custom_Level", hash 0x080AC7F4; igMemory flags 0x01100000.
